@@ -1,0 +1,96 @@
+"""Game records: the JSON recipe of a game (rules, suits, first dealer, deck, plays).
+
+The format is documented in docs/game-record.md. A record that is wrong in any way is
+refused with a ``RecordError`` naming the first bad item.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from .cards import SUIT_LETTERS
+from .game import GameState, IllegalMoveError, check_deck, check_seat, check_suits
+from .rules import Rules
+
+FORMAT = "calypso-record"
+VERSION = 1
+KEYS = ("format", "version", "rules", "suits", "first_dealer", "deck", "plays")
+# Plenty for a real record (about 3 KB); anything far larger is refused before parsing.
+MAX_RECORD_BYTES = 64_000
+
+
+class RecordError(ValueError):
+    """A game record that is malformed or describes an impossible game."""
+
+
+def to_record(state: GameState) -> dict[str, Any]:
+    """The game record of a position: enough to rebuild it exactly."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": state.rules.to_dict(),
+        "suits": [SUIT_LETTERS[s] for s in state.suits],
+        "first_dealer": state.first_dealer,
+        "deck": [str(c) for c in state.deck],
+        "plays": [str(c) for c in state.plays],
+    }
+
+
+def from_record(data: Any) -> GameState:
+    """Rebuild the position a record describes, checking every item and every play."""
+    if not isinstance(data, dict):
+        raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
+    for key in data:
+        if key not in KEYS:
+            raise RecordError(f"unknown key {key!r} in game record")
+    for key in KEYS:
+        if key not in data:
+            raise RecordError(f"game record has no {key!r}")
+    if data["format"] != FORMAT:
+        raise RecordError(f"format is {data['format']!r}, not {FORMAT!r}")
+    if type(data["version"]) is not int or data["version"] != VERSION:
+        raise RecordError(f"unsupported record version {data['version']!r} (this reads {VERSION})")
+    try:
+        rules = Rules.from_dict(data["rules"])
+        suits = check_suits(_list_of_str(data["suits"], "suits"))
+        first_dealer = check_seat(data["first_dealer"])
+        deck = check_deck(_list_of_str(data["deck"], "deck"))
+    except ValueError as exc:
+        raise RecordError(str(exc)) from None
+    plays = _list_of_str(data["plays"], "plays")
+    if len(plays) > len(deck):
+        raise RecordError(f"plays has {len(plays)} cards; a game has at most 208")
+    state = GameState(rules, suits, first_dealer, deck)
+    for i, text in enumerate(plays):
+        if state.is_over:
+            raise RecordError(f"play {i}: {text} comes after the end of the game")
+        try:
+            state.play(text)
+        except IllegalMoveError as exc:
+            raise RecordError(f"play {i}: {exc}") from None
+    return state
+
+
+def _list_of_str(value: Any, name: str) -> list[str]:
+    if not isinstance(value, list):
+        raise RecordError(f"{name} must be a list of strings, not {type(value).__name__}")
+    for i, item in enumerate(value):
+        if not isinstance(item, str):
+            raise RecordError(f"{name}[{i}] must be a string, not {item!r}")
+    return value
+
+
+def parse_record(text: str | bytes) -> GameState:
+    """Rebuild a position from a record's JSON text (size-limited, strictly parsed)."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"game record is {len(text)} bytes; the limit is {MAX_RECORD_BYTES}")
+    try:
+        data = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RecordError(f"game record is not valid JSON: {exc}") from None
+    return from_record(data)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

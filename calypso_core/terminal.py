@@ -1,0 +1,83 @@
+"""A game in the terminal: one person against three computer players."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+
+from .cards import SEAT_NAMES, Card
+from .game import GameState, IllegalMoveError, new_game
+from .observe import describe
+
+# A computer player here: given the position, return the card to play.
+Chooser = Callable[[GameState], Card]
+
+
+def make_chooser(level: str, seat: int, seed: int) -> Chooser:
+    """A computer player of the given level (levels come from calypso_core.bots)."""
+    try:
+        from .bots import make_bot
+    except ImportError:
+        make_bot = None
+    if make_bot is None:
+        if level != "random":
+            raise ValueError(f"unknown level {level!r} (only 'random' is available)")
+        rng = random.Random(seed)
+        return lambda state: rng.choice(state.legal_moves())
+    bot = make_bot(level, seat, random.Random(seed))
+    return lambda state: bot.choose(state.observation(seat), state.legal_moves())
+
+
+def play_in_terminal(
+    args: argparse.Namespace,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], object] = print,
+) -> int:
+    """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones."""
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    state = new_game(seed)
+    person = args.seat
+    bots = {
+        seat: make_chooser(args.level, seat, hash((str(seed), seat)) & 0xFFFFFFFF)
+        for seat in range(4)
+        if seat != person
+    }
+    write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {state.suits[person].name.lower()}.")
+    shown_tricks = 0
+    while not state.is_over:
+        for trick in state.tricks[shown_tricks:]:
+            cards = " ".join(c.pretty for c in trick.cards)
+            write(f"  trick: {SEAT_NAMES[trick.leader]} led {cards}; {SEAT_NAMES[trick.winner]} wins")
+        shown_tricks = len(state.tricks)
+        seat = state.to_move
+        if seat != person:
+            state.play(bots[seat](state))
+            continue
+        write("")
+        write(describe(state, viewer=person))
+        while True:
+            try:
+                text = read("Your card (? for legal cards, q to quit): ").strip()
+            except EOFError:
+                write("")
+                return 1
+            if text in ("q", "quit"):
+                return 1
+            if text == "?":
+                write("Legal: " + " ".join(str(c) for c in state.legal_moves()))
+                continue
+            try:
+                state.play(text)
+                break
+            except IllegalMoveError as exc:
+                write(f"  {exc}")
+    ns, ew = state.partnership_scores()
+    write(str(state))
+    ours = ns if person % 2 == 0 else ew
+    theirs = ew if person % 2 == 0 else ns
+    outcome = "win" if ours > theirs else "lose" if ours < theirs else "draw"
+    write(f"You {outcome}: {ours} to {theirs}.")
+    sys.stdout.flush()
+    return 0
