@@ -8,32 +8,18 @@ import sys
 from typing import Any
 
 from .game import GameState
+from .observe import players_json, tricks_json
 from .record import RecordError, parse_record
 
 
 def replay_summary(state: GameState) -> dict[str, Any]:
     """The JSON summary ``replay`` prints: tricks, players and partnerships so far."""
+    ns, ew = state.partnership_scores()
     return {
         "is_over": state.is_over,
-        "tricks": [
-            {"deal": t.deal, "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-            for t in state.tricks
-        ],
-        "players": [
-            {
-                "seat": seat,
-                "suit": str(state.suits[seat]),
-                "completed": state.completed(seat),
-                "in_progress": [str(c) for c in state.calypso(seat)],
-                "pile": state.pile(seat),
-                "score": state.score(seat),
-            }
-            for seat in range(4)
-        ],
-        "partnerships": [
-            {"seats": [0, 2], "score": state.partnership_scores()[0]},
-            {"seats": [1, 3], "score": state.partnership_scores()[1]},
-        ],
+        "tricks": tricks_json(state),
+        "players": players_json(state),
+        "partnerships": [{"seats": [0, 2], "score": ns}, {"seats": [1, 3], "score": ew}],
     }
 
 
@@ -77,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--level", default="random", help="computer players' level")
     play.add_argument("--seat", type=int, default=2, choices=range(4), help="your seat (2 = South)")
     play.set_defaults(run=_play)
+
+    from .bots.cli import add_bot_commands
+
+    add_bot_commands(sub)
     return parser
 
 

@@ -107,7 +107,7 @@ class Card(int):
     def __new__(cls, code: int) -> Card:
         if type(code) is cls:
             return code
-        if not isinstance(code, int) or not 0 <= code < 52:
+        if not isinstance(code, int) or isinstance(code, bool) or not 0 <= code < 52:
             raise CardParseError(f"{code!r} is not a card code (0-51)")
         return CARDS[code]
 

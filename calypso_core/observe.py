@@ -37,23 +37,33 @@ def observation(state: GameState, seat: int) -> dict[str, Any]:
         "hand_sizes": [state.hand_size(s) for s in range(4)],
         "stock": state.stock_size,
         "trick": {"leader": state.leader, "cards": [str(c) for c in state.trick]},
-        "tricks": [
-            {"deal": t.deal, "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-            for t in state.tricks
-        ],
-        "players": [
-            {
-                "seat": s,
-                "suit": SUIT_LETTERS[state.suits[s]],
-                "completed": state.completed(s),
-                "in_progress": [str(c) for c in state.calypso(s)],
-                "pile": state.pile(s),
-                "score": state.score(s),
-            }
-            for s in range(4)
-        ],
+        "tricks": tricks_json(state),
+        "players": players_json(state),
         "partnership_scores": list(state.partnership_scores()),
     }
+
+
+def tricks_json(state: GameState) -> list[dict[str, Any]]:
+    """Every completed trick: deal, leader, cards and winner."""
+    return [
+        {"deal": t.deal, "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+        for t in state.tricks
+    ]
+
+
+def players_json(state: GameState) -> list[dict[str, Any]]:
+    """Each seat's public tally: suit, calypsos completed and in progress, pile, score."""
+    return [
+        {
+            "seat": s,
+            "suit": SUIT_LETTERS[state.suits[s]],
+            "completed": state.completed(s),
+            "in_progress": [str(c) for c in state.calypso(s)],
+            "pile": state.pile(s),
+            "score": state.score(s),
+        }
+        for s in range(4)
+    ]
 
 
 def describe(state: GameState, viewer: int | None = None) -> str:

@@ -41,18 +41,25 @@ def from_record(data: Any) -> GameState:
     """Rebuild the position a record describes, checking every item and every play."""
     if not isinstance(data, dict):
         raise RecordError(f"a game record is a JSON object, not {type(data).__name__}")
-    for key in data:
-        if key not in KEYS:
-            raise RecordError(f"unknown key {key!r} in game record")
-    for key in KEYS:
+    # Format and version first: a newer record may have keys this version does not know.
+    for key in KEYS[:2]:
         if key not in data:
             raise RecordError(f"game record has no {key!r}")
     if data["format"] != FORMAT:
         raise RecordError(f"format is {data['format']!r}, not {FORMAT!r}")
     if type(data["version"]) is not int or data["version"] != VERSION:
         raise RecordError(f"unsupported record version {data['version']!r} (this reads {VERSION})")
+    for key in data:
+        if key not in KEYS:
+            raise RecordError(f"unknown key {key!r} in game record")
+    for key in KEYS:
+        if key not in data:
+            raise RecordError(f"game record has no {key!r}")
     try:
         rules = Rules.from_dict(data["rules"])
+        missing = [name for name in rules.to_dict() if name not in data["rules"]]
+        if missing:
+            raise RecordError(f"rules: missing option {missing[0]!r}")
         suits = check_suits(_list_of_str(data["suits"], "suits"))
         first_dealer = check_seat(data["first_dealer"])
         deck = check_deck(_list_of_str(data["deck"], "deck"))
@@ -89,6 +96,8 @@ def parse_record(text: str | bytes) -> GameState:
         data = json.loads(text, parse_constant=_refuse_constant)
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(f"game record is not valid JSON: {exc}") from None
+    except RecursionError:
+        raise RecordError("game record is not valid JSON: nested too deeply") from None
     return from_record(data)
 
 

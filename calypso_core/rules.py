@@ -81,11 +81,10 @@ def _make_winner(must_beat: bool, last: bool) -> WinnerFn:
                 if card % 13 > best_rank:
                     best = i
                     best_rank = card % 13
-            elif suit == trumps[i]:
-                if card % 13 > trump_rank:
-                    trump_i = i
-                    if not last:
-                        trump_rank = card % 13
+            elif suit == trumps[i] and card % 13 > trump_rank:
+                trump_i = i
+                if not last:
+                    trump_rank = card % 13
         if trump_i >= 0:
             return trump_i
         if led == trumps[0]:

@@ -16,16 +16,9 @@ Chooser = Callable[[GameState], Card]
 
 
 def make_chooser(level: str, seat: int, seed: int) -> Chooser:
-    """A computer player of the given level (levels come from calypso_core.bots)."""
-    try:
-        from .bots import make_bot
-    except ImportError:
-        make_bot = None
-    if make_bot is None:
-        if level != "random":
-            raise ValueError(f"unknown level {level!r} (only 'random' is available)")
-        rng = random.Random(seed)
-        return lambda state: rng.choice(state.legal_moves())
+    """A computer player of the given level that sees only its own seat's observation."""
+    from .bots import make_bot
+
     bot = make_bot(level, seat, random.Random(seed))
     return lambda state: bot.choose(state.observation(seat), state.legal_moves())
 
@@ -44,12 +37,14 @@ def play_in_terminal(
         for seat in range(4)
         if seat != person
     }
-    write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {state.suits[person].name.lower()}.")
+    suit = state.suits[person].name.lower()
+    write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {suit}.")
     shown_tricks = 0
     while not state.is_over:
         for trick in state.tricks[shown_tricks:]:
             cards = " ".join(c.pretty for c in trick.cards)
-            write(f"  trick: {SEAT_NAMES[trick.leader]} led {cards}; {SEAT_NAMES[trick.winner]} wins")
+            leader, winner = SEAT_NAMES[trick.leader], SEAT_NAMES[trick.winner]
+            write(f"  trick: {leader} led {cards}; {winner} wins")
         shown_tricks = len(state.tricks)
         seat = state.to_move
         if seat != person:

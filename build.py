@@ -1,0 +1,294 @@
+#!/usr/bin/env python3
+"""Build, serve and test Calypso's static site — standard library only.
+
+    python build.py [build]                    make dist/ from clean
+    python build.py serve [--port N] [--host H] build, then serve dist/ and print the URL
+    python build.py test [PYTEST ARGS]          set up .venv, Chromium and the runtime,
+                                               build, then run mypy, ruff and pytest
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import threading
+from collections.abc import Callable
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+# --- Every pinned version and hash lives here. ---------------------------------------------
+PYODIDE = {"version": "314.0.7",  # npm tarball
+           "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
+PYODIDE_PYTHON = "3.14"  # the Python inside that runtime, for picking micropip's wheel
+MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see platform notes)
+            "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
+FLIT_CORE = {"version": "3.12.0",  # builds the engine wheel
+             "sha256": "e7a0304069ea895172e3c7bb703292e992c5d1555dd1233ab7b5621b5b69e62c"}
+DEV_TOOLS = ["pytest==9.0.3", "hypothesis==6.155.2", "mypy==2.4.1", "ruff==0.17.6",
+             "playwright==1.65.2"]
+SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest zip time: timestamps carry no meaning
+# --------------------------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent
+WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".venv"
+RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
+                 "pyodide-lock.json"]
+MANIFEST = "build-info.json"
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
+    ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm",
+    ".zip": "application/zip", ".whl": "application/octet-stream", ".svg": "image/svg+xml",
+    ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain; charset=utf-8",
+    ".webmanifest": "application/manifest+json", "": "application/octet-stream",
+}
+
+
+def log(message: str) -> None:
+    print(f"build.py: {message}", file=sys.stderr, flush=True)
+
+
+def run(*cmd: str | Path, env: dict[str, str] | None = None) -> None:
+    # Tools' chatter goes to stderr so stdout stays for what build.py itself reports.
+    subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, env=env, stdout=sys.stderr)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def check_hash(path: Path, expected: str) -> Path:
+    actual = sha256_of(path)
+    if actual != expected:
+        path.unlink()  # never keep a bad download in the cache
+        sys.exit(f"build.py: {path.name}: sha256 {actual} does not match the pinned {expected}")
+    return path
+
+
+# --- Fetching pinned inputs into .cache/ (outside git) --------------------------------------
+
+def fetch_pyodide() -> Path:
+    """Return the cache folder holding the runtime files of the pinned npm package."""
+    folder = CACHE / f"pyodide-{PYODIDE['version']}"
+    if all((folder / name).is_file() for name in RUNTIME_FILES):
+        return folder
+    if not shutil.which("npm"):
+        apt_install("npm")
+    tarball = CACHE / f"pyodide-{PYODIDE['version']}.tgz"
+    if not tarball.is_file():
+        CACHE.mkdir(exist_ok=True)
+        log(f"fetching pyodide@{PYODIDE['version']} with npm pack")
+        run("npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
+            "--pack-destination", CACHE)
+    check_hash(tarball, PYODIDE["sha256"])
+    partial = folder.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(tarball) as tar:
+        for name in RUNTIME_FILES:
+            tar.extract(f"package/{name}", partial, filter="data")
+    shutil.rmtree(folder, ignore_errors=True)
+    (partial / "package").rename(folder)
+    partial.rmdir()
+    return folder
+
+
+def fetch_wheel(project: str, pin: dict[str, str], *pip_args: str) -> Path:
+    """Return the cached PyPI wheel of a pinned pure-Python project, hash checked."""
+    name = f"{project}-{pin['version']}-py3-none-any.whl"
+    wheel = CACHE / "wheels" / name
+    if not wheel.is_file():
+        log(f"fetching {name} with pip download")
+        run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+            "--only-binary=:all:", "--dest", wheel.parent, *pip_args,
+            f"{project}=={pin['version']}")
+    return check_hash(wheel, pin["sha256"])
+
+
+def build_engine_wheel(out: Path) -> Path:
+    """Build calypso_core's wheel with the pinned flit_core; fixed timestamps make it stable."""
+    flit = fetch_wheel("flit_core", FLIT_CORE)
+    out.mkdir(parents=True, exist_ok=True)
+    # A pure wheel is importable as a zip, so flit_core needs no install and no isolation venv.
+    env = {**os.environ, "PYTHONPATH": str(flit), "SOURCE_DATE_EPOCH": SOURCE_DATE_EPOCH}
+    code = "import sys, flit_core.buildapi as b; print(b.build_wheel(sys.argv[1]))"
+    name = subprocess.run([sys.executable, "-c", code, str(out)], check=True, cwd=ROOT, env=env,
+                          capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    (out / name).chmod(0o644)  # flit writes it private
+    return out / name
+
+
+# --- build -----------------------------------------------------------------------------------
+
+def build(dist: Path = DIST) -> dict[str, Any]:
+    """Make dist/ from clean and return its manifest."""
+    if not WEB.is_dir():
+        sys.exit(f"build.py: {WEB} is missing")
+    runtime = fetch_pyodide()
+    micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
+                           "--implementation", "py")
+    shutil.rmtree(dist, ignore_errors=True)
+    shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+    (dist / "pyodide").mkdir()
+    for name in RUNTIME_FILES:
+        shutil.copyfile(runtime / name, dist / "pyodide" / name)
+    wheels = dist / "wheels"
+    engine = build_engine_wheel(wheels)
+    shutil.copyfile(micropip, wheels / micropip.name)
+
+    files = sorted(p for p in dist.rglob("*") if p.is_file())
+    hashes = {p.relative_to(dist).as_posix(): sha256_of(p) for p in files}
+    manifest = {
+        # The build hash covers every other file, so it can name caches (a service worker's).
+        "build": hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16],
+        "pyodide": PYODIDE["version"],
+        "engine_wheel": f"wheels/{engine.name}",
+        "micropip_wheel": f"wheels/{micropip.name}",
+        "files": {path: (dist / path).stat().st_size for path in hashes},
+    }
+    (dist / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
+    log(f"built {dist} ({len(files) + 1} files, build {manifest['build']})")
+    return manifest
+
+
+# --- serve -----------------------------------------------------------------------------------
+
+class DistHandler(SimpleHTTPRequestHandler):
+    """Serve a folder with explicit MIME types: a wrong .wasm type makes Pyodide hang."""
+
+    extensions_map = MIME_TYPES
+    quiet = False
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")  # always revalidate: rebuilds show at once
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+class DistServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # browsers drop connections
+            super().handle_error(request, client_address)
+
+
+def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0,
+                 quiet: bool = True) -> tuple[str, Callable[[], None]]:
+    """Serve folder from a background thread; return its URL and a function that stops it."""
+    handler = type("Handler", (DistHandler,), {"quiet": quiet})
+    server = DistServer((host, port), functools.partial(handler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+
+    def stop() -> None:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+    shown_host = "127.0.0.1" if host in ("", "0.0.0.0") else host
+    return f"http://{shown_host}:{server.server_address[1]}/", stop
+
+
+def serve(host: str, port: int) -> None:
+    build()
+    url, stop = start_server(DIST, host, port, quiet=False)
+    print(f"Serving {DIST} at {url}  (Ctrl+C stops)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        stop()
+
+
+# --- test ------------------------------------------------------------------------------------
+
+def apt_install(package: str) -> None:
+    if os.geteuid() != 0:
+        sys.exit(f"build.py: please install {package} (needs root)")
+    log(f"installing {package} with apt-get")
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    run("apt-get", "update", "-q", env=env)
+    run("apt-get", "install", "-y", "-q", package, env=env)
+
+
+def ensure_venv() -> Path:
+    """Create .venv with the pinned dev tools; reinstall only when the pins change."""
+    python = VENV / "bin" / "python"
+    stamp = VENV / "calypso-dev-tools.txt"
+    wanted = "\n".join(DEV_TOOLS) + "\n"
+    if python.is_file() and stamp.is_file() and stamp.read_text() == wanted:
+        return python
+    if not python.is_file():
+        log("creating .venv")
+        run(sys.executable, "-m", "venv", VENV)
+    log("installing " + " ".join(DEV_TOOLS))
+    run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *DEV_TOOLS)
+    stamp.write_text(wanted)
+    return python
+
+
+def ensure_chromium(python: Path) -> str:
+    """Return a Chromium executable, or "" to let Playwright use the one it installed."""
+    found = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
+    if found:
+        return found
+    if os.geteuid() == 0:
+        apt_install("chromium")
+        return shutil.which("chromium") or ""
+    run(python, "-m", "playwright", "install", "chromium")
+    return ""
+
+
+def test(pytest_args: list[str]) -> int:
+    python = ensure_venv()
+    env = {**os.environ, "CALYPSO_DIST": str(DIST), "PYTHONDONTWRITEBYTECODE": "1"}
+    if os.environ.get("CALYPSO_SKIP_BROWSER") != "1":
+        env["CALYPSO_CHROMIUM"] = ensure_chromium(python)
+    build()
+    failed = []
+    for name, cmd in [("mypy", ["-m", "mypy", "--strict", "calypso_core"]),
+                      ("ruff", ["-m", "ruff", "check", "."]),
+                      ("pytest", ["-m", "pytest", *pytest_args])]:
+        log(f"running {name}")
+        if subprocess.run([str(python), *cmd], cwd=ROOT, env=env).returncode != 0:
+            failed.append(name)
+    if failed:
+        log("FAILED: " + ", ".join(failed))
+    return 1 if failed else 0
+
+
+def main(argv: list[str]) -> int:
+    if argv[:1] == ["test"]:  # everything after "test" belongs to pytest
+        return test(argv[1:])
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("build", help="make dist/ from clean")
+    serve_parser = sub.add_parser("serve", help="build, then serve dist/")
+    serve_parser.add_argument("--port", type=int, default=8000)
+    serve_parser.add_argument("--host", default="127.0.0.1",
+                              help="address to listen on (default 127.0.0.1)")
+    sub.add_parser("test", help="set up tools, build, then run mypy, ruff and pytest")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve(args.host, args.port)
+    else:
+        build()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

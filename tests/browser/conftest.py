@@ -1,0 +1,182 @@
+"""Browser test fixtures: dist/ served on 127.0.0.1, headless Chromium, and a page that fails
+its test on any console error, page error, failed response or request leaving the origin.
+
+Set CALYPSO_SKIP_BROWSER=1 to skip these tests (reported as skipped, never silently).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    Playwright,
+    Request,
+    Response,
+    sync_playwright,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync"]
+BOOT_TIMEOUT_MS = 90_000  # boots take 8-10 s here; leave room for a loaded CI machine
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "browser: needs dist/ and headless Chromium")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    skip = os.environ.get("CALYPSO_SKIP_BROWSER") == "1"
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
+            if skip:
+                item.add_marker(pytest.mark.skip(reason="CALYPSO_SKIP_BROWSER=1"))
+
+
+@pytest.fixture(scope="session")
+def build_module() -> ModuleType:
+    """build.py, loaded by path: "build" would clash with the PyPA package of that name."""
+    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="session")
+def dist_dir(build_module: ModuleType) -> Path:
+    """dist/ as made by `build.py test`; built here when missing."""
+    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
+    if not (dist / build_module.MANIFEST).is_file():
+        build_module.build(dist)
+    return dist
+
+
+@pytest.fixture(scope="session")
+def server_url(build_module: ModuleType, dist_dir: Path) -> Iterator[str]:
+    url, stop = build_module.start_server(dist_dir)
+    yield url
+    stop()
+
+
+@pytest.fixture
+def serve(build_module: ModuleType, allowed_origins: set[str]) -> Iterator[Callable[[Path], str]]:
+    """Serve another folder (say, a broken copy of dist/) for one test; returns its URL."""
+    stops: list[Callable[[], None]] = []
+
+    def start(folder: Path) -> str:
+        url: str
+        url, stop = build_module.start_server(folder)
+        stops.append(stop)
+        allowed_origins.add(_origin(url))
+        return url
+
+    yield start
+    for stop in stops:
+        stop()
+
+
+@pytest.fixture
+def broken_dist(dist_dir: Path, tmp_path: Path) -> Callable[[str], Path]:
+    """Copy dist/ and delete one file from the copy, named relative to dist/."""
+
+    def make(missing: str) -> Path:
+        copy = tmp_path / "dist"
+        shutil.copytree(dist_dir, copy)
+        (copy / missing).unlink()
+        return copy
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def playwright() -> Iterator[Playwright]:
+    with sync_playwright() as p:
+        yield p
+
+
+@pytest.fixture(scope="session")
+def browser(playwright: Playwright) -> Iterator[Browser]:
+    # An empty path means Playwright's own Chromium (installed by `playwright install`).
+    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                         args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture
+def allowed_origins(server_url: str) -> set[str]:
+    return {_origin(server_url)}
+
+
+@pytest.fixture
+def expected_problems() -> list[re.Pattern[str]]:
+    """Append patterns of problems a test provokes on purpose; the page fixture lets them be."""
+    return []
+
+
+@pytest.fixture
+def page(browser: Browser, allowed_origins: set[str],
+         expected_problems: list[re.Pattern[str]]) -> Iterator[Page]:
+    """A fresh page; its test fails at teardown if anything went wrong in the browser."""
+    context = browser.new_context()
+    page = context.new_page()
+    problems: list[str] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(f"console error: {message.text} ({message.location.get('url')})")
+
+    def on_request(request: Request) -> None:
+        scheme = urlsplit(request.url).scheme
+        if scheme not in ("data", "blob") and _origin(request.url) not in allowed_origins:
+            problems.append(f"request left the origin: {request.method} {request.url}")
+
+    def on_response(response: Response) -> None:
+        if response.status >= 400:
+            problems.append(f"HTTP {response.status}: {response.request.method} {response.url}")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("crash", lambda _: problems.append("page crashed"))
+    context.on("request", on_request)
+    context.on("response", on_response)
+    context.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
+    yield page
+    context.close()
+    unexpected = [p for p in problems if not any(rx.search(p) for rx in expected_problems)]
+    if unexpected:
+        pytest.fail("browser problems:\n  " + "\n  ".join(unexpected), pytrace=False)
+
+
+@pytest.fixture
+def boot() -> Callable[[Page, str], str]:
+    """Open a page and wait until loading has finished either way; return the state."""
+
+    def open_and_wait(page: Page, url: str) -> str:
+        page.goto(url)
+        page.wait_for_selector("html[data-engine-state=ready], html[data-engine-state=error]",
+                               state="attached", timeout=BOOT_TIMEOUT_MS)
+        return page.locator("html").get_attribute("data-engine-state") or ""
+
+    return open_and_wait
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"

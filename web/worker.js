@@ -1,0 +1,151 @@
+// The engine's module worker: boots Pyodide once, installs the engine wheel, then hands each
+// request string to calypso_core.protocol.handle and posts its reply string back.
+// Python owns the protocol; this file only moves strings and reports how loading went.
+//
+// Worker -> page messages: a reply is a JSON string; anything else is an object,
+//   {type: "progress", stage: "runtime" | "micropip" | "engine" | "ready", fraction}
+//   {type: "fatal", error: {code, message}}   (loading failed; nothing will work)
+//
+// handle() is synchronous, so a long request delays the ones queued behind it. That is fine
+// while requests are short; a cancellable search will need an async handler.
+
+const here = (path) => new URL(path, import.meta.url).href;
+
+class BootError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function progress(stage, fraction) {
+  postMessage({ type: "progress", stage, fraction });
+}
+
+// Turns a failed step into a BootError that names the step; keeps one already named.
+async function step(code, what, action) {
+  try {
+    return await action();
+  } catch (err) {
+    if (err instanceof BootError) throw err;
+    throw new BootError(code, `${what}: ${err?.message ?? err}`);
+  }
+}
+
+async function fetchJson(path) {
+  const response = await fetch(here(path), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
+  return response.json();
+}
+
+// loadPyodide hangs instead of failing when these are missing or the .wasm has the wrong
+// MIME type, so look at them first: HEAD requests on the same origin cost little.
+async function checkRuntimeFiles() {
+  const types = {
+    "pyodide/pyodide.asm.wasm": "application/wasm",
+    "pyodide/python_stdlib.zip": "",
+    "pyodide/pyodide-lock.json": "",
+  };
+  await Promise.all(Object.entries(types).map(async ([path, type]) => {
+    const response = await fetch(here(path), { method: "HEAD" });
+    await response.text(); // empty, but an unread response counts as an aborted request
+    const served = response.headers.get("content-type") ?? "none";
+    if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
+    if (!served.startsWith(type)) throw new Error(`${here(path)} is served as ${served}, not ${type}`);
+  }));
+}
+
+// When the .wasm does not compile, Pyodide only warns (the message, then the error) and
+// never settles: listen for that warning to fail instead of hanging.
+function startRuntime(loadPyodide) {
+  const warn = console.warn;
+  let failing = false;
+  return new Promise((resolve, reject) => {
+    console.warn = (...args) => {
+      warn.apply(console, args);
+      if (failing) reject(new Error(`pyodide.asm.wasm did not compile: ${args[0]?.message ?? args[0]}`));
+      failing ||= args[0] === "wasm instantiation failed!";
+    };
+    loadPyodide({ indexURL: here("pyodide/") }).then(resolve, reject);
+  }).finally(() => {
+    console.warn = warn;
+  });
+}
+
+async function boot() {
+  // The fractions roughly follow measured time: the runtime is most of the wait.
+  progress("runtime", 0);
+  const info = await step("build_info_missing", "cannot read the build manifest",
+    () => fetchJson("build-info.json"));
+  await step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles);
+  const { loadPyodide } = await step("runtime_missing", "cannot load the Pyodide runtime",
+    () => import(here("pyodide/pyodide.mjs")));
+  const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
+    () => startRuntime(loadPyodide));
+
+  progress("micropip", 0.8);
+  // Loaded by URL: the stock lockfile's hash is for Pyodide's own micropip build, not ours.
+  // loadPackage never throws; it resolves with what it loaded, so check that.
+  const problems = [];
+  const loaded = await pyodide.loadPackage(here(info.micropip_wheel), {
+    messageCallback: () => {},
+    errorCallback: (message) => problems.push(message),
+  });
+  if (!loaded.some((pkg) => pkg.name === "micropip")) {
+    throw new BootError("micropip_missing",
+      `micropip did not load from ${here(info.micropip_wheel)}: ${problems.join("; ") || "no reason given"}`);
+  }
+
+  progress("engine", 0.9);
+  const wheelUrl = here(info.engine_wheel);
+  try {
+    // deps=False: the engine has no dependencies, and nothing may be fetched off-origin.
+    await pyodide.runPythonAsync(
+      `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`);
+  } catch (err) {
+    // A missing wheel surfaces as BadZipFile (micropip unzips the 404 page): say what it is.
+    const head = await fetch(wheelUrl, { method: "HEAD" }).catch(() => null);
+    await head?.text();
+    const reason = head?.ok ? err.message : `the file is missing (HTTP ${head?.status ?? "error"})`;
+    throw new BootError("engine_install_failed", `cannot install the engine wheel ${wheelUrl}: ${reason}`);
+  }
+  const protocol = await step("engine_import_failed", "cannot import calypso_core.protocol",
+    () => pyodide.pyimport("calypso_core.protocol"));
+  const handle = protocol.handle.copy(); // kept for the worker's lifetime
+  protocol.destroy();
+  progress("ready", 1);
+  return handle;
+}
+
+let fatal = null;
+const booted = boot().catch((err) => {
+  fatal = { code: err.code ?? "boot_failed", message: err.message ?? String(err) };
+  postMessage({ type: "fatal", error: fatal });
+  return null;
+});
+
+function replyError(request, code, message) {
+  let id = null;
+  try {
+    id = JSON.parse(request)?.id ?? null;
+  } catch {
+    // the id of malformed JSON is unknown
+  }
+  postMessage(JSON.stringify({ id, ok: false, error: { code, message } }));
+}
+
+addEventListener("message", async (event) => {
+  const handle = await booted;
+  const request = event.data;
+  if (typeof request !== "string") {
+    replyError(null, "bad_request", "requests must be JSON strings");
+  } else if (!handle) {
+    replyError(request, fatal.code, fatal.message);
+  } else {
+    try {
+      postMessage(handle(request)); // a Python str arrives as a JS string: nothing to destroy
+    } catch (err) {
+      replyError(request, "internal", `the engine raised: ${err.message}`);
+    }
+  }
+});
