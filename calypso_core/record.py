@@ -90,10 +90,13 @@ def _list_of_str(value: Any, name: str) -> list[str]:
 
 def parse_record(text: str | bytes) -> GameState:
     """Rebuild a position from a record's JSON text (size-limited, strictly parsed)."""
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"game record is {len(text)} bytes; the limit is {MAX_RECORD_BYTES}")
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(f"game record is {size} bytes; the limit is {MAX_RECORD_BYTES}")
     try:
-        data = json.loads(text, parse_constant=_refuse_constant)
+        data = json.loads(
+            text, parse_constant=_refuse_constant, object_pairs_hook=_refuse_duplicate_keys
+        )
     except (ValueError, UnicodeDecodeError) as exc:
         raise RecordError(f"game record is not valid JSON: {exc}") from None
     except RecursionError:
@@ -103,3 +106,14 @@ def parse_record(text: str | bytes) -> GameState:
 
 def _refuse_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise ValueError(f"key {key!r} appears twice")
+            seen.add(key)
+    return data
