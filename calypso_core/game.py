@@ -1,13 +1,16 @@
 """One game of Calypso: four deals from one shuffled 208-card deck.
 
-``GameState`` keeps integer card codes in per-seat count arrays so that legality is one
-lookup and a clone is a handful of list copies; the public methods take and give ``Card``.
+``GameState`` keeps per-seat card counts and per-suit rank masks, so that legality is one
+lookup, ``legal_moves`` is a table lookup per suit and a clone is a handful of list copies;
+the public methods take and give ``Card``. ``play`` checks and applies the usual move
+inline and finishes a trick with the winner rule unrolled (bench/engine.py measures it).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Any, NamedTuple
 
 from .cards import CARDS, SEAT_NAMES, SUIT_LETTERS, Card, CardParseError, Suit
@@ -41,9 +44,9 @@ class GameState:
     """One position of a game. Build one with ``new_game`` or ``from_record``."""
 
     __slots__ = (
-        "_calypso", "_completed", "_hands", "_leader", "_masks", "_pile", "_plays",
-        "_to_move", "_trick", "_tricks", "_trumps_from", "_winner_fn", "deal",
-        "deck", "first_dealer", "rules", "suits",
+        "_all_fours", "_calypso", "_completed", "_hands", "_held", "_last", "_leader", "_led",
+        "_leftovers", "_mixed", "_must_beat", "_pile", "_plays", "_to_move", "_trumps_from",
+        "_winners", "deal", "deck", "first_dealer", "is_over", "rules", "suits",
     )  # fmt: skip
 
     rules: Rules
@@ -51,32 +54,55 @@ class GameState:
     first_dealer: int
     deck: tuple[Card, ...]
     deal: int
+    # Whether all four deals have been played (a plain attribute: the hot loops read it).
+    is_over: bool
 
     def __init__(
         self, rules: Rules, suits: Sequence[Suit], first_dealer: int, deck: Sequence[Card]
     ) -> None:
         """Start a game; the arguments must already be valid (``new_game`` checks them)."""
+        if not _MASK_CARDS:
+            _MASK_CARDS.extend(_build_mask_cards())
         self.rules = rules
         self.suits = tuple(suits)
         self.first_dealer = first_dealer
         self.deck = tuple(deck)
-        self._winner_fn = rules.winner_fn
-        self._trumps_from = tuple(
-            tuple(int(self.suits[(leader + i) % 4]) for i in range(4)) for leader in range(4)
-        )
+        self._set_rules()
+        # Every card played; the current trick is the last len(_plays) % 4 of them.
         self._plays: list[int] = []
-        self._trick: list[int] = []
-        self._tricks: list[Trick] = []
+        # The suit led to the current trick, -1 between tricks, and whether a card of
+        # another suit has been played to it.
+        self._led = -1
+        self._mixed = False
+        # The winner of each completed trick (``tricks`` rebuilds the rest).
+        self._winners: list[int] = []
         self._calypso = [0, 0, 0, 0]
         self._completed = [0, 0, 0, 0]
         self._pile = [0, 0, 0, 0]
-        self._hands = [[0] * 52 for _ in range(4)]
-        # _masks[seat][suit]: bit r set while the seat holds a card of rank r of that suit.
-        self._masks = [[0] * 4 for _ in range(4)]
+        self._hands = [[0] * 52, [0] * 52, [0] * 52, [0] * 52]
+        # _held[seat][suit]: suit << 13 | bit r for each rank r of the suit the seat holds,
+        # which is also the index of those cards in _MASK_CARDS; & 8191 is empty when void.
+        self._held: list[list[int]] = [[], [], [], []]  # set by _deal_cards
         self.deal = 0
+        self.is_over = False
         self._leader = 0
         self._to_move = 0
         self._deal_cards()
+
+    def _set_rules(self) -> None:
+        """Cache what the hot path reads: the options as flags, the suits by trick position."""
+        rules = self.rules
+        self._must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
+        self._last = rules.last_trump_in_wins and not rules.all_fours
+        self._all_fours = rules.all_fours
+        self._leftovers = rules.leftovers_start_next_calypso
+        trumps_from = _TRUMPS_FROM.get(self.suits)
+        if trumps_from is None:
+            s = [int(suit) for suit in self.suits]
+            trumps_from = tuple(tuple(s[(leader + i) & 3] for i in range(4)) for leader in range(4))
+            _TRUMPS_FROM[self.suits] = trumps_from
+        # _trumps_from[leader][i]: the personal suit of the i-th player of a trick.
+        self._trumps_from = trumps_from
 
     # -- the position ---------------------------------------------------------------------
 
@@ -84,11 +110,6 @@ class GameState:
     def to_move(self) -> int:
         """The seat to play next (meaningless once the game is over)."""
         return self._to_move
-
-    @property
-    def is_over(self) -> bool:
-        """Whether all four deals have been played."""
-        return self.deal >= DEALS
 
     @property
     def dealer(self) -> int:
@@ -103,12 +124,23 @@ class GameState:
     @property
     def trick(self) -> list[Card]:
         """The cards of the current, unfinished trick, in playing order."""
-        return [CARDS[c] for c in self._trick]
+        plays = self._plays
+        return [CARDS[c] for c in plays[len(plays) - (len(plays) & 3) :]]
 
     @property
     def tricks(self) -> list[Trick]:
         """Every completed trick, in order."""
-        return list(self._tricks)
+        plays = self._plays
+        tricks = []
+        leader = 0
+        for k, winner in enumerate(self._winners):
+            deal = k // TRICKS_PER_DEAL
+            if k % TRICKS_PER_DEAL == 0:
+                leader = (self.first_dealer + deal + 1) & 3
+            cards = tuple(CARDS[c] for c in plays[4 * k : 4 * k + 4])
+            tricks.append(Trick(deal, leader, cards, winner))
+            leader = winner
+        return tricks
 
     @property
     def plays(self) -> list[Card]:
@@ -157,29 +189,26 @@ class GameState:
 
     def legal_moves(self) -> list[Card]:
         """The distinct cards the player to move may play, sorted by suit then rank."""
-        return self.legal_codes()
+        # Once the game is over every hand is empty, so this returns [] with no check.
+        held = self._held[self._to_move]
+        led = self._led
+        if led >= 0:
+            cards = _MASK_CARDS[held[led]]
+            if cards:
+                if self._all_fours:
+                    return self._all_fours_moves(led, held)
+                return [*cards]
+        table = _MASK_CARDS
+        return [*table[held[0]], *table[held[1]], *table[held[2]], *table[held[3]]]
 
-    def legal_codes(self) -> list[Card]:
-        """``legal_moves`` for callers that need speed: the same list, built from masks."""
-        if self.deal >= DEALS:
-            return []
-        seat = self._to_move
-        masks = self._masks[seat]
-        if self._trick:
-            led = self._trick[0] // 13
-            if masks[led]:
-                if self.rules.all_fours:
-                    own = self.suits[seat]
-                    if own != led and masks[own]:
-                        first, second = (led, own) if led < own else (own, led)
-                        return [*_suit_cards(first, masks[first]), *_suit_cards(second, masks[second])]
-                return list(_suit_cards(led, masks[led]))
-        return [
-            *_suit_cards(0, masks[0]),
-            *_suit_cards(1, masks[1]),
-            *_suit_cards(2, masks[2]),
-            *_suit_cards(3, masks[3]),
-        ]
+    legal_codes = legal_moves  # the older name, kept for callers that use it
+
+    def _all_fours_moves(self, led: int, held: list[int]) -> list[Card]:
+        own = self._trumps_from[self._to_move][0]
+        if own == led or not held[own] & 8191:
+            return [*_MASK_CARDS[held[led]]]
+        first, second = (led, own) if led < own else (own, led)
+        return [*_MASK_CARDS[held[first]], *_MASK_CARDS[held[second]]]
 
     def is_legal(self, card: Card | str) -> bool:
         """Whether the player to move may play this card."""
@@ -191,7 +220,34 @@ class GameState:
 
     def play(self, card: Card | str) -> None:
         """Play a card for the player to move; an illegal move raises and changes nothing."""
-        self._play_unchecked(self._check(card))
+        # The usual case, a Card the player holds that follows suit, is checked and applied
+        # here; anything else goes through _check, which accepts the other forms of a card
+        # or raises the precise error. (Once the game is over every hand is empty.)
+        seat = self._to_move
+        hand = self._hands[seat]
+        if type(card) is not Card or not (count := hand[card]):
+            self._play_unchecked(self._check(card))
+            return
+        suit = _SUIT[card]
+        led = self._led
+        if suit != led:
+            if led < 0:  # the lead
+                self._led = suit
+            elif self._held[seat][led] & 8191:  # a discard while holding the suit led
+                self._play_unchecked(self._check(card))
+                return
+            else:
+                self._mixed = True
+        # From here on, the same as _play_unchecked.
+        hand[card] = count - 1
+        if count == 1:
+            self._held[seat][suit] ^= _BIT[card]
+        self._plays.append(card)
+        seat = (seat + 1) & 3
+        if seat != self._leader:
+            self._to_move = seat
+        else:  # back to the leader: the trick is full
+            self._finish_trick()
 
     def _check(self, card: Card | str) -> int:
         seat = self._to_move
@@ -200,17 +256,17 @@ class GameState:
             code = int(Card.parse(card)) if isinstance(card, str) else int(Card(card))
         except (CardParseError, TypeError):
             raise IllegalMoveError(f"{card!r} is not a card (move for {who})") from None
-        if self.deal >= DEALS:
+        if self.is_over:
             raise IllegalMoveError(f"{CARDS[code]} cannot be played: the game is over")
         if not self._hands[seat][code]:
             raise IllegalMoveError(f"{CARDS[code]} is not legal for {who}, who does not hold it")
-        if self._trick:
-            led = self._trick[0] // 13
-            suit = code // 13
+        led = self._led
+        if led >= 0:
+            suit = _SUIT[code]
             if (
                 suit != led
-                and self._masks[seat][led]
-                and not (self.rules.all_fours and suit == self.suits[seat])
+                and self._held[seat][led] & 8191
+                and not (self._all_fours and suit == self._trumps_from[seat][0])
             ):
                 raise IllegalMoveError(
                     f"{CARDS[code]} is not legal for {who}, who must follow {SUIT_LETTERS[led]}"
@@ -219,68 +275,190 @@ class GameState:
 
     def _play_unchecked(self, code: int) -> None:
         """Apply a move known to be legal (no checks: callers must be sure)."""
+        card = CARDS[code]  # the history keeps Card values
         seat = self._to_move
         hand = self._hands[seat]
-        hand[code] -= 1
-        if not hand[code]:
-            self._masks[seat][code // 13] ^= 1 << (code % 13)
-        self._plays.append(code)
-        trick = self._trick
-        trick.append(code)
-        if len(trick) < 4:
-            self._to_move = (seat + 1) & 3
-            return
+        hand[card] -= 1
+        suit = _SUIT[card]
+        if not hand[card]:
+            self._held[seat][suit] ^= _BIT[card]
+        if self._led < 0:
+            self._led = suit
+        elif suit != self._led:
+            self._mixed = True
+        self._plays.append(card)
+        seat = (seat + 1) & 3
+        if seat != self._leader:
+            self._to_move = seat
+        else:
+            self._finish_trick()
+
+    def _finish_trick(self) -> None:
+        """Find the winner of the full trick, gather it, and deal on at the end of a deal."""
+        plays = self._plays
         leader = self._leader
-        winner = (leader + self._winner_fn(trick, self._trumps_from[leader])) & 3
-        self._gather(trick, winner)
-        self._tricks.append(Trick(self.deal, leader, tuple(CARDS[c] for c in trick), winner))
-        self._trick = []
+        trick = plays[-4:]
+        lead, c1, c2, c3 = trick
+        led = self._led
+        if not self._mixed:
+            # All four of the suit led (about half the tricks): a trump lead wins, otherwise
+            # the highest card, the first of equal ones (one suit: codes order ranks). The
+            # cards join a calypso only if the winning side owns the suit.
+            if led == self._trumps_from[leader][0]:
+                winner = leader
+            else:
+                best_i = 0
+                best = lead
+                if c1 > best:
+                    best_i, best = 1, c1
+                if c2 > best:
+                    best_i, best = 2, c2
+                if c3 > best:
+                    best_i = 3
+                winner = (leader + best_i) & 3
+            own = self._trumps_from[winner][0]
+            if led == own:
+                self._gather_one_suit(trick, winner, winner)
+            elif led == own ^ 1:
+                self._gather_one_suit(trick, winner ^ 2, winner)
+            else:
+                self._pile[winner] += 4
+        else:
+            self._mixed = False
+            winner = (leader + self._winner_of_mixed(trick)) & 3
+            self._gather(trick, winner)
+        self._winners.append(winner)
+        self._led = -1
         self._leader = self._to_move = winner
-        if len(self._plays) % 52 == 0:
+        if len(plays) % 52 == 0:
             self.deal += 1
             if self.deal < DEALS:
                 self._deal_cards()
+            else:
+                self.is_over = True
+
+    def _winner_of_mixed(self, trick: list[int]) -> int:
+        """The winning position in a full trick with cards off the suit led: rules.winner_fn
+        inlined and unrolled for four cards (a test checks the two agree)."""
+        lead, c1, c2, c3 = trick
+        t0, t1, t2, t3 = self._trumps_from[self._leader]
+        led = self._led
+        best_i = 0
+        best = lead  # the highest card of the suit led so far (one suit: codes order ranks)
+        trump_i = -1
+        trump_rank = -1  # the rank a trump-in must beat
+        if led == t0 and self._must_beat:
+            trump_i = 0
+            trump_rank = lead % 13
+        suit = _SUIT[c1]
+        if suit == led:
+            if c1 > best:
+                best_i, best = 1, c1
+        elif suit == t1 and c1 % 13 > trump_rank:
+            trump_i = 1
+            if not self._last:
+                trump_rank = c1 % 13
+        suit = _SUIT[c2]
+        if suit == led:
+            if c2 > best:
+                best_i, best = 2, c2
+        elif suit == t2 and c2 % 13 > trump_rank:
+            trump_i = 2
+            if not self._last:
+                trump_rank = c2 % 13
+        suit = _SUIT[c3]
+        if suit == led:
+            if c3 > best:
+                best_i = 3
+        elif suit == t3 and c3 % 13 > trump_rank:
+            trump_i = 3
+        if trump_i >= 0:
+            return trump_i
+        return 0 if led == t0 else best_i
+
+    def _gather_one_suit(self, trick: list[int], holder: int, winner: int) -> None:
+        """_gather for a trick all of one suit, the suit of ``holder``'s calypso."""
+        mask = self._calypso[holder]
+        dups = 0
+        to_pile = 4
+        for card in trick:
+            bit = _BIT[card]
+            if mask & bit:
+                dups |= bit
+            else:
+                mask |= bit
+                to_pile -= 1
+        if mask == FULL_CALYPSO:
+            self._completed[holder] += 1
+            mask, to_pile = self._leftovers_of(dups, to_pile)
+        self._calypso[holder] = mask
+        self._pile[winner] += to_pile
 
     def _gather(self, trick: list[int], winner: int) -> None:
         """Sort a won trick into calypsos and the winner's pile (calypso-rules.md §4)."""
-        own = self.suits[winner]
+        own = self._trumps_from[winner][0]
+        mate = own ^ 1
         partner = winner ^ 2
-        to_pile = 0
-        for seat, suit in ((winner, own), (partner, own ^ 1)):
-            mask = self._calypso[seat]
-            duplicates = []
-            for card in trick:
-                if card // 13 == suit:
-                    bit = 1 << (card % 13)
-                    if mask & bit:
-                        duplicates.append(bit)
-                    else:
-                        mask |= bit
-            if mask == FULL_CALYPSO:
-                self._completed[seat] += 1
-                mask = 0
-                if self.rules.leftovers_start_next_calypso:
-                    for bit in duplicates:
-                        if mask & bit:
-                            to_pile += 1
-                        else:
-                            mask |= bit
-                    duplicates = []
-            to_pile += len(duplicates)
-            self._calypso[seat] = mask
+        calypso = self._calypso
+        mine = calypso[winner]
+        theirs = calypso[partner]
+        suit_of = _SUIT
+        bit_of = _BIT
+        # Every card goes to the pile but those that join a calypso. Duplicates stay in the
+        # pile unless they start a new calypso, so keep their ranks for that case.
+        to_pile = 4
+        my_dups = their_dups = 0
         for card in trick:
-            if card // 13 != own and card // 13 != own ^ 1:
-                to_pile += 1
+            suit = suit_of[card]
+            if suit == own:
+                bit = bit_of[card]
+                if mine & bit:
+                    my_dups |= bit
+                else:
+                    mine |= bit
+                    to_pile -= 1
+            elif suit == mate:
+                bit = bit_of[card]
+                if theirs & bit:
+                    their_dups |= bit
+                else:
+                    theirs |= bit
+                    to_pile -= 1
+        if mine == FULL_CALYPSO:
+            self._completed[winner] += 1
+            mine, to_pile = self._leftovers_of(my_dups, to_pile)
+        if theirs == FULL_CALYPSO:
+            self._completed[partner] += 1
+            theirs, to_pile = self._leftovers_of(their_dups, to_pile)
+        calypso[winner] = mine
+        calypso[partner] = theirs
         self._pile[winner] += to_pile
 
+    def _leftovers_of(self, dups: int, to_pile: int) -> tuple[int, int]:
+        """The new calypso and pile count once a calypso completes with these duplicates."""
+        if not self._leftovers:
+            return 0, to_pile
+        # One copy of each duplicated rank starts the new calypso; it leaves the pile.
+        return dups, to_pile - dups.bit_count()
+
     def _deal_cards(self) -> None:
-        dealer = (self.first_dealer + self.deal) % 4
+        dealer = (self.first_dealer + self.deal) & 3
         start = 52 * self.deal
-        for i in range(52):
+        deck = self.deck
+        bit_of = _BIT52
+        for i in range(4):
             seat = (dealer + 1 + i) & 3
-            code = self.deck[start + i]
-            self._hands[seat][code] += 1
-            self._masks[seat][code // 13] |= 1 << (code % 13)
+            hand = self._hands[seat]
+            held = 0  # bit code set for each card held; hands are empty between deals
+            for code in deck[start + i : start + 52 : 4]:
+                hand[code] += 1
+                held |= bit_of[code]
+            self._held[seat] = [
+                held & 8191,
+                held >> 13 & 8191 | 8192,
+                held >> 26 & 8191 | 16384,
+                held >> 39 | 24576,
+            ]
         self._leader = self._to_move = (dealer + 1) & 3
 
     # -- scores ---------------------------------------------------------------------------
@@ -318,17 +496,22 @@ class GameState:
         other.suits = self.suits
         other.first_dealer = self.first_dealer
         other.deck = self.deck
-        other._winner_fn = self._winner_fn
         other._trumps_from = self._trumps_from
+        other._must_beat = self._must_beat
+        other._last = self._last
+        other._all_fours = self._all_fours
+        other._leftovers = self._leftovers
         other._plays = self._plays[:]
-        other._trick = self._trick[:]
-        other._tricks = self._tricks[:]
+        other._led = self._led
+        other._mixed = self._mixed
+        other._winners = self._winners[:]
         other._calypso = self._calypso[:]
         other._completed = self._completed[:]
         other._pile = self._pile[:]
         other._hands = [h[:] for h in self._hands]
-        other._masks = [m[:] for m in self._masks]
+        other._held = [m[:] for m in self._held]
         other.deal = self.deal
+        other.is_over = self.is_over
         other._leader = self._leader
         other._to_move = self._to_move
         return other
@@ -366,7 +549,7 @@ class GameState:
 
 def new_game(
     seed: int | str | None = None,
-    rules: Rules = Rules(),
+    rules: Rules = Rules(),  # noqa: B008 (Rules is frozen: one shared default is fine)
     *,
     suits: Iterable[Suit | str] | None = None,
     first_dealer: int | None = None,
@@ -381,8 +564,7 @@ def new_game(
     choice = rng.randrange(8)
     drawn_suits = _suits_from_choice(choice)
     drawn_dealer = rng.randrange(4)
-    drawn_deck = [CARDS[c] for c in range(52) for _ in range(4)]
-    rng.shuffle(drawn_deck)
+    drawn_deck = _shuffled_deck(rng)
     return GameState(
         rules,
         check_suits(suits) if suits is not None else drawn_suits,
@@ -391,6 +573,24 @@ def new_game(
     )
 
 
+def _shuffled_deck(rng: random.Random) -> list[Card]:
+    """The 208 cards in order, shuffled by ``rng.shuffle``'s algorithm, inlined for speed.
+
+    The same draws as ``random.Random.shuffle`` (Fisher-Yates from the top, each index drawn
+    by rejection from ``getrandbits``), so a seed gives the same deck as it always has; a test
+    checks the two agree.
+    """
+    deck = [*_SORTED_DECK]
+    getrandbits = rng.getrandbits
+    for i, bits in _SHUFFLE_STEPS:
+        j = getrandbits(bits)
+        while j > i:
+            j = getrandbits(bits)
+        deck[i], deck[j] = deck[j], deck[i]
+    return deck
+
+
+@cache
 def _suits_from_choice(choice: int) -> tuple[Suit, ...]:
     """One of the 8 seatings: which pair North-South own, and who holds which suit."""
     ns_pair = 0 if choice & 1 else 2
@@ -457,15 +657,27 @@ def check_deck(deck: Iterable[Any]) -> tuple[Card, ...]:
     return tuple(cards)
 
 
-# _MASK_CARDS[suit * 8192 + mask]: the cards of that suit whose rank bits are set, filled
-# on first use so that importing the package does no work.
-_MASK_CARDS: list[tuple[Card, ...] | None] = [None] * (4 * 8192)
+# Small tables for the hot paths (a few hundred entries, cheap to build at import).
+_SUIT = tuple(code // 13 for code in range(52))
+_BIT = tuple(1 << (code % 13) for code in range(52))
+_BIT52 = tuple(1 << code for code in range(52))
+_SORTED_DECK = tuple(CARDS[code] for code in range(52) for _ in range(4))
+# (i, bit length of i + 1) for each swap of a 208-card Fisher-Yates shuffle, top down.
+_SHUFFLE_STEPS = tuple((i, (i + 1).bit_length()) for i in range(DECK_SIZE - 1, 0, -1))
+# _TRUMPS_FROM[suits][leader][i]: the personal suit of the i-th player of a trick.
+_TRUMPS_FROM: dict[tuple[Suit, ...], tuple[tuple[int, ...], ...]] = {}
 
 
-def _suit_cards(suit: int, mask: int) -> tuple[Card, ...]:
-    cards = _MASK_CARDS[suit * 8192 + mask]
-    if cards is None:
-        base = 13 * suit
-        cards = tuple(CARDS[base + r] for r in range(13) if mask >> r & 1)
-        _MASK_CARDS[suit * 8192 + mask] = cards
-    return cards
+def _build_mask_cards() -> list[tuple[Card, ...]]:
+    """_MASK_CARDS[suit << 13 | mask]: the cards of that suit whose rank bits are set, low
+    to high; built on the first game (a few milliseconds) so importing does no work."""
+    table: list[tuple[Card, ...]] = []
+    for suit in range(4):
+        table.append(())
+        for mask in range(1, 8192):
+            top = mask.bit_length() - 1
+            table.append(table[suit << 13 | mask ^ (1 << top)] + (CARDS[13 * suit + top],))
+    return table
+
+
+_MASK_CARDS: list[tuple[Card, ...]] = []
