@@ -14,15 +14,18 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 import tarfile
 import threading
+import zlib
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 # --- Every pinned version and hash lives here. ---------------------------------------------
 PYODIDE = {"version": "314.0.7",  # npm tarball
@@ -42,6 +45,8 @@ WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".
 RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]
 MANIFEST = "build-info.json"
+SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
+ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
 MIME_TYPES = {
     ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".mjs": "text/javascript",
     ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm",
@@ -145,20 +150,96 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     wheels = dist / "wheels"
     engine = build_engine_wheel(wheels)
     shutil.copyfile(micropip, wheels / micropip.name)
+    (dist / "icons").mkdir()
+    for size in ICON_SIZES:
+        (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
+    manifest = finalize(dist, {"pyodide": PYODIDE["version"],
+                               "engine_wheel": f"wheels/{engine.name}",
+                               "micropip_wheel": f"wheels/{micropip.name}"})
+    log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
+    return manifest
 
+
+def finalize(dist: Path, info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Hash a built folder, stamp its service worker and write its manifest; return that.
+
+    Runs again on a changed copy of dist/ (the update tests make a "next build" that way),
+    keeping the other manifest entries unless ``info`` gives them.
+    """
+    old = dist / MANIFEST
+    if info is None:
+        info = {k: v for k, v in json.loads(old.read_text()).items() if k not in ("build", "files")}
+    old.unlink(missing_ok=True)
+    worker = dist / SERVICE_WORKER
+    code = worker.read_text() if worker.is_file() else None
+    if code is not None:
+        # The build hash covers the worker's code but not its stamp, which derives from the hash.
+        worker.write_text(stamp_service_worker(code, "unbuilt", {}))
     files = sorted(p for p in dist.rglob("*") if p.is_file())
     hashes = {p.relative_to(dist).as_posix(): sha256_of(p) for p in files}
+    build_id = hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16]
+    if code is not None:
+        precache = {path: digest for path, digest in hashes.items() if path != SERVICE_WORKER}
+        worker.write_text(stamp_service_worker(code, build_id, precache))
     manifest = {
-        # The build hash covers every other file, so it can name caches (a service worker's).
-        "build": hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16],
-        "pyodide": PYODIDE["version"],
-        "engine_wheel": f"wheels/{engine.name}",
-        "micropip_wheel": f"wheels/{micropip.name}",
+        # The build hash covers every other file, so it names the service worker's cache.
+        "build": build_id,
+        **info,
         "files": {path: (dist / path).stat().st_size for path in hashes},
     }
-    (dist / MANIFEST).write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
-    log(f"built {dist} ({len(files) + 1} files, build {manifest['build']})")
+    old.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n")
     return manifest
+
+
+SW_STAMP = {"BUILD": re.compile(r"^const BUILD = .*;$", re.M),
+            "FILES": re.compile(r"^const FILES = .*;$", re.M)}
+
+
+def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str:
+    """Write the build id and the precache list ({path: sha256}) into sw.js's two stamp lines."""
+    values = {"BUILD": json.dumps(build_id), "FILES": json.dumps(files, sort_keys=True)}
+    for name, pattern in SW_STAMP.items():
+        line = f"const {name} = {values[name]};"
+        code, count = pattern.subn(lambda _, line=line: line, code, count=1)
+        if count != 1:
+            sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
+    return code
+
+
+def icon_png(size: int) -> bytes:
+    """The app icon as an RGB PNG: a white card with a red diamond on the theme green.
+
+    Drawn row by row from the shapes' edges (no pixel loop), compressed with fixed zlib
+    settings: the same size always gives the same bytes. The card sits inside the central
+    80 % that a maskable icon keeps, so the full-bleed green can be cropped to any shape.
+    """
+    green, white, red = b"\x0f\x4d\x2c", b"\xff\xff\xff", b"\xc6\x28\x28"
+    half_w, half_h, radius = 0.27 * size, 0.36 * size, 0.05 * size
+    dia_w, dia_h = 0.17 * size, 0.24 * size
+    centre = size / 2
+    rows = []
+    for y in range(size):
+        row = bytearray(green * size)
+        dy = abs(y + 0.5 - centre)
+        if dy <= half_h:
+            inset = 0.0
+            if dy > half_h - radius:  # the rounded corners
+                inset = radius - (radius**2 - (dy - (half_h - radius)) ** 2) ** 0.5
+            left, right = round(centre - half_w + inset), round(centre + half_w - inset)
+            row[3 * left:3 * right] = white * (right - left)
+        if dy <= dia_h:
+            reach = dia_w * (1 - dy / dia_h)
+            left, right = round(centre - reach), round(centre + reach)
+            row[3 * left:3 * right] = red * (right - left)
+        rows.append(b"\x00" + bytes(row))  # filter type 0 for every row
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+
+    header = struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0)  # 8-bit RGB, no interlace
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(b"".join(rows), 9)) + chunk(b"IEND", b""))
 
 
 # --- serve -----------------------------------------------------------------------------------
@@ -168,9 +249,23 @@ class DistHandler(SimpleHTTPRequestHandler):
 
     extensions_map = MIME_TYPES
     quiet = False
+    prefix = "/"  # the URL path the folder appears under, as a project page's "/<repo>/"
+    extra_headers: ClassVar[dict[str, str]] = {}
+
+    def translate_path(self, path: str) -> str:
+        if self.prefix == "/":
+            return super().translate_path(path)
+        bare = path.split("?", 1)[0].split("#", 1)[0]
+        if bare == self.prefix.rstrip("/"):
+            return super().translate_path("/")  # a folder: the handler redirects to add "/"
+        if not bare.startswith(self.prefix):
+            return os.path.join(str(self.directory), ".outside-the-prefix")  # never exists: 404
+        return super().translate_path("/" + path[len(self.prefix):])
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")  # always revalidate: rebuilds show at once
+        for name, value in self.extra_headers.items():
+            self.send_header(name, value)
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -186,10 +281,17 @@ class DistServer(ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0,
-                 quiet: bool = True) -> tuple[str, Callable[[], None]]:
-    """Serve folder from a background thread; return its URL and a function that stops it."""
-    handler = type("Handler", (DistHandler,), {"quiet": quiet})
+def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0, quiet: bool = True,
+                 prefix: str = "/", headers: dict[str, str] | None = None,
+                 ) -> tuple[str, Callable[[], None]]:
+    """Serve folder from a background thread; return its URL and a function that stops it.
+
+    ``prefix`` mounts the folder under a path, as GitHub Pages does a project ("/calypso/");
+    the URL returned includes it. ``headers`` are sent with every response.
+    """
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+    handler = type("Handler", (DistHandler,),
+                   {"quiet": quiet, "prefix": prefix, "extra_headers": dict(headers or {})})
     server = DistServer((host, port), functools.partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -200,7 +302,7 @@ def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0,
         thread.join()
 
     shown_host = "127.0.0.1" if host in ("", "0.0.0.0") else host
-    return f"http://{shown_host}:{server.server_address[1]}/", stop
+    return f"http://{shown_host}:{server.server_address[1]}{prefix}", stop
 
 
 def serve(host: str, port: int) -> None:

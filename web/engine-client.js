@@ -1,12 +1,22 @@
-// The page's side of the engine worker: starts it, reports loading progress, and turns
-// requests into promises matched to replies by id.
+// The page's side of the engine worker: starts it, reports loading progress, turns requests
+// into promises matched to replies by id, and replaces the worker if it dies.
 //
 //   const client = engine();               // the page's one client, started on first call
 //   client.onProgress(({stage, fraction}) => ...);
 //   const {engine, protocol} = await client.ready;   // the hello reply
 //   const result = await client.request("type", {...payload});
+//   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message}.
+//
+// Crash recovery needs nothing from the page. After every request that may change the game
+// the client asks the engine for the game's record, and hands the reply over only once that
+// record is in: the page never sees a position the client could not rebuild. When the worker
+// dies after it was ready (it reports a crash, throws outside its handlers, or leaves a
+// request unanswered for replyTimeoutMs), the client starts a new one, loads that record
+// and sends again the requests that had no reply — the page sees one slow reply. A request
+// in flight at two crashes in a row is refused ("engine_crashed": it may be the cause); after
+// MAX_RESTARTS restarts within RESTART_WINDOW_MS the client gives up like a failed boot.
 
 export class EngineError extends Error {
   constructor({ code, message }) {
@@ -16,24 +26,27 @@ export class EngineError extends Error {
   }
 }
 
+// Requests that may change the game in play; the client keeps the record after each.
+const CHANGES_GAME = new Set(["new_game", "load", "play", "step", "bot_move", "next_game"]);
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+const MAX_ATTEMPTS = 2; // a request is sent at most twice: once, and once after a crash
+
 export class EngineClient {
   constructor(workerUrl = new URL("./worker.js", import.meta.url)) {
+    this.workerUrl = workerUrl;
     this.failure = null; // {code, message} once the worker is unusable
-    this._pending = new Map();
+    this.restarts = 0; // how many times a new worker replaced a dead one
+    // Far longer than any computer player thinks (their budgets have wall-clock caps).
+    this.replyTimeoutMs = 90_000;
+    this._pending = new Map(); // id -> entry (see _enqueue), until its reply is handed over
     this._nextId = 1;
     this._progressListeners = new Set();
-    this.worker = new Worker(workerUrl, { type: "module" });
-    this.worker.addEventListener("message", (event) => this._receive(event.data));
-    // Fires when the script itself fails to load or throws outside its own handlers.
-    this.worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      this._fail({
-        code: "worker_failed",
-        message: event.message || `the engine worker ${workerUrl} failed to load`,
-      });
-    });
-    this.worker.addEventListener("messageerror", () =>
-      this._fail({ code: "worker_failed", message: "a worker message could not be read" }));
+    this._restartListeners = new Set();
+    this._restartTimes = [];
+    this._saved = null; // the "record" reply for the game in play: {record, settings, history}
+    this._watchdog = null;
+    this._startWorker();
     // Queued by the worker until loading is done, so this settles when the engine is ready.
     this.ready = this.request("hello");
   }
@@ -44,36 +57,188 @@ export class EngineClient {
     return () => this._progressListeners.delete(listener);
   }
 
+  /**
+   * Calls listener({reason, restored, error}) when a new worker has replaced a dead one and
+   * the game in play was loaded into it (restored: false when there was none or the load
+   * failed, with error saying why); returns an unsubscribe function.
+   */
+  onRestart(listener) {
+    this._restartListeners.add(listener);
+    return () => this._restartListeners.delete(listener);
+  }
+
   /** Sends {id, type, ...payload}; resolves with the reply's result or rejects with EngineError. */
-  request(type, payload = {}) {
-    if (this.failure) return Promise.reject(new EngineError(this.failure));
-    const id = this._nextId++;
-    return new Promise((resolve, reject) => {
-      this._pending.set(id, { resolve, reject });
-      this.worker.postMessage(JSON.stringify({ ...payload, id, type }));
+  async request(type, payload = {}) {
+    const main = this._enqueue(type, payload);
+    if (!CHANGES_GAME.has(type)) return unwrap(await main.promise);
+    // Posted right behind the request, so it reads the game that request left; the reply to
+    // the request is held back until this one is in, and both are resent after a crash.
+    const record = this._enqueue("record");
+    main.heldBy = record;
+    record.holds = main;
+    const [answer, saved] = await Promise.all([main.promise, record.promise]);
+    if (saved.ok) this._saved = saved.result;
+    else if (saved.error.code === "no_game") this._saved = null;
+    return unwrap(answer);
+  }
+
+  /** Ends the worker as a crash would; the client replaces it (for tests and diagnostics). */
+  kill() {
+    this.worker.terminate();
+    this._crashed({ code: "worker_killed", message: "the worker was terminated" });
+  }
+
+  /** The worker's memory figures: {wasm_bytes, python_objects} (for tests and diagnostics). */
+  stats() {
+    return new Promise((resolve) => {
+      const worker = this.worker;
+      const listen = (event) => {
+        if (event.data?.type !== "stats") return;
+        worker.removeEventListener("message", listen);
+        resolve(event.data);
+      };
+      worker.addEventListener("message", listen);
+      worker.postMessage({ type: "stats" });
     });
+  }
+
+  // -- the worker ---------------------------------------------------------------------------
+
+  _startWorker() {
+    const worker = new Worker(this.workerUrl, { type: "module" });
+    this.worker = worker;
+    this._booted = false;
+    const current = () => worker === this.worker && !this.failure;
+    worker.addEventListener("message", (event) => {
+      if (current()) this._receive(event.data);
+    });
+    // Fires when the script fails to load, or throws outside its own handlers.
+    worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      if (!current()) return;
+      const error = {
+        code: "worker_failed",
+        message: event.message || `the engine worker ${this.workerUrl} failed`,
+      };
+      if (this._booted) this._crashed(error);
+      else this._fail(error);
+    });
+    worker.addEventListener("messageerror", () => {
+      if (current()) this._fail({ code: "worker_failed", message: "a worker message could not be read" });
+    });
+  }
+
+  // Queues a request; entry.promise gives the raw reply {id, ok, result | error} and rejects
+  // only when the client fails.
+  _enqueue(type, payload = {}) {
+    if (this.failure) throw new EngineError(this.failure);
+    const id = this._nextId++;
+    const entry = { id, message: JSON.stringify({ ...payload, id, type }), attempts: 0,
+      reply: null, heldBy: null, holds: null };
+    entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
+    this._pending.set(id, entry);
+    this._post(entry);
+    return entry;
+  }
+
+  _post(entry) {
+    entry.attempts += 1;
+    entry.reply = null;
+    this.worker.postMessage(entry.message);
+    this._armWatchdog();
   }
 
   _receive(data) {
     if (typeof data !== "string") {
-      if (data?.type === "progress") this._progressListeners.forEach((listener) => listener(data));
-      else if (data?.type === "fatal") this._fail(data.error);
+      if (data?.type === "progress") {
+        if (data.stage === "ready") this._booted = true;
+        if (!this.restarts) this._progressListeners.forEach((listener) => listener(data));
+      } else if (data?.type === "fatal") {
+        this._fail(data.error); // loading failed: a new worker would fail the same way
+      } else if (data?.type === "crashed") {
+        this._crashed(data.error);
+      }
+      this._armWatchdog();
       return;
     }
     const reply = JSON.parse(data);
-    const pending = this._pending.get(reply.id);
-    if (!pending) return; // a reply to a message not sent through request()
-    this._pending.delete(reply.id);
-    if (reply.ok) pending.resolve(reply.result);
-    else pending.reject(new EngineError(reply.error));
+    const entry = this._pending.get(reply.id);
+    if (!entry) return; // a reply to a message not sent through request()
+    this._armWatchdog();
+    if (entry.heldBy) {
+      entry.reply = reply; // settled with the record behind it
+      return;
+    }
+    this._pending.delete(entry.id);
+    if (entry.holds) {
+      this._pending.delete(entry.holds.id);
+      entry.holds.resolve(entry.holds.reply);
+    }
+    entry.resolve(reply);
+  }
+
+  // Any message from the worker proves it alive; a silent worker with work to do is dead.
+  _armWatchdog() {
+    clearTimeout(this._watchdog);
+    this._watchdog = null;
+    if (!this._booted || !this._pending.size || this.failure) return;
+    this._watchdog = setTimeout(() => this._crashed({
+      code: "worker_unresponsive",
+      message: `the engine did not answer for ${this.replyTimeoutMs / 1000} s`,
+    }), this.replyTimeoutMs);
+  }
+
+  // -- recovery -----------------------------------------------------------------------------
+
+  _crashed(reason) {
+    if (this.failure) return;
+    const now = performance.now();
+    this._restartTimes = this._restartTimes.filter((t) => now - t < RESTART_WINDOW_MS);
+    if (this._restartTimes.length >= MAX_RESTARTS) {
+      this._fail({
+        code: "engine_crashed",
+        message: `the engine stopped ${MAX_RESTARTS + 1} times in a short while: ${reason.message}`,
+      });
+      return;
+    }
+    this._restartTimes.push(now);
+    this.restarts += 1;
+    clearTimeout(this._watchdog);
+    this.worker.terminate();
+    const unanswered = [...this._pending.values()].sort((a, b) => a.id - b.id);
+    this._startWorker();
+    // The new worker handles messages in order: the load comes before the requests resent.
+    const hello = this._enqueue("hello").promise;
+    const load = this._saved ? this._enqueue("load", this._saved).promise : null;
+    for (const entry of unanswered) {
+      if (entry.attempts < MAX_ATTEMPTS) {
+        this._post(entry);
+      } else {
+        this._pending.delete(entry.id);
+        entry.reject(new EngineError({
+          code: "engine_crashed",
+          message: `the engine stopped twice while working on this request (${reason.message})`,
+        }));
+      }
+    }
+    Promise.all([hello, load]).then(([, loaded]) => {
+      const info = { reason, restored: Boolean(loaded?.ok), error: loaded?.ok ? null : loaded?.error ?? null };
+      this._restartListeners.forEach((listener) => listener(info));
+    }, () => {}); // the new worker failed to boot: _fail has rejected everything already
   }
 
   _fail(error) {
     if (this.failure) return;
     this.failure = error;
+    clearTimeout(this._watchdog);
     for (const { reject } of this._pending.values()) reject(new EngineError(error));
     this._pending.clear();
   }
+}
+
+function unwrap(reply) {
+  if (reply.ok) return reply.result;
+  throw new EngineError(reply.error);
 }
 
 let shared = null;

@@ -5,9 +5,14 @@
 // Worker -> page messages: a reply is a JSON string; anything else is an object,
 //   {type: "progress", stage: "runtime" | "micropip" | "engine" | "ready", fraction}
 //   {type: "fatal", error: {code, message}}   (loading failed; nothing will work)
+//   {type: "crashed", error: {code, message}} (the runtime broke; the worker closes, and the
+//                                              page's client starts another)
+//   {type: "stats", wasm_bytes, python_objects} (the answer to the page's {type: "stats"})
 //
 // handle() is synchronous, so a long request delays the ones queued behind it. That is fine
 // while requests are short; a cancellable search will need an async handler.
+// After a crash the worker closes; messages still queued behind the request are dropped with
+// it, and the client sends them again to the next worker.
 
 const here = (path) => new URL(path, import.meta.url).href;
 
@@ -113,8 +118,19 @@ async function boot() {
     () => pyodide.pyimport("calypso_core.protocol"));
   const handle = protocol.handle.copy(); // kept for the worker's lifetime
   protocol.destroy();
+  runtime = pyodide;
   progress("ready", 1);
   return handle;
+}
+
+let runtime = null; // the Pyodide instance, for stats
+
+// Memory figures for leak checks: the WebAssembly heap (it only ever grows) and how many
+// objects Python tracks after a full collection.
+function stats() {
+  const objects = runtime.runPython("import gc\ngc.collect()\nlen(gc.get_objects())");
+  const wasmBytes = runtime._module?.HEAPU8?.byteLength ?? null; // internal: null if it moves
+  return { type: "stats", wasm_bytes: wasmBytes, python_objects: objects };
 }
 
 let fatal = null;
@@ -137,7 +153,9 @@ function replyError(request, code, message) {
 addEventListener("message", async (event) => {
   const handle = await booted;
   const request = event.data;
-  if (typeof request !== "string") {
+  if (request?.type === "stats" && handle) {
+    postMessage(stats());
+  } else if (typeof request !== "string") {
     replyError(null, "bad_request", "requests must be JSON strings");
   } else if (!handle) {
     replyError(request, fatal.code, fatal.message);
@@ -145,7 +163,12 @@ addEventListener("message", async (event) => {
     try {
       postMessage(handle(request)); // a Python str arrives as a JS string: nothing to destroy
     } catch (err) {
-      replyError(request, "internal", `the engine raised: ${err.message}`);
+      // handle() answers every request itself, so a throw means the runtime broke (a fatal
+      // Pyodide error, a stack overflow, out of memory): nothing here can be trusted again.
+      // The page's client starts a new worker, restores the game and resends the request.
+      const error = { code: "engine_crashed", message: `the engine broke: ${err.message}` };
+      postMessage({ type: "crashed", error });
+      close();
     }
   }
 });

@@ -35,6 +35,8 @@ BOOT_TIMEOUT_MS = 90_000  # boots take 8-10 s here; leave room for a loaded CI m
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "browser: needs dist/ and headless Chromium")
+    config.addinivalue_line(
+        "markers", "long_session: minutes of play in one page (part of the default run)")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -84,6 +86,34 @@ def serve(build_module: ModuleType, allowed_origins: set[str]) -> Iterator[Calla
         stops.append(stop)
         allowed_origins.add(_origin(url))
         return url
+
+    yield start
+    for stop in stops:
+        stop()
+
+
+@pytest.fixture
+def site_server(
+    build_module: ModuleType, allowed_origins: set[str]
+) -> Iterator[Callable[..., tuple[str, Callable[[], None]]]]:
+    """Serve a folder for one test, optionally under a path prefix ("/calypso/", as GitHub
+    Pages serves a project) and with extra response headers; returns its URL and a function
+    that stops the server early (the network going away)."""
+    stops: list[Callable[[], None]] = []
+
+    def start(folder: Path, prefix: str = "/",
+              headers: dict[str, str] | None = None) -> tuple[str, Callable[[], None]]:
+        url, stop = build_module.start_server(folder, prefix=prefix, headers=headers)
+        stopped = []
+
+        def stop_once() -> None:
+            if not stopped:
+                stopped.append(True)
+                stop()
+
+        stops.append(stop_once)
+        allowed_origins.add(_origin(url))
+        return url, stop_once
 
     yield start
     for stop in stops:

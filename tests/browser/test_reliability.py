@@ -1,0 +1,172 @@
+"""Reliability in the browser: a dead engine worker is replaced and the game comes back as it
+was, and a long session of complete games keeps memory and move times flat.
+
+One page for the module, booted once; each replacement of the worker costs another boot.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from calypso_core import from_record
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT_MS = 90_000
+SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
+PLAYABLE = "[data-hand] [data-card][data-playable]"
+SESSION_GAMES = 20
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(server_url))
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console error: {m.text}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    context.on("request", lambda r: problems.append(f"request left the origin: {r.url}")
+               if not r.url.startswith(origin) else None)
+    context.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
+               if r.status >= 400 else None)
+    page.goto(server_url + "?seed=reliable-1&level=random&speed=0")
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                           timeout=TIMEOUT_MS)
+    yield page, problems
+    context.close()
+
+
+@pytest.fixture
+def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
+    page, problems = shared
+    before = len(problems)
+    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+    yield page
+    assert problems[before:] == []
+
+
+def client_call(page: Page, script: str, arg: Any = None) -> Any:
+    """Run an async function of (client, arg) against the page's own engine client."""
+    return page.evaluate(
+        f"""async (arg) => {{
+            const {{ engine }} = await import("./engine-client.js");
+            const client = engine();
+            return ({script})(client, arg);
+        }}""",
+        arg,
+    )
+
+
+def plays(page: Page) -> int:
+    return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
+
+
+def play_a_card(page: Page) -> None:
+    before = plays(page)
+    page.locator(PLAYABLE).first.click()
+    expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
+                                                               timeout=TIMEOUT_MS)
+    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+
+
+def position(page: Page) -> dict[str, Any]:
+    """The game as the engine holds it and as the table shows it."""
+    view = client_call(page, "async (client) => client.request('view')")
+    return {
+        "view": {**view, "last_event": None},
+        "plays": plays(page),
+        "hand": page.locator("[data-hand] [data-card]").evaluate_all(
+            "(cards) => cards.map((card) => card.dataset.card)"),
+    }
+
+
+def test_a_killed_worker_is_replaced_and_the_same_game_comes_back(table: Page) -> None:
+    play_a_card(table)
+    play_a_card(table)
+    before = position(table)
+    outcome = client_call(table, """async (client) => {
+        const restarted = new Promise((resolve) => client.onRestart(resolve));
+        const restarts = client.restarts;
+        client.kill();
+        const info = await restarted;
+        return { restarts: client.restarts - restarts, restored: info.restored,
+                 reason: info.reason.code };
+    }""")
+    assert outcome == {"restarts": 1, "restored": True, "reason": "worker_killed"}
+    assert position(table) == before
+    # The page goes on with the new worker as if nothing happened.
+    play_a_card(table)
+    assert plays(table) > before["plays"]
+    expect(table.locator("[data-notice]")).to_be_hidden()
+
+
+def test_a_worker_that_fails_mid_move_is_replaced_without_the_page_noticing(
+    table: Page,
+) -> None:
+    before = plays(table)
+    # The person plays; while the engine works on it, its worker fails.
+    restarts = client_call(table, """async (client) => {
+        const restarts = client.restarts;
+        document.querySelector("[data-hand] [data-card][data-playable]").click();
+        client.worker.dispatchEvent(new ErrorEvent("error", { message: "simulated failure" }));
+        return client.restarts - restarts;
+    }""")
+    assert restarts == 1
+    expect(table.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
+                                                               timeout=TIMEOUT_MS)
+    table.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+    after = position(table)
+    assert after["plays"] == after["view"]["plays"] > before
+    assert after["hand"] == [card["card"] for card in after["view"]["hand"]]
+    saved = client_call(table, "async (client) => client.request('record')")
+    assert len(from_record(saved["record"]).plays) == after["plays"]
+    expect(table.locator("[data-notice]")).to_be_hidden()
+
+
+PLAY_A_GAME = """async (client, seed) => {
+    // One complete game through the page's client: club bots, South plays its first card.
+    const times = [];
+    let view = await client.request("new_game", { seed, level: "club" });
+    while (!view.is_over) {
+        const started = performance.now();
+        view = view.to_move === 2
+            ? await client.request("play", { card: view.hand.find((c) => c.playable).card })
+            : await client.request("step");
+        times.push(performance.now() - started);
+    }
+    return { times, plays: view.plays, stats: await client.stats() };
+}"""
+
+
+@pytest.mark.long_session
+def test_a_long_session_keeps_memory_and_move_times_flat(table: Page) -> None:
+    cdp = table.context.new_cdp_session(table)
+    cdp.send("Performance.enable")
+    games = []
+    for number in range(SESSION_GAMES):
+        game = client_call(table, PLAY_A_GAME, f"session-{number}")
+        assert game["plays"] == 208
+        cdp.send("HeapProfiler.collectGarbage")
+        metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+        games.append({"times": game["times"], "median_ms": statistics.median(game["times"]),
+                      "page_heap": metrics["JSHeapUsedSize"], **game["stats"]})
+    cdp.detach()
+    summary = "\n".join(str({k: v for k, v in game.items() if k != "times"}) for game in games)
+    # The first game warms up (imports, caches): compare the last games with the next ones,
+    # three games each, so that a busy moment of the machine does not decide.
+    early = statistics.median(t for game in games[1:4] for t in game["times"])
+    late = statistics.median(t for game in games[-3:] for t in game["times"])
+    assert late <= 1.5 * early + 1, summary
+    second, last = games[1], games[-1]
+    assert last["python_objects"] <= 1.02 * second["python_objects"], summary
+    assert last["wasm_bytes"] <= second["wasm_bytes"], summary
+    assert last["page_heap"] <= 1.2 * second["page_heap"] + 512_000, summary
+    print(f"\nlong session, {SESSION_GAMES} games:\n{summary}")

@@ -1,0 +1,212 @@
+"""The site as files: its security policy, no inline or evaluated code, URLs that work under
+any sub-path, and a build whose service worker is stamped with exactly its own files.
+
+These read web/ and dist/ (built when missing); the browser tests check the same behaviour
+in Chromium.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+WEB = ROOT / "web"
+PAGES = sorted(WEB.glob("*.html"))
+SCRIPTS = sorted(WEB.glob("*.js"))
+POLICY = {
+    "default-src": {"'none'"},
+    "script-src": {"'self'", "'wasm-unsafe-eval'"},
+    "worker-src": {"'self'"},
+    "connect-src": {"'self'"},
+    "style-src": {"'self'"},
+    "img-src": {"'self'", "data:"},
+    "font-src": {"'self'"},
+    "manifest-src": {"'self'"},
+    "object-src": {"'none'"},
+    "base-uri": {"'none'"},
+    "form-action": {"'none'"},
+}
+
+
+@pytest.fixture(scope="module")
+def build_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def dist(build_module: ModuleType) -> Path:
+    folder = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
+    if not (folder / build_module.MANIFEST).is_file():
+        build_module.build(folder)
+    return folder
+
+
+def csp_of(html: str) -> dict[str, set[str]]:
+    found = re.findall(
+        r'<meta\s+http-equiv="Content-Security-Policy"\s+content="([^"]*)"', html, re.I)
+    assert len(found) == 1, "one Content-Security-Policy meta tag"
+    directives = (part.split() for part in found[0].split(";") if part.strip())
+    return {name: set(values) for name, *values in directives}
+
+
+def without_comments(code: str) -> str:
+    code = re.sub(r"/\*.*?\*/", "", code, flags=re.S)
+    return re.sub(r"(?m)^\s*//.*$|\s//\s.*$", "", code)
+
+
+# -- the security policy --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_every_page_carries_the_strict_policy_in_a_meta_tag(page: Path) -> None:
+    html = page.read_text()
+    assert csp_of(html) == POLICY
+    # A meta policy covers only what comes after it: it must come before any script or link.
+    head = html.split("</head>", 1)[0]
+    assert head.index("Content-Security-Policy") < min(
+        head.index(tag) for tag in ("<script", "<link") if tag in head)
+
+
+def test_the_policy_allows_no_inline_code_and_no_eval() -> None:
+    for page in PAGES:
+        policy = csp_of(page.read_text())
+        for values in policy.values():
+            assert not values & {"'unsafe-inline'", "'unsafe-eval'", "*", "http:", "https:"}
+
+
+# -- no inline or evaluated code ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_pages_have_no_inline_script_handler_or_style(page: Path) -> None:
+    html = page.read_text()
+    for script in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I):
+        assert not script.strip(), "inline <script>"
+    for tag in re.findall(r"<script\b[^>]*>", html, re.I):  # modules from files of the site
+        assert re.fullmatch(r'<script type="module" src="[^":]+\.js">', tag), tag
+    assert not re.search(r"\son[a-z]+\s*=", html, re.I), "inline event handler"
+    assert not re.search(r"\sstyle\s*=", html, re.I), "inline style attribute"
+    assert "javascript:" not in html.lower()
+
+
+DANGEROUS = {
+    r"\beval\s*\(": "eval()",
+    r"\bnew\s+Function\b|\bFunction\s*\(": "new Function",
+    r"\.(innerHTML|outerHTML)\s*\+?=": "HTML from strings",
+    r"\binsertAdjacentHTML\b|\bdocument\.write\b|\bcreateContextualFragment\b": "HTML parsing",
+    r"\bset(Timeout|Interval)\s*\(\s*['\"`]": "code in a string",
+    r"setAttribute\(\s*['\"](on[a-z]+|style)['\"]": "handler or style attribute",
+    r"\.on[a-z]+\s*=(?!=)": "handler property (use addEventListener)",
+    r"javascript:": "javascript: URL",
+}
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=lambda p: p.name)
+def test_scripts_neither_evaluate_code_nor_build_html_from_strings(script: Path) -> None:
+    code = without_comments(script.read_text())
+    for pattern, what in DANGEROUS.items():
+        match = re.search(pattern, code)
+        assert not match, f"{script.name}: {what}: {match.group(0) if match else ''}"
+
+
+# -- URLs relative, for a project page's sub-path -------------------------------------------
+
+
+@pytest.mark.parametrize("path", [*PAGES, *SCRIPTS, WEB / "manifest.webmanifest"],
+                         ids=lambda p: p.name)
+def test_every_url_is_relative(path: Path) -> None:
+    text = without_comments(path.read_text())
+    absolute = re.findall(
+        r"""(?:href|src)\s*=\s*["'](?:/|[a-z]+://)[^"']*|"""
+        r"""(?:fetch|URL|import|register|Worker)\(\s*["'`](?:/|[a-z]+://)[^"'`]*|"""
+        r"""["'](?:start_url|scope|id|src)["']\s*:\s*["'](?:/|[a-z]+://)[^"']*""",
+        text)
+    assert not absolute, absolute
+
+
+def test_the_manifest_makes_the_site_installable() -> None:
+    manifest = json.loads((WEB / "manifest.webmanifest").read_text())
+    assert manifest["start_url"] == manifest["scope"] == "./"
+    assert manifest["display"] == "standalone" and manifest["name"]
+    sizes = {icon["sizes"] for icon in manifest["icons"]}
+    assert {"192x192", "512x512", "any"} <= sizes
+    assert any("maskable" in icon.get("purpose", "") for icon in manifest["icons"])
+
+
+# -- the build ------------------------------------------------------------------------------
+
+
+def stamped(code: str, name: str) -> Any:
+    found = re.search(rf"^const {name} = (.*);$", code, re.M)
+    assert found, f"sw.js has no {name} line"
+    return json.loads(found.group(1))
+
+
+def test_the_service_worker_is_stamped_with_the_build_and_each_file_hash(dist: Path) -> None:
+    info = json.loads((dist / "build-info.json").read_text())
+    code = (dist / "sw.js").read_text()
+    build, files = (stamped(code, name) for name in ("BUILD", "FILES"))
+    assert build == info["build"]
+    on_disk = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    assert set(files) == on_disk - {"sw.js", "build-info.json"}
+    for path, digest in files.items():
+        assert hashlib.sha256((dist / path).read_bytes()).hexdigest() == digest, path
+    assert set(info["files"]) == on_disk - {"build-info.json"}
+
+
+def test_the_build_hash_covers_the_service_worker_code_but_not_its_stamp(
+    dist: Path, tmp_path: Path, build_module: ModuleType
+) -> None:
+    copy = tmp_path / "dist"
+    shutil.copytree(dist, copy)
+    again = build_module.finalize(copy)
+    assert again["build"] == json.loads((dist / "build-info.json").read_text())["build"]
+    for path in ("sw.js", "build-info.json"):  # finalizing again changes no byte
+        assert (copy / path).read_bytes() == (dist / path).read_bytes()
+    worker = copy / "sw.js"
+    worker.write_text(worker.read_text().replace("skip_waiting", "skip-waiting"))
+    assert build_module.finalize(copy)["build"] != again["build"]
+
+
+def test_icons_are_drawn_the_same_every_time(dist: Path, build_module: ModuleType) -> None:
+    for size in build_module.ICON_SIZES:
+        png = (dist / "icons" / f"icon-{size}.png").read_bytes()
+        assert png == build_module.icon_png(size)
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(png[16:20], "big") == int.from_bytes(png[20:24], "big") == size
+
+
+@pytest.mark.parametrize("snippet", [
+    'box.innerHTML = message;', 'eval("1 + 1")', 'const f = new Function("return 1");',
+    'setTimeout("tick()", 10);', 'button.onclick = go;', 'el.setAttribute("onload", x);',
+    'el.insertAdjacentHTML("beforeend", row);', 'location.href = "javascript:void 0";',
+])
+def test_the_scan_would_catch_dangerous_code(snippet: str) -> None:
+    assert any(re.search(pattern, without_comments(snippet)) for pattern in DANGEROUS)
+
+
+def test_the_same_sources_build_the_same_site_byte_for_byte(
+    tmp_path: Path, build_module: ModuleType
+) -> None:
+    first, second = (build_module.build(tmp_path / name) for name in ("a", "b"))
+    assert first == second
+    files = sorted(p.relative_to(tmp_path / "a") for p in (tmp_path / "a").rglob("*")
+                   if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "b") for p in (tmp_path / "b").rglob("*")
+                           if p.is_file())
+    for path in files:
+        assert (tmp_path / "a" / path).read_bytes() == (tmp_path / "b" / path).read_bytes()

@@ -1,0 +1,84 @@
+// Registers the offline service worker (sw.js) and offers a reload when a new build of the
+// site is ready. Independent of the game: without service workers (an old browser, a page
+// not served over HTTPS or from localhost) the game simply needs the network.
+//
+// Hooks: <html data-offline="ready"> once a build is cached for offline play; the banner
+// [data-update] with its button [data-update-reload] when a new build waits.
+
+const CHECK_EVERY_MS = 60 * 60 * 1000; // long-lived tabs look for a new build hourly
+
+let reloading = false;
+let waiting = null; // the new build's worker, once installed
+
+function showUpdate(worker) {
+  waiting = worker;
+  let banner = document.querySelector("[data-update]");
+  if (!banner) {
+    banner = document.createElement("p");
+    banner.className = "notice update";
+    banner.dataset.update = "";
+    banner.setAttribute("role", "status");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn btn-primary";
+    button.dataset.updateReload = "";
+    button.textContent = "Reload";
+    button.addEventListener("click", () => {
+      // The game is saved after every turn, so the reload brings the same position back.
+      button.disabled = true;
+      reloading = true;
+      waiting.postMessage({ type: "skip_waiting" });
+    });
+    banner.append("A new version of Calypso is available. ", button);
+    const header = document.querySelector("header");
+    if (header) header.after(banner);
+    else document.body.prepend(banner);
+  }
+  banner.querySelector("[data-update-reload]").disabled = false;
+  banner.hidden = false;
+}
+
+async function register() {
+  if (!("serviceWorker" in navigator)) return;
+  const container = navigator.serviceWorker;
+  let controller = container.controller;
+  container.addEventListener("controllerchange", () => {
+    // A new build took over (here or in another tab): files of the old one must not mix in.
+    // The first build taking control of the page of the first visit changes nothing.
+    const previous = controller;
+    controller = container.controller;
+    if (previous || reloading) location.reload();
+  });
+  let registration;
+  try {
+    // updateViaCache "none": look for a new sw.js past the HTTP cache (Pages caches 10 min).
+    registration = await container.register(new URL("./sw.js", import.meta.url),
+      { updateViaCache: "none" });
+  } catch (error) {
+    console.warn("offline play is not available:", error?.message ?? error);
+    return;
+  }
+  if (!registration) return; // registration blocked (as by a test browser)
+  const offer = (worker) => {
+    if (worker && container.controller) showUpdate(worker);
+  };
+  offer(registration.waiting);
+  registration.addEventListener("updatefound", () => {
+    const worker = registration.installing;
+    worker?.addEventListener("statechange", () => {
+      if (worker.state === "installed") offer(worker);
+    });
+  });
+  container.ready.then(() => {
+    document.documentElement.dataset.offline = "ready";
+    // Ask the browser not to evict the cache under storage pressure (never prompts).
+    navigator.storage?.persist?.().catch(() => {});
+  });
+  const check = () => registration.update().catch(() => {}); // offline: try again later
+  setInterval(check, CHECK_EVERY_MS);
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") check();
+  });
+}
+
+register();

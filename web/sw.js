@@ -1,0 +1,105 @@
+// The offline service worker: keeps one build of the whole site (Pyodide and the wheels
+// included) in one cache and answers from it first, so the game starts without a network.
+//
+// build.py stamps the two lines below: BUILD, the content hash of the build (as in
+// build-info.json), and FILES, every file of the build but this one and build-info.json,
+// with its sha256. The rest of this file is the same for every build.
+//
+//   install   fetches every file of this build past the HTTP cache and checks it against
+//             its hash (build-info.json against BUILD) before filling this build's cache: a
+//             half-deployed site fails the install instead of mixing two versions.
+//   activate  deletes this scope's caches of other builds and takes control of open pages.
+//   fetch     answers the build's own files from this build's cache only; anything else
+//             goes to the network untouched.
+//
+// A new build waits while a page uses the old one, until that page asks it to take over
+// ({type: "skip_waiting"}, sent by the "new version" button of sw-register.js); pages then
+// reload on the change of controller, so a page never runs files of two builds.
+
+const BUILD = "unbuilt";
+const FILES = {};
+
+const INFO = "build-info.json";
+const SCOPE = new URL(self.registration.scope);
+// Caches are per origin; the scope in the name keeps two copies of the site on one origin
+// (two project pages of one GitHub user) from deleting each other's caches.
+const PREFIX = `calypso ${SCOPE.pathname} `;
+const CACHE = PREFIX + BUILD;
+
+const here = (path) => new URL(path, self.location.href).href;
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// One file of this build from the network, checked, as a fresh response to cache.
+async function fetchChecked(path) {
+  const response = await fetch(new Request(here(path), { cache: "reload" }));
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  const body = await response.arrayBuffer();
+  if (path === INFO) {
+    const found = JSON.parse(new TextDecoder().decode(body)).build;
+    if (found !== BUILD) throw new Error(`${path} is from build ${found}, not ${BUILD}`);
+  } else {
+    const digest = hex(await crypto.subtle.digest("SHA-256", body));
+    if (digest !== FILES[path]) throw new Error(`${path} does not match build ${BUILD}`);
+  }
+  const { status, statusText, headers } = response;
+  return new Response(body, { status, statusText, headers });
+}
+
+async function install() {
+  if (BUILD === "unbuilt") throw new Error("sw.js was not stamped by build.py");
+  try {
+    // One file after another, build-info.json first: a torn deploy stops the install at the
+    // first bad file, with nothing left downloading.
+    const responses = [];
+    for (const path of [INFO, ...Object.keys(FILES)]) responses.push([path, await fetchChecked(path)]);
+    const cache = await caches.open(CACHE);
+    await Promise.all(responses.map(([path, response]) => cache.put(here(path), response)));
+  } catch (error) {
+    await caches.delete(CACHE); // no partial cache is left behind; the next visit retries
+    throw error;
+  }
+}
+
+async function removeOtherBuilds() {
+  const names = await caches.keys();
+  await Promise.all(names
+    .filter((name) => name.startsWith(PREFIX) && name !== CACHE)
+    .map((name) => caches.delete(name)));
+}
+
+async function fromCache(request, path) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(here(path));
+  if (!cached) return fetch(request); // storage was cleared under us: the network still works
+  if (request.method === "HEAD") {
+    const { status, statusText, headers } = cached;
+    return new Response(null, { status, statusText, headers });
+  }
+  return cached;
+}
+
+self.addEventListener("install", (event) => event.waitUntil(install()));
+
+// Claiming matters on the first visit only (later builds take over by reloading the page):
+// from then on that page's requests, such as a restarted engine worker's, come from this
+// build's cache rather than from a network that may already serve the next build.
+self.addEventListener("activate", (event) => event.waitUntil(
+  removeOtherBuilds().then(() => self.clients.claim())));
+
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "skip_waiting") self.skipWaiting();
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET" && request.method !== "HEAD") return;
+  const url = new URL(request.url);
+  if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
+  // The scope's own URL (with any ?seed=… query) is the page.
+  const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length)) || "index.html";
+  if (path !== INFO && !Object.hasOwn(FILES, path)) return;
+  event.respondWith(fromCache(request, path));
+});
