@@ -1,0 +1,398 @@
+"""Playing Calypso in the page: the table, the person's moves, a whole game, and the engine in
+Pyodide agreeing with CPython.
+
+Most tests share one booted page (booting Pyodide takes seconds); each deals its own game
+through the New game dialog and fails on any console error or off-origin request in its
+own stretch. Waits are on visible state (``data-state`` on the table), never on time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from calypso_core import from_record, protocol
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT_MS = 90_000
+SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
+PLAYABLE = "[data-hand] [data-card][data-playable]"
+CARD_NAME = re.compile(
+    r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of "
+    r"(spades|hearts|diamonds|clubs)$"
+)
+Boot = Callable[[Page, str], str]
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
+def watch(page: Page, origin: str) -> list[str]:
+    """Collect console errors, page errors, failed or off-origin requests, as conftest does."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console error: {m.text}")
+            if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("crash", lambda _: problems.append("page crashed"))
+    page.on("request", lambda r: problems.append(f"request left the origin: {r.url}")
+            if urlsplit(r.url).scheme not in ("data", "blob") and _origin(r.url) != origin
+            else None)
+    page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
+            if r.status >= 400 else None)
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
+    return problems
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
+    """One page booted once for this module, opened on a given deal by URL."""
+    # Reduced motion: no card transitions, so clicks need not wait for cards to settle.
+    context = browser.new_context(viewport={"width": 1280, "height": 900},
+                                  reduced_motion="reduce")
+    page = context.new_page()
+    problems = watch(page, _origin(server_url))
+    page.goto(server_url + "?seed=boot-101&level=random&speed=0")
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                           timeout=BOOT_TIMEOUT_MS)
+    yield page, problems
+    context.close()
+
+
+@pytest.fixture
+def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
+    """The shared page, settled; the test fails on any problem that arises during it."""
+    page, problems = shared
+    before = len(problems)
+    page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS)
+    yield page
+    new = problems[before:]
+    if new:
+        pytest.fail("browser problems:\n  " + "\n  ".join(new), pytrace=False)
+
+
+def settle(page: Page) -> str:
+    page.wait_for_selector(SETTLED)
+    return page.locator("[data-table]").get_attribute("data-state") or ""
+
+
+def engine_request(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
+    """Send a request through the page's own engine client (the worker the page uses)."""
+    return page.evaluate(
+        """async ([kind, payload]) => {
+            const { engine } = await import("./engine-client.js");
+            return engine().request(kind, payload).then(
+                (result) => ({ ok: true, result }),
+                (error) => ({ ok: false, code: error.code, message: error.message }));
+        }""",
+        [kind, payload or {}],
+    )
+
+
+def deal(page: Page, seed: str, *, games: int = 1, suit: str = "random",
+         rules: tuple[str, ...] = ()) -> None:
+    """Start a game through the New game dialog, with random bots at instant speed."""
+    page.get_by_role("button", name="New game").click()
+    dialog = page.locator("[data-dialog=new_game]")
+    expect(dialog).to_be_visible()
+    dialog.get_by_label("Level", exact=True).select_option("random")
+    dialog.get_by_label("Match length").select_option(str(games))
+    dialog.get_by_label("Your suit").select_option(suit)
+    dialog.get_by_label("Speed").select_option("instant")
+    for box in dialog.locator("[data-rule]").all():
+        box.set_checked(box.get_attribute("data-rule") in rules)
+    dialog.get_by_label("Seed").fill(seed)
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("[data-seed-info]")).to_have_text(f"Seed {seed}")
+    settle(page)
+
+
+def plays(page: Page) -> int:
+    return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
+
+
+def play_first_playable(page: Page) -> str:
+    button = page.locator(PLAYABLE).first
+    card = button.get_attribute("data-card") or ""
+    button.click()
+    settle(page)
+    return card
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+def test_the_page_boots_to_a_playable_table(table: Page) -> None:
+    page = table
+    assert page.locator("[data-table]").get_attribute("data-state") == "ready"
+    expect(page.locator("[data-boot]")).to_be_hidden()
+    expect(page.locator("[data-seed-info]")).to_have_text("Seed boot-101")
+    # Four seats, each with its suit, cards left, a 13-slot calypso, pile and score.
+    for seat in range(4):
+        panel = page.locator(f"[data-seat='{seat}']")
+        expect(panel.locator(".suit-badge")).to_be_visible()
+        expect(panel.locator(".calypso-slot")).to_have_count(13)
+        expect(panel.locator("[data-pile]")).to_be_visible()
+        expect(panel.locator("[data-score]")).to_be_visible()
+    expect(page.locator("[data-dealer-marker]")).to_have_count(1)
+    expect(page.locator("[data-seat='2'] [data-turn-marker]")).to_be_visible()
+    expect(page.locator("[data-stock-size]")).to_have_attribute("data-stock-size", "156")
+    # The hand: real buttons named like "Queen of hearts"; the playable ones enabled.
+    cards = page.locator("[data-hand] [data-card]")
+    count = cards.count()
+    assert 10 <= count <= 13
+    for name in cards.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
+        assert CARD_NAME.match(name), name
+    playable = page.locator(PLAYABLE)
+    assert playable.count() >= 1
+    for button in playable.all():
+        expect(button).to_be_enabled()
+    for button in page.locator("[data-hand] [data-card]:not([data-playable])").all():
+        expect(button).to_be_disabled()
+    expect(page.locator("[data-status]")).to_contain_text("Your turn")
+
+
+def test_the_table_fits_a_phone_screen(table: Page) -> None:
+    page = table
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        expect(page.locator(PLAYABLE).first).to_be_visible()
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width}px wide on a 390px screen"
+        expect(page.locator(PLAYABLE).first).to_be_in_viewport()
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_an_unplayable_card_cannot_be_played(table: Page) -> None:
+    page = table
+    deal(page, "unplayable-1")
+    disabled = page.locator("[data-hand] [data-card]:disabled")
+    for _ in range(60):  # play on until South must follow suit and holds other suits too
+        if disabled.count() and settle(page) == "ready":
+            break
+        play_first_playable(page)
+    else:
+        pytest.fail("South never had a card it could not play")
+    button = disabled.first
+    card = button.get_attribute("data-card") or ""
+    expect(button).to_be_disabled()
+    held = page.locator(f"[data-hand] [data-card='{card}']").count()
+    before = plays(page)
+    button.click(force=True)  # a disabled button gets no click at all
+    button.evaluate("b => b.click()")
+    refused = engine_request(page, "play", {"card": card})
+    assert refused["ok"] is False and refused["code"] == "illegal_move", refused
+    assert plays(page) == before
+    assert page.locator(f"[data-hand] [data-card='{card}']").count() == held
+    # The table still works: the next card played is a playable one, not the refused one.
+    played = play_first_playable(page)
+    record = engine_request(page, "record")["result"]["record"]
+    assert record["plays"][before] == played != card
+
+
+def test_a_trick_can_be_played_with_the_keyboard_alone(table: Page) -> None:
+    page = table
+    deal(page, "keys-1")
+    hand_card = "document.activeElement?.matches('[data-hand] [data-card]')"
+    for _ in range(12):
+        if page.evaluate(hand_card):
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate(hand_card), "Tab never reached the hand"
+    for _ in range(2):  # two tricks in a row: focus comes back to the hand each time
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowLeft")
+        card = page.evaluate("document.activeElement.dataset.card")
+        assert page.evaluate("document.activeElement.hasAttribute('data-playable')")
+        before = plays(page)
+        page.keyboard.press("Enter")
+        assert settle(page) == "ready"
+        assert plays(page) > before
+        record = engine_request(page, "record")["result"]["record"]
+        assert record["plays"][before] == card
+        page.wait_for_function(hand_card)
+    expect(page.locator("[data-trick-caption]")).to_have_text(
+        re.compile(r"^(Last trick: )?(North|East|South|West)\b.*\.$"))
+
+
+def test_a_hint_marks_a_playable_card_and_says_why(table: Page) -> None:
+    page = table
+    deal(page, "hint-1")
+    hint = page.get_by_role("button", name="Hint")
+    if not engine_request(page, "hello")["result"]["hints"]:
+        expect(hint).to_be_hidden()
+        pytest.skip("the computer players offer no hints")
+    hint.click()
+    marked = page.locator("[data-hand] [data-card][data-hint]")
+    expect(marked).to_have_count(1)
+    expect(marked).to_be_enabled()
+    expect(page.locator("[data-notice]")).to_contain_text("Hint (")
+    play_first_playable(page)
+    expect(marked).to_have_count(0)
+
+
+def test_a_whole_game_reaches_a_score_sheet_that_adds_up(table: Page) -> None:
+    page = table
+    deal(page, "full-1", rules=("all_fours",))
+    for _ in range(60):
+        if settle(page) == "over":
+            break
+        play_first_playable(page)
+    assert settle(page) == "over"
+    sheet = page.locator("[data-dialog=score_sheet]")
+    expect(sheet).to_be_visible()
+
+    def number(cell: Any, attribute: str = "data-points") -> int:
+        return int(cell.get_attribute(attribute))
+
+    totals = {}
+    for seat in range(4):
+        row = sheet.locator(f"[data-score-seat='{seat}']")
+        parts = [number(row.locator(f"[data-col={col}]"))
+                 for col in ("calypsos", "in-progress", "pile")]
+        totals[seat] = number(row.locator("[data-col=total]"), "data-total")
+        assert sum(parts) == totals[seat]
+    sides = [number(sheet.locator(f"[data-score-side='{side}'] [data-col=total]"), "data-total")
+             for side in (0, 1)]
+    assert sides == [totals[0] + totals[2], totals[1] + totals[3]]
+    # The same record replayed by the engine in CPython gives the same scores.
+    saved = engine_request(page, "record")["result"]
+    state = from_record(saved["record"])
+    assert state.is_over and state.rules.all_fours
+    assert [totals[s] for s in range(4)] == list(state.scores())
+    assert sides == list(state.partnership_scores())
+    verdict = sheet.locator("[data-verdict]")
+    expect(verdict).to_have_attribute("data-verdict", str(state.winner() if state.winner()
+                                                           is not None else "draw"))
+    expect(sheet.get_by_role("button", name="New match")).to_be_visible()
+    sheet.get_by_role("button", name="Close").click()
+    expect(sheet).to_be_hidden()
+
+
+def test_a_match_goes_on_to_the_next_game(table: Page) -> None:
+    page = table
+    deal(page, "match-1", games=2, suit="C")
+    while settle(page) != "over":
+        play_first_playable(page)
+    first = from_record(engine_request(page, "record")["result"]["record"])
+    sheet = page.locator("[data-dialog=score_sheet]")
+    sheet.get_by_role("button", name="Next game").click()
+    expect(page.locator("[data-table]")).to_have_attribute("data-game", "2")
+    settle(page)
+    expect(page.locator("[data-seat='2'] .suit-badge")).to_contain_text("clubs")
+    saved = engine_request(page, "record")["result"]
+    second = from_record(saved["record"])
+    assert second.first_dealer == first.dealer and second.suits == first.suits
+    assert len(saved["history"]) == 1
+    expect(page.locator("[data-match-totals]")).to_be_visible()
+
+
+def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Page) -> None:
+    page = table
+    deal(page, "same-1", rules=("lead_trump_must_be_beaten", "last_trump_in_wins"))
+    for _ in range(7):
+        play_first_playable(page)
+    saved = engine_request(page, "record")["result"]
+    # Replay the record from its start and play it out the same way in both runtimes:
+    # the person always plays the first playable card; random bots use seeded generators.
+    start = {**saved, "record": {**saved["record"], "plays": saved["record"]["plays"][:9]}}
+    in_pyodide = page.evaluate(
+        """async (saved) => {
+            const { engine } = await import("./engine-client.js");
+            const client = engine();
+            const views = [await client.request("load", saved)];
+            let view = views[0];
+            while (!view.is_over) {
+                view = view.to_move === 2
+                    ? await client.request("play", { card: view.hand.find((c) => c.playable).card })
+                    : await client.request("step");
+                if (view.last_event?.trick) views.push(view);
+            }
+            return { views, record: await client.request("record") };
+        }""",
+        start,
+    )
+    protocol.reset()
+    views = [call_cpython("load", **start)]
+    view = views[0]
+    while not view["is_over"]:
+        if view["to_move"] == 2:
+            card = next(c["card"] for c in view["hand"] if c["playable"])
+            view = call_cpython("play", card=card)
+        else:
+            view = call_cpython("step")
+        if view["last_event"] and view["last_event"]["trick"]:
+            views.append(view)
+    record = call_cpython("record")
+    protocol.reset()
+    assert len(views) == len(in_pyodide["views"]) == 13 * 4 - 2 + 1
+    for mine, theirs in zip(views, in_pyodide["views"], strict=True):
+        assert without_timing(mine) == without_timing(theirs)
+    assert record == in_pyodide["record"]
+    state = from_record(record["record"])
+    assert views[-1]["partnership_scores"] == list(state.partnership_scores())
+    # Put the page's game back as it was, so the page and its engine agree again.
+    assert engine_request(page, "load", saved)["ok"]
+
+
+def call_cpython(kind: str, **payload: Any) -> Any:
+    reply = json.loads(protocol.handle(json.dumps({"id": 1, "type": kind, **payload})))
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def without_timing(view: dict[str, Any]) -> dict[str, Any]:
+    event = view.get("last_event")
+    if event:
+        view = {**view, "last_event": {**event, "think_ms": None}}
+    return view
+
+
+# -- loading and saving ---------------------------------------------------------------------
+
+
+def test_a_game_in_play_is_restored_after_a_reload(page: Page, server_url: str,
+                                                    boot: Boot) -> None:
+    assert boot(page, server_url + "?seed=resume-1&level=random&speed=0") == "ready"
+    settle(page)
+    play_first_playable(page)
+    play_first_playable(page)
+    hand = page.locator("[data-hand] [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)")
+    count = plays(page)
+    assert boot(page, server_url) == "ready"
+    settle(page)
+    expect(page.locator("[data-seed-info]")).to_have_text("Seed resume-1")
+    assert plays(page) == count
+    assert page.locator("[data-hand] [data-card]").evaluate_all(
+        "els => els.map(e => e.dataset.card)") == hand
+    # A save that no longer loads is reported, set aside, and a new game is dealt.
+    page.evaluate("""() => {
+        const save = JSON.parse(localStorage.getItem("calypso.save.v1"));
+        save.game.record.plays = ["XX"];
+        localStorage.setItem("calypso.save.v1", JSON.stringify(save));
+    }""")
+    assert boot(page, server_url) == "ready"
+    settle(page)
+    expect(page.locator("[data-notice]")).to_contain_text("could not be restored")
+    expect(page.locator("[data-notice]")).to_contain_text("set aside")
+    assert page.evaluate("localStorage.getItem('calypso.save.unreadable')") is not None
+    assert page.locator("[data-hand] [data-card]").count() >= 10
+
+
+def test_an_unknown_level_in_the_url_is_reported_and_a_game_is_dealt(
+    page: Page, server_url: str, boot: Boot
+) -> None:
+    assert boot(page, server_url + "?level=grandmaster&speed=0") == "ready"
+    settle(page)
+    expect(page.locator("[data-notice]")).to_contain_text('There is no level "grandmaster"')
+    expect(page.locator(PLAYABLE).first).to_be_enabled()
