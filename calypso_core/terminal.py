@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable
 
 from .cards import SEAT_NAMES, Card
+from .explain import explain_trick
 from .game import GameState, IllegalMoveError, new_game
 from .observe import describe
 
@@ -15,11 +16,11 @@ from .observe import describe
 Chooser = Callable[[GameState], Card]
 
 
-def make_chooser(level: str, seat: int, seed: int) -> Chooser:
+def make_chooser(level: str, seat: int, rng: random.Random) -> Chooser:
     """A computer player of the given level that sees only its own seat's observation."""
     from .bots import make_bot
 
-    bot = make_bot(level, seat, random.Random(seed))
+    bot = make_bot(level, seat, rng)
     return lambda state: bot.choose(state.observation(seat), state.legal_moves())
 
 
@@ -29,23 +30,30 @@ def play_in_terminal(
     write: Callable[[str], object] = print,
 ) -> int:
     """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones."""
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**9)
+    # Seeds are text, as in the web app, so "--seed 42" replays the deal a printed seed names.
+    seed = str(args.seed if args.seed is not None else random.SystemRandom().randrange(10**9))
     state = new_game(seed)
     person = args.seat
     bots = {
-        seat: make_chooser(args.level, seat, hash((str(seed), seat)) & 0xFFFFFFFF)
+        seat: make_chooser(args.level, seat, random.Random(f"bots:{seed}:0:{seat}"))
         for seat in range(4)
         if seat != person
     }
     suit = state.suits[person].name.lower()
     write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {suit}.")
     shown_tricks = 0
-    while not state.is_over:
+
+    def show_new_tricks() -> None:
+        nonlocal shown_tricks
         for trick in state.tricks[shown_tricks:]:
             cards = " ".join(c.pretty for c in trick.cards)
-            leader, winner = SEAT_NAMES[trick.leader], SEAT_NAMES[trick.winner]
-            write(f"  trick: {leader} led {cards}; {winner} wins")
+            trumps = [state.suits[(trick.leader + i) % 4] for i in range(4)]
+            why = explain_trick(list(trick.cards), trumps, state.rules, trick.leader)
+            write(f"  trick: {SEAT_NAMES[trick.leader]} led {cards}. {why}")
         shown_tricks = len(state.tricks)
+
+    while not state.is_over:
+        show_new_tricks()
         seat = state.to_move
         if seat != person:
             state.play(bots[seat](state))
@@ -68,6 +76,7 @@ def play_in_terminal(
                 break
             except IllegalMoveError as exc:
                 write(f"  {exc}")
+    show_new_tricks()
     ns, ew = state.partnership_scores()
     write(str(state))
     ours = ns if person % 2 == 0 else ew
