@@ -85,24 +85,31 @@ def has_hints() -> bool:
     return callable(getattr(bots, "suggest", None))
 
 
-def make_chooser(level: str, seat: int, rng: random.Random) -> Chooser:
-    """A computer player; any failure of a bot falls back to a random legal card, noted."""
+def make_chooser(level: str, seat: int, salt: str) -> Chooser:
+    """A computer player; any failure of a bot falls back to a random legal card, noted.
+
+    Its randomness is drawn afresh for every move from ``salt`` and the number of cards
+    played, so a move depends only on the position: after an undo, or a reload, the same
+    play brings the same replies.
+    """
     bots, _ = _bots()
-    bot: Any = None
-    if bots is not None and level in bot_levels()[0]:
+    use_bot = bots is not None and level in bot_levels()[0]
+    if use_bot:
         try:
-            bot = bots.make_bot(level, seat, rng)
+            bots.make_bot(level, seat, random.Random(salt))
         except Exception as exc:
-            problem = f"{type(exc).__name__}: {exc}"
-            bot = None
+            use_bot = False
             if level != "random":
+                problem = f"{type(exc).__name__}: {exc}"
                 raise ProtocolError("bad_level", f"level {brief(level)}: {problem}") from None
 
     def choose(state: GameState) -> tuple[Card, str | None]:
         legal = state.legal_moves()
-        if bot is None:
+        rng = random.Random(f"{salt}:{len(state.plays)}")
+        if not use_bot:
             return rng.choice(legal), None
         try:
+            bot = bots.make_bot(level, seat, rng)
             chosen = bot.choose(state.observation(seat), legal)
             card = Card.parse(chosen) if isinstance(chosen, str) else Card(chosen)
             if card not in legal:
@@ -262,7 +269,7 @@ class Match:
     def _make_bots(self) -> dict[int, Chooser]:
         salt = f"bots:{self.settings.seed}:{len(self.history)}"
         return {
-            seat: make_chooser(level, seat, random.Random(f"{salt}:{seat}"))
+            seat: make_chooser(level, seat, f"{salt}:{seat}")
             for seat, level in enumerate(self.settings.levels)
             if seat != YOU
         }

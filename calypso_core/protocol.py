@@ -8,7 +8,8 @@ is given, a reply depends only on the request. A refused request changes nothing
 
 Request types (see ``REQUESTS``): ``hello``; ``new_game {seed?, rules?, level? | levels?,
 games?, suit?}``; ``view``; ``play {card}``; ``step`` (alias ``bot_move``: one computer
-move); ``next_game``; ``hint``; ``record``; ``load {record, settings, history?}``.
+move); ``next_game``; ``hint``; ``record``; ``load {record, settings, history?}``; ``undo``;
+``replay {record?, tricks?}``; ``import {text}``; ``examples`` (see ``table_requests``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .match import (
 )
 from .record import MAX_RECORD_BYTES
 from .rules import Rules
+from .table_requests import examples, import_record, replay, undo, view_extras
 
 PROTOCOL_VERSION = 1
 MAX_REQUEST_CHARS = 256_000
@@ -53,6 +55,10 @@ REQUESTS: dict[str, frozenset[str]] = {
     "hint": frozenset(),
     "record": frozenset(),
     "load": frozenset({"record", "settings", "history"}),
+    "undo": frozenset(),
+    "replay": frozenset({"record", "tricks"}),
+    "import": frozenset({"text"}),
+    "examples": frozenset(),
 }
 
 OPTIONS = (
@@ -181,10 +187,16 @@ def _dispatch(data: dict[str, Any]) -> Any:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
     if kind == "hello":
         return _hello()
+    if kind == "examples":
+        return examples()
+    if kind == "import":
+        return import_record(_session.match, data)
+    if kind == "replay":
+        return replay(_session.match, data)
     if kind == "new_game":
         started = Match(Settings.from_request(data))
         _session.match = started
-        return started.view()
+        return _view(started)
     if kind == "load":
         for key in ("record", "settings"):
             if key not in data:
@@ -192,26 +204,33 @@ def _dispatch(data: dict[str, Any]) -> Any:
         _check_record_sizes(data["record"], data.get("history", []))
         loaded = Match.load(data["record"], data["settings"], data.get("history", []))
         _session.match = loaded
-        return loaded.view()
+        return _view(loaded)
     match = _session.match
     if match is None:
         raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
     if kind == "view":
-        return match.view()
+        return _view(match)
     if kind == "play":
         if "card" not in data:
             raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
         match.play(data["card"])
-        return match.view()
+        return _view(match)
     if kind in ("step", "bot_move"):
         match.step()
-        return match.view()
+        return _view(match)
     if kind == "next_game":
         match.next_game()
-        return match.view()
+        return _view(match)
+    if kind == "undo":
+        undo(match)
+        return _view(match)
     if kind == "hint":
         return match.hint()
     return match.save()  # "record"
+
+
+def _view(match: Match) -> dict[str, Any]:
+    return {**match.view(), **view_extras(match)}
 
 
 def _hello() -> dict[str, Any]:

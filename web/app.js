@@ -6,7 +6,12 @@
 
 import { engine } from "./engine-client.js";
 import { bindInput } from "./input.js";
+import * as panels from "./panels.js";
+import * as prefsStore from "./prefs.js";
+import * as sound from "./sound.js";
+import * as stats from "./stats.js";
 import * as storage from "./storage.js";
+import * as tour from "./tour.js";
 import * as view from "./view.js";
 
 // Milliseconds per computer move, and how long a completed trick stays in view.
@@ -27,6 +32,10 @@ const app = {
   speed: SPEEDS.normal,
   run: 0, // bumped by every new deal: stale computer-move loops stop
   hint: null, // the card the last hint suggested, until the person plays
+  prefs: prefsStore.load(),
+  replay: null, // {record | null, position, imported} while the replay dialog is open
+  imported: null, // the last imported file's summary, for "Continue playing"
+  examples: null, // the rules' worked examples, fetched once
 };
 
 function draw() {
@@ -37,7 +46,21 @@ function draw() {
     focusHand: app.focusHand,
     hello: app.hello,
     hint: app.hint,
+    undoAllowed: app.prefs.undo,
+    canUndo: app.prefs.undo && Boolean(app.view.can_undo) && !app.view.is_over,
   });
+  panels.drawLog(document.querySelector("[data-log]"), app.view, { showCut: true });
+  panels.drawAids(document.querySelector("[data-aids]"), app.view);
+}
+
+// Sounds for what the last event did: a card, a trick won or lost, a calypso completed.
+function soundFor(before, after) {
+  const event = after.last_event;
+  if (!event || !app.prefs.sound) return;
+  const made = after.seats.some((s, i) => s.completed > (before?.seats[i]?.completed ?? s.completed));
+  if (made) sound.play("calypso");
+  else if (event.trick) sound.play(event.trick.winner % 2 === after.you % 2 ? "trick" : "lost");
+  else sound.play("card");
 }
 
 function setSpeed(speed) {
@@ -75,7 +98,10 @@ async function startGame(settings, seed) {
     suit: settings.suit ?? "random",
   };
   if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
-  return show(() => client.request("new_game", payload), "Could not deal");
+  const started = await show(() => client.request("new_game", payload), "Could not deal");
+  if (started && app.view.match.game_number === 1 && app.view.deal === 1 &&
+      !app.view.log?.tricks.length) showCut();
+  return started;
 }
 
 // Replaces the game in play with the one a request returns, then lets the computer play.
@@ -87,8 +113,10 @@ async function show(requestView, failure) {
     app.view = await requestView();
   } catch (error) {
     problem(failure, error);
+    app.lastError = error;
     return false;
   }
+  app.lastError = null;
   if (run !== app.run) return true;
   view.renderNotice(null);
   app.busy = false;
@@ -111,6 +139,7 @@ async function advance(run) {
       break;
     }
     if (run !== app.run) return;
+    soundFor(app.view, next);
     app.view = next;
     if (next.last_event?.note) console.warn(next.last_event.note);
     if (app.speed.move > 0) { // at instant speed only the end of the run is drawn
@@ -121,7 +150,13 @@ async function advance(run) {
   if (run !== app.run) return;
   app.busy = false;
   draw();
-  if (app.view.is_over) view.openDialog("score_sheet");
+  if (app.view.is_over) {
+    stats.countGame(app.view);
+    closeAllDialogs();
+    view.openDialog("score_sheet");
+  } else if (app.view.status === "your_turn" && app.prefs.sound) {
+    sound.play("turn");
+  }
   await persist();
 }
 
@@ -145,10 +180,18 @@ async function playCard(card) {
     return;
   }
   if (run !== app.run) return;
+  soundFor(app.view, next);
+  hideCut();
   app.view = next;
   draw();
   await sleep(next.last_event?.trick ? app.speed.trick : app.speed.move);
   await advance(run);
+}
+
+async function undo() {
+  if (app.busy || !app.prefs.undo || !app.view?.can_undo || app.view.is_over) return;
+  const ok = await show(() => client.request("undo"), "Could not undo");
+  if (ok) view.renderNotice(null);
 }
 
 async function persist() {
@@ -169,6 +212,201 @@ async function hint() {
   } catch (error) {
     problem("No hint", error);
   }
+}
+
+// -- the cut, dialogs and the features around play -------------------------------------------
+
+let cutTimer = null;
+
+function showCut(force = false) {
+  if (!app.view?.cut || (!force && !app.prefs.showCut)) return;
+  panels.drawCut(document.querySelector("[data-cut]"), app.view.cut);
+  document.querySelector("[data-cut-banner]").hidden = false;
+  clearTimeout(cutTimer);
+  if (!force) cutTimer = setTimeout(hideCut, Math.max(3500, app.speed.trick * 3));
+}
+
+function hideCut() {
+  clearTimeout(cutTimer);
+  const banner = document.querySelector("[data-cut-banner]");
+  const hadFocus = banner.contains(document.activeElement);
+  banner.hidden = true;
+  if (hadFocus) view.focusHand();
+}
+
+function closeAllDialogs() {
+  for (const dialog of document.querySelectorAll("dialog[open]")) dialog.close();
+}
+
+function openOnly(name) {
+  for (const dialog of document.querySelectorAll("dialog[open]")) {
+    if (dialog.dataset.dialog !== name) dialog.close();
+  }
+  view.openDialog(name);
+}
+
+function showLastTrick() {
+  if (!app.view) return;
+  panels.drawLastTrick(document.querySelector("[data-last-trick]"), app.view);
+  openOnly("last_trick");
+}
+
+async function showRules() {
+  openOnly("rules");
+  if (!app.examples) {
+    try {
+      app.examples = await client.request("examples");
+    } catch (error) {
+      problem("The worked examples could not be drawn", error);
+      return;
+    }
+  }
+  panels.drawExamples(document.querySelector("[data-examples]"), app.examples);
+}
+
+function showStats() {
+  const button = document.querySelector("[data-action=reset_stats]");
+  button.textContent = "Reset statistics";
+  delete button.dataset.confirm;
+  panels.drawStats(document.querySelector("[data-stats]"), stats.rows(), app.hello?.levels);
+  openOnly("stats");
+}
+
+function resetStats() {
+  const button = document.querySelector("[data-action=reset_stats]");
+  if (!button.dataset.confirm) {
+    button.dataset.confirm = "true";
+    button.textContent = "Really reset? Click again";
+    return;
+  }
+  stats.reset();
+  showStats();
+}
+
+function showSettings() {
+  panels.setPrefsForm(document.querySelector("[data-prefs-form]"), app.prefs, app.speedName);
+  openOnly("settings");
+}
+
+function changePrefs() {
+  const { prefs, speed } = panels.readPrefsForm(document.querySelector("[data-prefs-form]"), app.prefs);
+  app.prefs = prefs;
+  prefsStore.save(prefs);
+  prefsStore.apply(prefs);
+  sound.setEnabled(prefs.sound);
+  if (speed && speed !== app.speedName) {
+    setSpeed(speed);
+    app.settings = { ...app.settings, speed };
+    storage.saveSettings(app.settings);
+  }
+  draw();
+}
+
+async function exportGame() {
+  let saved;
+  try {
+    saved = await client.request("record");
+  } catch (error) {
+    problem("Could not save the game to a file", error);
+    return;
+  }
+  const text = `${JSON.stringify(saved.record, null, 1)}\n`;
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  const game = app.view?.match.game_number ?? 1;
+  link.href = url;
+  link.download = `calypso-${String(saved.settings.seed).replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  closeAllDialogs();
+  view.renderNotice(`The game was saved as ${link.download}.`);
+}
+
+const MAX_IMPORT_BYTES = 64_000;
+
+async function importFile(file) {
+  closeAllDialogs();
+  if (file.size > MAX_IMPORT_BYTES) {
+    view.renderNotice(`"${file.name}" is not a Calypso game record: it is ${file.size.toLocaleString("en")} bytes, and a record is at most ${MAX_IMPORT_BYTES.toLocaleString("en")}. Nothing was changed.`);
+    return;
+  }
+  let summary;
+  try {
+    summary = await client.request("import", { text: await file.text() });
+  } catch (error) {
+    view.renderNotice(`"${file.name}" could not be opened: ${error.message}. Nothing was changed.`);
+    return;
+  }
+  app.imported = summary;
+  await openReplay({ record: summary.record, imported: true, at: summary.tricks });
+  view.renderNotice(`Opened "${file.name}": ${summary.is_over ? "a finished game" : `a game after ${summary.plays} cards`}.`);
+}
+
+async function openReplay({ record = null, imported = false, at = 0 } = {}) {
+  app.replay = { record, imported, position: null };
+  document.querySelector("[data-action=replay_continue]").hidden = !(imported && app.imported && !app.imported.is_over);
+  await replayTo(at);
+  if (app.replay?.position) openOnly("replay");
+}
+
+async function replayTo(tricks) {
+  if (!app.replay) return;
+  app.replay.target = tricks; // steps taken while a reply is on its way count from here
+  const payload = { tricks };
+  if (app.replay.record) payload.record = app.replay.record;
+  let position;
+  try {
+    position = await client.request("replay", payload);
+  } catch (error) {
+    problem("The game could not be replayed", error);
+    return;
+  }
+  if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
+  app.replay.position = position;
+  panels.drawReplay(document.querySelector("[data-replay]"), position);
+  document.querySelector("[data-replay-status]").textContent = position.trick
+    ? `After trick ${position.tricks} of ${position.total}: ${position.trick.reason}`
+    : "Before the first trick: every hand as dealt.";
+  const controls = document.querySelector(".replay-controls");
+  controls.querySelector("[data-action=replay_first]").disabled = position.tricks === 0;
+  controls.querySelector("[data-action=replay_prev]").disabled = position.tricks === 0;
+  controls.querySelector("[data-action=replay_next]").disabled = position.tricks >= position.total;
+  controls.querySelector("[data-action=replay_last]").disabled = position.tricks >= position.total;
+}
+
+function replayStep(step) {
+  const at = app.replay?.position;
+  if (!at) return undefined;
+  const from = app.replay.target ?? at.tricks;
+  const target = step === "first" ? 0 : step === "last" ? at.total : from + step;
+  if (target < 0 || target > at.total || target === from) return undefined;
+  return replayTo(target);
+}
+
+async function continueImported() {
+  const summary = app.imported;
+  if (!summary || summary.is_over) return;
+  closeAllDialogs();
+  const ok = await show(() => client.request("load", { record: summary.record, settings: summary.settings }),
+    "The imported game could not be continued");
+  if (ok) view.renderNotice("The imported game goes on from where it was saved.");
+}
+
+function startTour() {
+  closeAllDialogs();
+  document.querySelector("[data-tour-offer]").hidden = true;
+  tour.start(() => {
+    app.prefs = { ...app.prefs, tourDone: true };
+    prefsStore.save(app.prefs);
+  });
+}
+
+function declineTour() {
+  document.querySelector("[data-tour-offer]").hidden = true;
+  app.prefs = { ...app.prefs, tourDone: true };
+  prefsStore.save(app.prefs);
 }
 
 // The new-game form starts from the game in play (else the saved settings).
@@ -219,6 +457,57 @@ function dispatch(intent) {
       return view.closeDialog("score_sheet");
     case "hint":
       return hint();
+    case "undo":
+      return undo();
+    case "last_trick":
+      return showLastTrick();
+    case "menu":
+      return openOnly("menu");
+    case "rules":
+      return showRules();
+    case "stats":
+      return showStats();
+    case "reset_stats":
+      return resetStats();
+    case "settings":
+      return showSettings();
+    case "prefs":
+      return changePrefs();
+    case "export":
+      return exportGame();
+    case "import":
+      return document.querySelector("[data-import-file]").click();
+    case "import_file":
+      return importFile(intent.file);
+    case "replay":
+      return openReplay({ at: 0 });
+    case "replay_first":
+      return replayStep("first");
+    case "replay_prev":
+      return replayStep(-1);
+    case "replay_next":
+      return replayStep(1);
+    case "replay_last":
+      return replayStep("last");
+    case "replay_continue":
+      return continueImported();
+    case "show_cut":
+      closeAllDialogs();
+      return showCut(true);
+    case "close_cut":
+      return hideCut();
+    case "tour":
+      return startTour();
+    case "tour_next":
+      return tour.next();
+    case "tour_back":
+      return tour.back();
+    case "tour_skip":
+      return tour.end();
+    case "tour_decline":
+      return declineTour();
+    case "close_dialog":
+      return closeAllDialogs();
     case "reload":
       return location.reload();
     default:
@@ -229,6 +518,8 @@ function dispatch(intent) {
 // -- boot -----------------------------------------------------------------------------------
 
 async function main() {
+  prefsStore.apply(app.prefs);
+  sound.setEnabled(app.prefs.sound);
   bindInput(dispatch);
   client.onProgress(view.renderBoot);
   try {
@@ -246,14 +537,18 @@ async function main() {
   setSpeed(params.get("speed") ?? app.settings.speed);
   await firstGame(params);
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
-  if (app.view) view.setEngineReady(app.hello);
-  else view.setEngineFailed();
+  if (app.view) {
+    view.setEngineReady(app.hello);
+    if (!app.prefs.tourDone) document.querySelector("[data-tour-offer]").hidden = false;
+  } else {
+    view.setEngineFailed();
+  }
 }
 
 // Deals the first game: the one the URL names, else the saved one, else a new one.
 async function firstGame(params) {
   const fromUrl = ["seed", "level", "games", "suit"].some((key) => params.has(key));
-  const saved = fromUrl ? null : storage.loadGame();
+  const { game: saved, problem: unreadable } = fromUrl ? { game: null } : storage.loadGame();
   if (fromUrl) {
     const settings = { ...app.settings, levels: null };
     if (params.has("level")) settings.level = params.get("level");
@@ -272,7 +567,7 @@ async function firstGame(params) {
     storage.setAside(saved);
     return fallBack(`${noticeText()}. It was set aside`);
   }
-  return fallBack(null);
+  return fallBack(unreadable ? `${unreadable}; it was set aside` : null);
 }
 
 function noticeText() {
@@ -281,7 +576,17 @@ function noticeText() {
 
 // Deals a game with the person's usual settings; if even that fails, says so plainly.
 async function fallBack(reason) {
-  const started = await startGame(app.settings);
+  let started = await startGame(app.settings);
+  if (!started && /^bad_/.test(app.lastError?.code ?? "")) {
+    // The person's saved settings are what the engine refuses: keep them aside, use defaults.
+    const refused = noticeText();
+    app.settings = storage.resetSettings(app.settings);
+    started = await startGame(app.settings);
+    if (started) {
+      view.renderNotice(`${reason ? `${reason}. ` : ""}Your saved settings could not be used (${refused}); they were set aside and the defaults dealt a new game.`);
+      return;
+    }
+  }
   if (!started) {
     view.renderBootError({ code: "no_game", message: noticeText() });
   } else if (reason) {

@@ -1,6 +1,7 @@
 // Input: turns clicks and keys into named intents for app.js; it knows no game rules.
 // Intents: {type: "play_card", card}, {type: <a [data-action] name>}, {type: "deal"},
-// {type: "per_seat", show}.
+// {type: "per_seat", show}, {type: "prefs"} (the settings form changed), {type: "import_file",
+// file}; the keys H, U and L ask for a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -21,6 +22,11 @@ function moveFocus(from, step) {
 }
 
 const KEY_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
+const LETTER_KEYS = { h: "hint", u: "undo", l: "last_trick" };
+
+function typing(target) {
+  return target?.closest?.("input, select, textarea, [contenteditable]");
+}
 
 /** Calls dispatch(intent) for every user action on the page. */
 export function bindInput(dispatch) {
@@ -35,6 +41,22 @@ export function bindInput(dispatch) {
   });
 
   document.addEventListener("keydown", (event) => {
+    const replay = document.querySelector("[data-dialog=replay][open]");
+    if (replay && (event.key === "ArrowLeft" || event.key === "ArrowRight") && !typing(event.target)) {
+      event.preventDefault();
+      dispatch({ type: event.key === "ArrowLeft" ? "replay_prev" : "replay_next" });
+      return;
+    }
+    const letter = LETTER_KEYS[event.key?.toLowerCase()];
+    if (letter && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target) &&
+        !document.querySelector("dialog[open]")) {
+      const button = document.querySelector(`.bar [data-action=${letter}]`);
+      if (button && !button.hidden && !button.disabled) {
+        event.preventDefault();
+        dispatch({ type: letter });
+      }
+      return;
+    }
     const step = KEY_STEPS[event.key];
     if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
     const inHand = event.target.closest?.(HAND);
@@ -48,6 +70,14 @@ export function bindInput(dispatch) {
   const form = document.querySelector("[data-new-game-form]");
   form.elements.per_seat.addEventListener("change", (event) =>
     dispatch({ type: "per_seat", show: event.target.checked }));
+  const prefsForm = document.querySelector("[data-prefs-form]");
+  prefsForm.addEventListener("change", () => dispatch({ type: "prefs" }));
+  prefsForm.addEventListener("submit", (event) => event.preventDefault());
+  const file = document.querySelector("[data-import-file]");
+  file.addEventListener("change", () => {
+    if (file.files?.[0]) dispatch({ type: "import_file", file: file.files[0] });
+    file.value = "";
+  });
   const dialog = document.querySelector("[data-dialog=new_game]");
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "deal") dispatch({ type: "deal" });

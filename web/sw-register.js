@@ -81,4 +81,21 @@ async function register() {
   });
 }
 
-register();
+// On a first visit the precache downloads the whole runtime again; starting it only once the
+// engine is up keeps it from competing with the boot for the network and the CPU.
+function whenEngineSettled() {
+  const root = document.documentElement;
+  const settled = () => ["ready", "error"].includes(root.dataset.engineState);
+  if (navigator.serviceWorker?.controller || settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const observer = new MutationObserver(() => {
+      if (settled()) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe(root, { attributes: true, attributeFilter: ["data-engine-state"] });
+  });
+}
+
+whenEngineSettled().then(register);

@@ -93,11 +93,15 @@ function levelLabel(level, levels) {
   return levels?.find((l) => l.key === level)?.label ?? level;
 }
 
+const SUIT_SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+const SUIT_WORDS = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
 function drawSeat(el, seat, view, levels) {
   el.dataset.turn = seat.to_move ? "true" : "false";
   el.dataset.dealer = seat.is_dealer ? "true" : "false";
   el.dataset.suit = seat.suit;
-  const key = JSON.stringify([seat, levels?.length]);
+  const voids = view.aids?.voids?.[seat.seat]?.suits ?? [];
+  const key = JSON.stringify([seat, levels?.length, voids]);
   redraw(el, key, () => {
     const who = seat.is_you ? `${seat.name} · you` : `${seat.name}`;
     const role = seat.is_you ? "" : ` · ${seatLabel(seat)}, ${levelLabel(seat.level, levels)}`;
@@ -114,7 +118,11 @@ function drawSeat(el, seat, view, levels) {
       h("div", { class: "seat-tags" },
         seat.is_dealer ? h("span", { class: "tag tag-dealer", "data-dealer-marker": true, text: "Dealer" }) : null,
         seat.to_move ? h("span", { class: "tag tag-turn", "data-turn-marker": true,
-          text: seat.is_you ? "Your turn" : "To play" }) : null),
+          text: seat.is_you ? "Your turn" : "To play" }) : null,
+        voids.length ? h("span", { class: "tag tag-void", "data-voids": voids.join(""),
+          title: `Has shown out of ${voids.map((s) => SUIT_WORDS[s]).join(" and ")} this deal`,
+          "aria-label": `Void in ${voids.map((s) => SUIT_WORDS[s]).join(" and ")}` },
+        "Void ", voids.map((s) => h("span", { "data-suit": s, text: SUIT_SYMBOLS[s] }))) : null),
       h("div", { class: "seat-stats" },
         h("span", { class: "stat", "data-cards-left": seat.cards_left,
           title: `${seat.cards_left} cards in hand` },
@@ -247,6 +255,22 @@ function drawBar(view, hello) {
   $("[data-action=show_scores]").hidden = !view.is_over;
 }
 
+function drawActions(view, ui) {
+  const undo = $(".bar [data-action=undo]");
+  undo.hidden = !ui.undoAllowed || view.is_over;
+  undo.disabled = !ui.canUndo || ui.busy;
+  const last = $(".bar [data-action=last_trick]");
+  last.hidden = false;
+  last.disabled = !view.last_trick;
+  $(".bar [data-action=hint]").disabled = ui.busy || view.status !== "your_turn";
+}
+
+/** Puts focus on the hand's current card (after a panel that had it closes). */
+export function focusHand() {
+  const card = $("[data-hand] [data-card][tabindex='0']") ?? $("[data-hand] [data-card]:not(:disabled)");
+  card?.focus({ preventScroll: true });
+}
+
 /** What the live region says now: the last trick's winner, then whose turn it is. */
 export function statusText(view, ui) {
   if (view.is_over) {
@@ -358,6 +382,7 @@ export function render(view, ui = {}) {
   drawTrick(view, ui);
   drawHand(view, ui);
   drawBar(view, ui.hello);
+  drawActions(view, ui);
   drawScoreSheet(view);
   const status = $("[data-status]");
   const text = statusText(view, ui);
@@ -467,7 +492,7 @@ export function closeDialog(name) {
 export function setEngineReady(hello) {
   document.documentElement.dataset.engineState = "ready";
   $("[data-engine-version]").textContent = hello.engine;
-  for (const button of $$(".bar [data-action=new_game]")) button.hidden = false;
+  for (const button of $$(".bar [data-action=new_game], .bar [data-action=menu]")) button.hidden = false;
 }
 
 export function setEngineFailed() {

@@ -1,0 +1,271 @@
+"""The table features in CPython: memory aids, the cut, the deal's log, replays, undo and
+record import, both as pure functions and as protocol requests."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from calypso_core import Card, from_record, new_game, protocol, to_record
+from calypso_core.aids import memory_aids
+from calypso_core.cards import SUIT_LETTERS
+from calypso_core.game import GameState
+from calypso_core.history import (
+    deal_log,
+    play_seats,
+    replay_position,
+    the_cut,
+    truncated,
+    undo_length,
+)
+from calypso_core.table_requests import EXAMPLES, examples
+
+SOUTH = 2
+
+
+@pytest.fixture(autouse=True)
+def fresh_session() -> Iterator[None]:
+    protocol.reset()
+    yield
+    protocol.reset()
+
+
+def call(kind: str, **payload: Any) -> dict[str, Any]:
+    reply = json.loads(protocol.handle(json.dumps({"id": 1, "type": kind, **payload})))
+    assert reply["id"] == 1
+    return dict(reply)
+
+
+def ok(kind: str, **payload: Any) -> Any:
+    reply = call(kind, **payload)
+    assert reply["ok"], reply
+    return reply["result"]
+
+
+def error(kind: str, **payload: Any) -> str:
+    reply = call(kind, **payload)
+    assert not reply["ok"], reply
+    assert reply["error"]["message"]
+    return str(reply["error"]["code"])
+
+
+def played(seed: int, plays: int) -> GameState:
+    """A game after ``plays`` random legal cards."""
+    state = new_game(seed)
+    rng = random.Random(seed)
+    for _ in range(plays):
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def advance(view: dict[str, Any]) -> dict[str, Any]:
+    while not view["is_over"] and view["to_move"] != SOUTH:
+        view = ok("step")
+    return view
+
+
+def first_playable(view: dict[str, Any]) -> str:
+    return next(c["card"] for c in view["hand"] if c["playable"])
+
+
+# -- memory aids ----------------------------------------------------------------------------
+
+
+def test_memory_aids_count_every_card_once_from_the_observation_alone() -> None:
+    state = played(3, 70)
+    aids = memory_aids(state.observation(SOUTH))
+    hand = [int(c) for c in state.hand(SOUTH)]
+    seen = [int(c) for c in state.plays]
+    for suit in aids["unseen"]:
+        s = SUIT_LETTERS.index(suit["suit"])
+        for item in suit["ranks"]:
+            code = int(Card.parse(item["rank"] + suit["suit"]))
+            assert item["count"] == 4 - hand.count(code) - seen.count(code)
+        assert suit["total"] == sum(i["count"] for i in suit["ranks"])
+        assert suit["in_hand"] == sum(1 for c in hand if c // 13 == s)
+    # Unseen cards are exactly those in the other hands and the stock.
+    hidden = sum(state.hand_size(s) for s in range(4) if s != SOUTH) + state.stock_size
+    assert sum(suit["total"] for suit in aids["unseen"]) == hidden
+
+
+def test_voids_shown_are_marked_for_the_deal_in_play() -> None:
+    state = new_game(11)
+    rng = random.Random(2)
+    while True:
+        state.play(rng.choice(state.legal_moves()))
+        trick = state.tricks[-1] if state.tricks and not state.trick else None
+        if trick and any(c.suit != trick.cards[0].suit for c in trick.cards[1:]):
+            break
+    aids = memory_aids(state.observation(SOUTH))
+    trick = state.tricks[-1]
+    led = trick.cards[0].suit
+    for i, card in enumerate(trick.cards[1:], 1):
+        seat = (trick.leader + i) % 4
+        if card.suit != led:
+            assert SUIT_LETTERS[led] in aids["voids"][seat]["suits"]
+
+
+def test_calypso_needs_list_missing_ranks_with_live_copies() -> None:
+    state = played(8, 120)
+    aids = memory_aids(state.observation(SOUTH))
+    for seat, item in enumerate(aids["calypsos"]):
+        have = {c.rank for c in state.calypso(seat)}
+        assert len(item["missing"]) == 13 - len(have)
+        for need in item["missing"]:
+            code = int(Card.parse(need["rank"] + item["suit"]))
+            unplayed = 4 - sum(1 for c in state.plays if int(c) == code)
+            in_trick = sum(1 for c in state.trick if int(c) == code)
+            assert need["live"] == unplayed + in_trick
+        assert item["can_complete"] == all(n["live"] for n in item["missing"])
+
+
+# -- the cut, the log and replays -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", ["1", "boot-101", "x/2"])
+def test_the_cut_agrees_with_the_game_and_is_the_same_for_the_same_seed(seed: str) -> None:
+    state = new_game(seed)
+    suits = tuple(int(s) for s in state.suits)
+    cut = the_cut(seed, suits, state.first_dealer)
+    assert cut == the_cut(seed, suits, state.first_dealer)
+    ranks = {c["seat"]: int(Card.parse(c["card"])) % 13 for c in cut["cards"]}
+    order = sorted(range(4), key=lambda s: -ranks[s])
+    assert order == cut["order"]
+    assert order[0] == state.first_dealer == cut["dealer"] == cut["chooser"]
+    assert order[1] == state.first_dealer ^ 2  # the two highest cutters are partners
+    assert cut["suit"] == str(state.suits[state.first_dealer])
+    assert len(set(ranks.values())) == 4
+
+
+def test_the_deal_log_lists_every_trick_of_the_deal_with_its_winner_and_reason() -> None:
+    state = played(4, 60)  # deal 2, trick 3 in play
+    log = deal_log(state)
+    assert log["deal"] == 2 and log["dealer"] == state.dealer
+    assert [t["number"] for t in log["tricks"]] == [1, 2]
+    for item, trick in zip(log["tricks"], state.tricks[13:], strict=True):
+        assert [c["card"] for c in item["cards"]] == [str(c) for c in trick.cards]
+        assert item["winner"] == trick.winner and item["reason"].endswith(".")
+    assert len(deal_log(state, 0)["tricks"]) == 13
+
+
+def test_a_replay_shows_every_hand_and_refuses_a_game_in_progress() -> None:
+    state = played(6, 208)
+    start = replay_position(state, 0)
+    assert [len(s["hand"]) for s in start["seats"]] == [13, 13, 13, 13]
+    assert start["trick"] is None
+    middle = replay_position(state, 20)
+    assert middle["trick"]["cards"][0]["card"] == str(state.tricks[19].cards[0])
+    assert middle["deal"] == 2
+    end = replay_position(state, 52)
+    assert end["partnership_scores"] == list(state.partnership_scores())
+    assert end["score_sheet"] is not None
+    with pytest.raises(ValueError, match="finished"):
+        replay_position(played(6, 50), 3)
+
+
+def test_undo_keeps_the_plays_before_the_persons_last_card() -> None:
+    state = played(7, 23)
+    seats = play_seats(state)
+    keep = undo_length(state, SOUTH)
+    assert seats[keep] == SOUTH and SOUTH not in seats[keep + 1:]
+    before = truncated(state, keep)
+    assert list(before.plays) == list(state.plays[:keep])
+    with pytest.raises(ValueError):
+        undo_length(new_game(7), SOUTH)
+
+
+# -- the protocol ---------------------------------------------------------------------------
+
+
+def test_the_view_carries_aids_log_cut_and_whether_undo_is_possible() -> None:
+    view = advance(ok("new_game", seed="aids-1", level="random"))
+    assert set(view["aids"]) == {"seat", "voids", "unseen", "calypsos"}
+    assert view["log"]["deal"] == 1 and view["cut"]["dealer"] == view["dealer"]
+    assert view["can_undo"] is False
+    view = advance(ok("play", card=first_playable(view)))
+    assert view["can_undo"] is True
+
+
+def test_undo_restores_the_exact_position_view_and_record() -> None:
+    view = advance(ok("new_game", seed="undo-1", level="club"))
+    for _ in range(5):
+        view = advance(ok("play", card=first_playable(view)))
+    before_view, before_record = view, ok("record")
+    card = first_playable(view)
+    after = advance(ok("play", card=card))
+    assert after["plays"] > before_view["plays"]
+    undone = ok("undo")
+    assert ok("record") == before_record
+    for key in ("hand", "seats", "trick", "last_trick", "plays", "aids", "log", "status"):
+        assert undone[key] == before_view[key], key
+    # The computer players are deterministic: the same card brings the same replies.
+    assert advance(ok("play", card=card))["plays"] == after["plays"]
+    assert ok("record")["record"]["plays"] == _record_after(before_record, card)
+
+
+def _record_after(before: dict[str, Any], card: str) -> list[str]:
+    protocol.reset()
+    ok("load", **before)
+    view = advance(ok("play", card=card))
+    del view
+    return list(ok("record")["record"]["plays"])
+
+
+def test_undo_can_go_back_to_the_start_and_then_refuses() -> None:
+    view = advance(ok("new_game", seed="undo-2", level="random"))
+    start = ok("record")
+    for _ in range(3):
+        view = advance(ok("play", card=first_playable(view)))
+    for _ in range(3):
+        ok("undo")
+    assert ok("record") == start
+    assert error("undo") == "nothing_to_undo"
+    assert ok("record") == start
+
+
+def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
+    view = advance(ok("new_game", seed="replay-1", level="random"))
+    assert error("replay", tricks=0) == "game_not_over"
+    record = ok("record")["record"]
+    assert error("replay", record=record, tricks=0) == "game_not_over"
+    while not view["is_over"]:
+        view = advance(ok("play", card=first_playable(view)))
+    shown = ok("replay", tricks=13)
+    assert shown["tricks"] == 13 and shown["deal"] == 2
+    assert sum(len(s["hand"]) for s in shown["seats"]) == 52
+    assert error("replay", tricks=53) == "bad_request"
+
+
+def test_import_accepts_a_record_and_refuses_bad_files_clearly() -> None:
+    state = played(12, 208)
+    text = json.dumps(to_record(state))
+    result = ok("import", text=text)
+    assert result["is_over"] is True and result["tricks"] == 52
+    assert from_record(result["record"]) == state
+    shown = ok("replay", record=result["record"], tricks=52)
+    assert shown["partnership_scores"] == list(state.partnership_scores())
+    assert error("import", text="{") == "bad_record"
+    assert error("import", text="[" * 5000 + "]" * 5000) == "bad_record"
+    assert error("import", text="x" * 70_000) == "bad_record"
+    assert error("import", text=json.dumps({"format": "other-app"})) == "bad_record"
+    assert error("import", text=3) == "bad_request"
+
+
+def test_an_imported_unfinished_game_continues_with_load() -> None:
+    state = played(13, 41)
+    result = ok("import", text=json.dumps(to_record(state)))
+    assert result["is_over"] is False
+    view = ok("load", record=result["record"], settings=result["settings"])
+    assert view["plays"] == 41
+    assert ok("record")["record"]["plays"] == [str(c) for c in state.plays]
+
+
+def test_the_rules_examples_match_the_rules_table() -> None:
+    shown = examples()
+    assert [e["winner"] for e in shown] == [0, 1, 2, 1, 2, 3, 0, 1]
+    assert len(shown) == len(EXAMPLES)
+    assert ok("examples") == shown
