@@ -7,21 +7,11 @@ import random
 import sys
 from collections.abc import Callable
 
-from .cards import SEAT_NAMES, Card
+from .cards import SEAT_NAMES
 from .explain import explain_trick
-from .game import GameState, IllegalMoveError, new_game
+from .game import IllegalMoveError, new_game
+from .match import make_chooser
 from .observe import describe
-
-# A computer player here: given the position, return the card to play.
-Chooser = Callable[[GameState], Card]
-
-
-def make_chooser(level: str, seat: int, rng: random.Random) -> Chooser:
-    """A computer player of the given level that sees only its own seat's observation."""
-    from .bots import make_bot
-
-    bot = make_bot(level, seat, rng)
-    return lambda state: bot.choose(state.observation(seat), state.legal_moves())
 
 
 def play_in_terminal(
@@ -34,8 +24,9 @@ def play_in_terminal(
     seed = str(args.seed if args.seed is not None else random.SystemRandom().randrange(10**9))
     state = new_game(seed)
     person = args.seat
+    # The same computer players, seeded the same way, as the first game of a match in the page.
     bots = {
-        seat: make_chooser(args.level, seat, random.Random(f"bots:{seed}:0:{seat}"))
+        seat: make_chooser(args.level, seat, f"bots:{seed}:0:{seat}")
         for seat in range(4)
         if seat != person
     }
@@ -56,7 +47,10 @@ def play_in_terminal(
         show_new_tricks()
         seat = state.to_move
         if seat != person:
-            state.play(bots[seat](state))
+            card, note = bots[seat](state)
+            if note:
+                write(f"  ({note})")
+            state.play(card)
             continue
         write("")
         write(describe(state, viewer=person))
