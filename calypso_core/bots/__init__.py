@@ -1,0 +1,22 @@
+"""Computer players: one small contract shared by every level, from random to master.
+
+``make_bot(level, seat, rng, **settings)`` builds a bot; ``bot.choose(observation, legal)``
+returns its card, seeing only ``observation(seat)``. ``suggest`` gives a hint with a
+reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
+"""
+
+from .base import ALL_LEVELS, LEVELS, Bot, make_bot, play_game
+from .explain import Suggestion, suggest
+from .match import MatchResult, run_match
+
+__all__ = [
+    "ALL_LEVELS",
+    "LEVELS",
+    "Bot",
+    "MatchResult",
+    "Suggestion",
+    "make_bot",
+    "play_game",
+    "run_match",
+    "suggest",
+]

@@ -1,0 +1,162 @@
+"""The bot contract: built from (seat, rng, settings), asked for a card given what it sees.
+
+A bot sees only ``observation(seat)`` and the legal cards; its randomness comes only from
+the ``random.Random`` it was built with, so the same seed and the same observations give
+the same moves. Search bots count their budget in iterations, with a wall-clock cap on
+top for play (tests and measurements use iteration budgets only).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+from ..cards import CARDS, Card
+from ..game import GameState
+from .heuristics import TrickEvaluator, choose_by_rules
+from .knowledge import Knowledge
+
+# A check of one setting's value.
+Check = Callable[[Any], bool]
+
+LEVELS = ("random", "novice", "club", "expert", "master")
+# The cheater searches the true hidden cards: a yardstick for measurements, never offered.
+ALL_LEVELS = (*LEVELS, "cheater")
+
+
+class Bot:
+    """A computer player for one seat. Subclasses implement ``_choose`` on integer codes."""
+
+    level: ClassVar[str] = ""
+    # Settings this level accepts, with their checks; anything else is refused.
+    SETTINGS: ClassVar[dict[str, Check]] = {}
+
+    def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise ValueError(f"{seat!r} is not a seat (0-3)")
+        if not isinstance(rng, random.Random):
+            raise ValueError(f"a bot needs a random.Random, not {type(rng).__name__}")
+        for name, value in settings.items():
+            check = self.SETTINGS.get(name)
+            if check is None:
+                known = ", ".join(sorted(self.SETTINGS)) or "none"
+                raise ValueError(f"{self.level} bot: unknown setting {name!r} (accepted: {known})")
+            if not check(value):
+                raise ValueError(f"{self.level} bot: bad value {value!r} for setting {name!r}")
+        self.seat = seat
+        self.rng = rng
+        self.settings = settings
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Card]) -> Card:
+        """The card to play, one of ``legal``, decided from the seat's observation."""
+        if not legal:
+            raise ValueError(f"{self.level} bot: no legal cards to choose from")
+        if observation.get("seat") != self.seat:
+            raise ValueError(
+                f"{self.level} bot for seat {self.seat} got seat {observation.get('seat')}'s view"
+            )
+        codes = [int(c) for c in legal]
+        code = codes[0] if len(codes) == 1 else self._choose(observation, codes)
+        return CARDS[code]
+
+    def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.level} seat {self.seat}>"
+
+
+class RandomBot(Bot):
+    """A uniformly random legal card."""
+
+    level = "random"
+
+    def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
+        return legal[self.rng.randrange(len(legal))]
+
+
+class NoviceBot(Bot):
+    """Rules of thumb on what is on the table now: no memory of earlier tricks.
+
+    Like a beginner it has lapses: now and then (``LAPSES`` of its moves) it plays any
+    legal card rather than the one its rules pick.
+    """
+
+    level = "novice"
+    LAPSES = 0.05
+
+    def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
+        if self.rng.random() < self.LAPSES:
+            return legal[self.rng.randrange(len(legal))]
+        return choose_by_rules(Knowledge(observation, memory=False), legal)
+
+
+class ClubBot(Bot):
+    """Card counting (voids shown, copies live, ranks still needed) behind every choice."""
+
+    level = "club"
+
+    def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
+        return TrickEvaluator(Knowledge(observation, memory=True)).choose(legal)
+
+
+def _positive_int(value: Any) -> bool:
+    return type(value) is int and value >= 1
+
+
+def _time_limit(value: Any) -> bool:
+    return value is None or (type(value) in (int, float) and value > 0)
+
+
+SEARCH_SETTINGS: dict[str, Check] = {
+    "iterations": _positive_int,
+    "time_limit": _time_limit,
+}
+
+
+def make_bot(level: str, seat: int, rng: random.Random, **settings: Any) -> Bot:
+    """A bot of the given level for a seat; unknown levels or settings raise ValueError."""
+    from .search import CheaterBot, ExpertBot, MasterBot
+
+    classes: dict[str, type[Bot]] = {
+        "random": RandomBot,
+        "novice": NoviceBot,
+        "club": ClubBot,
+        "expert": ExpertBot,
+        "master": MasterBot,
+        "cheater": CheaterBot,
+    }
+    cls = classes.get(level) if isinstance(level, str) else None
+    if cls is None:
+        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(ALL_LEVELS)})")
+    return cls(seat, rng, **settings)
+
+
+def play_game(
+    state: GameState,
+    bots: Sequence[Bot],
+    move_times: list[list[float]] | None = None,
+) -> GameState:
+    """Play the game to its end with four bots (one per seat) and return the final state.
+
+    The given state is not changed. With ``move_times``, each seat's thinking times in
+    seconds are appended to ``move_times[seat]``.
+    """
+    if len(bots) != 4:
+        raise ValueError(f"a game needs four bots, not {len(bots)}")
+    state = state.clone()
+    while not state.is_over:
+        seat = state.to_move
+        bot = bots[seat]
+        legal = state.legal_moves()
+        start = time.perf_counter()
+        peek = getattr(bot, "peek", None)
+        if peek is not None:
+            peek(state)
+        card = bot.choose(state.observation(seat), legal)
+        if move_times is not None:
+            move_times[seat].append(time.perf_counter() - start)
+        state.play(card)
+    return state

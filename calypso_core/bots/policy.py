@@ -1,0 +1,194 @@
+"""The playout policy and the end-of-deal valuation the search bots use on a ``Sim``.
+
+The policy is a handful of fast rules on integer cards (lead the opponents' suits from
+the top, then the own suit low; win cheaply; trump in cheaply when the opponents are
+winning; discard low), with an occasional random card so that playouts of one layout
+differ. Playouts stop at the end of the current deal: the rest of the game is valued
+statically from the calypsos in progress (how likely each is to be completed in the
+deals that remain, measured in club self-play) rather than played out.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from ..fastsim import Sim
+from ..game import LADDER
+from ..rules import WinnerFn
+
+_POPCOUNT = tuple(bin(m).count("1") for m in range(1 << 13))
+# _COMPLETE[deals left][cards in progress // 2]: the chance a calypso in progress is
+# completed before the game ends (club self-play, 150 games).
+_COMPLETE = (
+    (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    (0.0, 0.01, 0.03, 0.07, 0.16, 0.38, 0.65),
+    (0.1, 0.12, 0.29, 0.33, 0.45, 0.71, 0.93),
+    (0.2, 0.43, 0.55, 0.63, 0.79, 0.87, 0.95),
+    (0.2, 0.43, 0.55, 0.63, 0.79, 0.87, 0.95),
+)
+# Bonus for completing the next calypso beyond the 20 points its 13 cards already count.
+_STEP = (*(LADDER[c + 1] - LADDER[c] - 260 for c in range(4)), 0)
+
+
+def evaluate(sim: Sim, side: int) -> float:
+    """Our side's lead in points, counting the likely completion of calypsos in progress."""
+    deals_left = 4 - sim.deal
+    chance = _COMPLETE[deals_left]
+    total = 0.0
+    calypso = sim._calypso
+    completed = sim._completed
+    for seat in range(4):
+        n = _POPCOUNT[calypso[seat]]
+        value = sim.score(seat) + chance[n >> 1] * _STEP[completed[seat]]
+        total += value if seat & 1 == side else -value
+    return total
+
+
+def light_card(
+    hand: list[list[int]],
+    seat: int,
+    trick: list[int],
+    leader: int,
+    suits: tuple[int, ...] | list[int],
+    winner_fn: WinnerFn,
+    must_beat: bool,
+    last: bool,
+    calypso: list[int] | None = None,
+) -> int:
+    """The policy's card for ``seat`` holding ``hand`` (four lists of ranks, by suit).
+
+    With ``calypso`` (the four rank masks), a player whose partner is winning feeds the
+    trick a card of its side's suits that its side still needs.
+    """
+    own = suits[seat]
+    if not trick:
+        best = -1
+        best_rank = -1
+        for suit in (suits[seat ^ 1], suits[seat ^ 3]):
+            ranks = hand[suit]
+            if ranks:
+                top = max(ranks)
+                if top > best_rank:
+                    best_rank = top
+                    best = suit * 13 + top
+        if best >= 0:
+            return best
+        if hand[own]:
+            return own * 13 + min(hand[own])
+        return (own ^ 1) * 13 + min(hand[own ^ 1])
+    led = trick[0] // 13
+    n = len(trick)
+    trumps = (
+        suits[leader],
+        suits[(leader + 1) & 3],
+        suits[(leader + 2) & 3],
+        suits[(leader + 3) & 3],
+    )
+    wi = winner_fn(trick, trumps)
+    partner_winning = not (n - wi) & 1
+    win = trick[wi]
+    lead_trump = wi == 0 and led == trumps[0]
+    follow = hand[led]
+    if partner_winning and calypso is not None:
+        for suit in (own ^ 1, own) if not follow else (led,):
+            if suit >> 1 != own >> 1:
+                continue
+            mask = calypso[seat if suit == own else seat ^ 2]
+            for r in hand[suit]:
+                if not mask >> r & 1:
+                    return suit * 13 + r
+    if follow:
+        if partner_winning or lead_trump or win // 13 != led:
+            return led * 13 + min(follow)
+        wr = win % 13
+        best_rank = 13
+        for r in follow:
+            if wr < r < best_rank:
+                best_rank = r
+        if best_rank < 13:
+            return led * 13 + best_rank
+        return led * 13 + _cheapest(follow, led, suits, seat, calypso)
+    mine = hand[own]
+    if mine and not partner_winning:
+        if win // 13 != led:
+            if last:
+                threshold = trick[0] % 13 if (must_beat and trumps[0] == led) else -1
+            else:
+                threshold = win % 13
+        elif lead_trump and must_beat:
+            threshold = win % 13
+        else:
+            threshold = -1
+        best_rank = 13
+        for r in mine:
+            if threshold < r < best_rank:
+                best_rank = r
+        if best_rank < 13:
+            return own * 13 + best_rank
+    best = -1
+    best_rank = 13
+    for suit in (suits[seat ^ 1], suits[seat ^ 3], own ^ 1, own):
+        ranks = hand[suit]
+        if ranks:
+            low = (
+                _cheapest(ranks, suit, suits, seat, calypso) if calypso is not None else min(ranks)
+            )
+            if low < best_rank:
+                best_rank = low
+                best = suit * 13 + low
+            if suit == suits[seat ^ 3] and best >= 0:
+                return best
+    return best
+
+
+def _cheapest(
+    ranks: list[int],
+    suit: int,
+    suits: tuple[int, ...] | list[int],
+    seat: int,
+    calypso: list[int] | None,
+) -> int:
+    """The lowest rank of a suit to give away, preferring ranks its owner's calypso has."""
+    low = min(ranks)
+    if calypso is None:
+        return low
+    owner = suits.index(suit)
+    if owner & 1 == seat & 1:
+        return low
+    mask = calypso[owner]
+    best = 13
+    for r in ranks:
+        if mask >> r & 1 and r < best:
+            best = r
+    return best if best < 13 else low
+
+
+def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random, int], None]:
+    """A playout to the end of deal ``deal``: the policy, with a random card at rate eps.
+
+    The deal is passed in, not read from the position: after the last card of a deal the
+    position has already moved on, and the playout must then do nothing.
+    """
+
+    def rollout(sim: Sim, rng: random.Random, deal: int) -> None:
+        rnd = rng.random
+        cards = sim._cards
+        suits = sim._suits
+        winner_fn = sim._winner_fn
+        must_beat = sim._must_beat
+        last = sim._last
+        calypso = sim._calypso if feed else None
+        while sim._deal == deal:
+            seat = sim._to_move
+            if rnd() < eps:
+                code = sim.random_card(rnd)
+            else:
+                base = seat * 4
+                hand = cards[base : base + 4]
+                code = light_card(
+                    hand, seat, sim._trick, sim._leader, suits, winner_fn, must_beat, last, calypso
+                )
+            sim.play(code)
+
+    return rollout

@@ -1,0 +1,309 @@
+"""Computer players: the contract, legality, determinism, no peeking, hints."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from helpers import rehide, replay
+
+from calypso_core import Card, GameState, IllegalMoveError, Rules, new_game
+from calypso_core.bots import (
+    ALL_LEVELS,
+    LEVELS,
+    Bot,
+    Suggestion,
+    make_bot,
+    play_game,
+    suggest,
+)
+from calypso_core.bots.knowledge import Knowledge
+from calypso_core.bots.sampler import sample_layout
+from calypso_core.bots.search import SearchBot
+
+RULE_VARIANTS = [
+    Rules(),
+    Rules(lead_trump_must_be_beaten=True),
+    Rules(last_trump_in_wins=True),
+    Rules(lead_trump_must_be_beaten=True, last_trump_in_wins=True),
+    Rules(all_fours=True),
+    Rules(leftovers_start_next_calypso=False),
+]
+TINY = {"iterations": 4, "time_limit": None}
+
+
+def rules_id(rules: Rules) -> str:
+    return "".join(k[0] if v else "-" for k, v in rules.to_dict().items())
+
+
+def bot(level: str, seat: int, seed: int = 0) -> Bot:
+    settings = TINY if level in ("expert", "master", "cheater") else {}
+    return make_bot(level, seat, random.Random(seed), **settings)
+
+
+class CheckingBot(Bot):
+    """Wraps a bot and checks every card it returns is one of the legal cards offered."""
+
+    level = "checking"
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__(inner.seat, random.Random(0))
+        self.inner = inner
+        self.moves = 0
+
+    def peek(self, state: GameState) -> None:
+        peek = getattr(self.inner, "peek", None)
+        if peek is not None:
+            peek(state)
+
+    def choose(self, observation: dict[str, Any], legal: Sequence[Card]) -> Card:
+        card = self.inner.choose(observation, legal)
+        assert card in legal
+        assert str(card) in observation["legal_moves"]
+        self.moves += 1
+        return card
+
+
+# -- the contract ----------------------------------------------------------------------
+
+
+def test_levels_offered_to_players() -> None:
+    assert LEVELS == ("random", "novice", "club", "expert", "master")
+    assert "cheater" in ALL_LEVELS and "cheater" not in LEVELS
+
+
+def test_make_bot_refuses_unknown_levels_and_settings() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        make_bot("grandmaster", 0, random.Random(0))
+    with pytest.raises(ValueError, match="unknown setting"):
+        make_bot("club", 0, random.Random(0), iterations=10)
+    with pytest.raises(ValueError, match="bad value"):
+        make_bot("expert", 0, random.Random(0), iterations=0)
+    with pytest.raises(ValueError, match="bad value"):
+        make_bot("master", 0, random.Random(0), time_limit=-1)
+    with pytest.raises(ValueError, match="not a seat"):
+        make_bot("random", 4, random.Random(0))
+    with pytest.raises(ValueError, match=r"random\.Random"):
+        make_bot("random", 0, 42)  # type: ignore[arg-type]
+
+
+def test_a_bot_refuses_another_seats_view() -> None:
+    state = new_game(1)
+    other = (state.to_move + 1) % 4
+    with pytest.raises(ValueError, match="view"):
+        make_bot("club", other, random.Random(0)).choose(
+            state.observation(state.to_move), state.legal_moves()
+        )
+
+
+def test_play_game_plays_to_the_end_and_leaves_the_start_alone() -> None:
+    start = new_game(5)
+    end = play_game(start, [bot(level, seat) for seat, level in enumerate(LEVELS[:4])])
+    assert end.is_over and len(end.plays) == 208
+    assert not start.plays
+
+
+# -- legality, for every rule option -----------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=rules_id)
+def test_cheap_bots_play_only_legal_cards(rules: Rules) -> None:
+    for game in range(3):
+        levels = ["random", "novice", "club"]
+        seats = [CheckingBot(bot(levels[(s + game) % 3], s, game)) for s in range(4)]
+        end = play_game(new_game(f"legal-{game}", rules), seats)
+        assert end.is_over
+        assert sum(b.moves for b in seats) == 208
+
+
+@pytest.mark.parametrize("rules", RULE_VARIANTS, ids=rules_id)
+def test_search_bots_play_only_legal_cards(rules: Rules) -> None:
+    levels = ["expert", "master", "cheater", "club"]
+    seats = [CheckingBot(bot(levels[s], s, 3)) for s in range(4)]
+    end = play_game(new_game(f"search-{rules_id(rules)}", rules), seats)
+    assert end.is_over
+
+
+# -- determinism -------------------------------------------------------------------------
+
+
+def play_moves(state: GameState, bots: list[Bot], moves: int) -> GameState:
+    state = state.clone()
+    for _ in range(moves):
+        seat = state.to_move
+        peek = getattr(bots[seat], "peek", None)
+        if peek is not None:
+            peek(state)
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    return state
+
+
+@pytest.mark.parametrize("level", ["random", "novice", "club", "expert", "master", "cheater"])
+def test_same_seed_same_game(level: str) -> None:
+    state = new_game(11)
+    moves = 208 if level in ("random", "novice", "club") else 70
+    first = play_moves(state, [bot(level, s, 7) for s in range(4)], moves)
+    second = play_moves(state, [bot(level, s, 7) for s in range(4)], moves)
+    assert first.plays == second.plays
+    third = play_moves(state, [bot(level, s, 8) for s in range(4)], moves)
+    if level != "club":  # the club player uses no randomness; the others do
+        assert third.plays != first.plays
+
+
+# -- no peeking ----------------------------------------------------------------------------
+
+
+def redeal_anyhow(
+    state: GameState, seat: int, rng: random.Random, tries: int = 300
+) -> GameState | None:
+    """The same game as ``seat`` saw it, with the hidden cards dealt again across suits.
+
+    The cards ``seat`` has not seen (the others' hands and the stock) are shuffled among
+    their places in the deck, whatever their suits; the result is kept only if every play
+    so far is still legal and ``seat``'s observation is unchanged.
+    """
+    deck = [str(card) for card in state.deck]
+    deal = state.deal
+    dealer = (state.first_dealer + deal) % 4
+    places = list(range(52 * (deal + 1), 208))
+    for other in range(4):
+        if other == seat:
+            continue
+        held = Counter(str(card) for card in state.hand(other))
+        for i in range(52):
+            place = 52 * deal + i
+            if (dealer + 1 + i) % 4 == other and held[deck[place]] > 0:
+                held[deck[place]] -= 1
+                places.append(place)
+    want = state.observation(seat)
+    for _ in range(tries):
+        cards = [deck[p] for p in places]
+        rng.shuffle(cards)
+        trial = deck[:]
+        for place, card in zip(places, cards, strict=True):
+            trial[place] = card
+        try:
+            other_state = replay(state, trial)
+        except IllegalMoveError:
+            continue
+        if other_state.observation(seat) == want:
+            return other_state
+    return None
+
+
+def positions(seed: int, count: int, levels: tuple[str, ...] = ("club",) * 4) -> list[GameState]:
+    """Positions from one game, spread over its four deals."""
+    state = new_game(seed)
+    bots = [bot(levels[s], s, seed) for s in range(4)]
+    wanted = {int(i * 205 / (count - 1)) for i in range(count)} if count > 1 else {0}
+    out = []
+    for i in range(208):
+        if i in wanted:
+            out.append(state.clone())
+        seat = state.to_move
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    return out
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_redealing_hidden_cards_never_changes_the_move(level: str) -> None:
+    rng = random.Random(2024)
+    checked = 0
+    for state in positions(3, 9):
+        seat = state.to_move
+        obs = state.observation(seat)
+        expected = bot(level, seat, 99).choose(obs, state.legal_moves())
+        alternatives = [rehide(state, seat, rng) for _ in range(2)]
+        redealt = [replay(state, deck) for deck in alternatives]
+        anyhow = redeal_anyhow(state, seat, rng)
+        if anyhow is not None:
+            redealt.append(anyhow)
+        for other in redealt:
+            assert other.hand(seat) == state.hand(seat)
+            assert other.observation(seat) == obs
+            again = bot(level, seat, 99).choose(other.observation(seat), other.legal_moves())
+            assert again == expected
+            checked += 1
+    assert checked >= 18
+
+
+def test_the_redeal_test_would_catch_a_peeking_bot() -> None:
+    """The cheater sees the true cards: on some re-deal its move changes."""
+    rng = random.Random(5)
+    changed = False
+    for state in positions(8, 8):
+        seat = state.to_move
+        if len(state.legal_moves()) < 2:
+            continue
+        cheat = bot("cheater", seat, 1)
+        cheat.peek(state)  # type: ignore[attr-defined]
+        expected = cheat.choose(state.observation(seat), state.legal_moves())
+        for _ in range(4):
+            other = replay(state, rehide(state, seat, rng))
+            cheat = bot("cheater", seat, 1)
+            cheat.peek(other)  # type: ignore[attr-defined]
+            if cheat.choose(other.observation(seat), other.legal_moves()) != expected:
+                changed = True
+    assert changed
+
+
+def test_sampled_layouts_fit_the_observation() -> None:
+    rng = random.Random(1)
+    for state in positions(21, 12):
+        seat = state.to_move
+        k = Knowledge(state.observation(seat))
+        for _ in range(5):
+            layout = sample_layout(k, rng)
+            assert layout.hands[seat] == k.hand
+            for other in range(4):
+                assert sum(layout.hands[other]) == state.hand_size(other)
+                for code in range(52):
+                    if layout.hands[other][code] and other != seat:
+                        assert not k.is_void(other, code // 13)
+            assert len(layout.stock) == state.stock_size
+            total = [layout.hands[s][c] for s in range(4) for c in range(52)]
+            assert sum(total) + len(layout.stock) + len(state.plays) == 208
+
+
+def test_search_budget_is_counted_in_iterations() -> None:
+    state = new_game(4)
+    searcher = make_bot("expert", state.to_move, random.Random(0), iterations=30, time_limit=None)
+    assert isinstance(searcher, SearchBot)
+    searcher.choose(state.observation(state.to_move), state.legal_moves())
+    result = searcher.last_result
+    assert result is not None and 30 <= result.iterations < 30 + len(state.legal_moves())
+
+
+# -- hints -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_suggestion_has_a_one_line_reason(level: str) -> None:
+    settings = TINY if level in ("expert", "master") else {}
+    for state in positions(17, 12, ("novice", "club", "random", "club")):
+        hint = suggest(state, level=level, seed=3, **settings)
+        assert isinstance(hint, Suggestion)
+        assert hint.card in state.legal_moves()
+        assert hint.reason and "\n" not in hint.reason
+        assert hint.card.pretty in hint.reason
+        assert suggest(state.observation(state.to_move), level=level, seed=3, **settings) == hint
+
+
+def test_suggest_refuses_a_finished_game_and_a_bystanders_view() -> None:
+    end = play_game(new_game(2), [bot("random", s) for s in range(4)])
+    with pytest.raises(ValueError, match="over"):
+        suggest(end)
+    state = new_game(2)
+    with pytest.raises(ValueError, match="seat to move"):
+        suggest(state.observation((state.to_move + 1) % 4))
+
+
+def test_every_rule_option_is_covered() -> None:
+    default = Rules().to_dict()
+    changed = {
+        name for r in RULE_VARIANTS for name, on in r.to_dict().items() if on != default[name]
+    }
+    assert changed == set(default)

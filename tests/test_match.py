@@ -1,0 +1,108 @@
+"""Duplicate matches and the ``match`` and ``suggest`` commands (smoke tests, not ladders)."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from calypso_core import Rules, new_game, to_record
+from calypso_core.bots import make_bot, run_match
+from calypso_core.bots.cli import parse_rules_option
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "calypso_core", *args],
+        capture_output=True,
+        cwd=ROOT,
+        env=env,
+        timeout=120,
+        check=False,
+        text=True,
+    )
+
+
+def test_a_level_against_itself_is_even_board_by_board_when_seeds_match() -> None:
+    result = run_match("novice", "novice", boards=3, seed=1)
+    # Same bots, same seeds by seat, same deck: swapping the partnerships mirrors the game.
+    assert result.mean_margin == 0
+    assert result.board_win_rate == 0.5
+
+
+def test_match_summary_has_every_figure() -> None:
+    result = run_match("novice", "random", boards=3, seed=2, rules=Rules(all_fours=True))
+    data = result.to_json()
+    assert set(data) == {
+        "a", "b", "boards", "mean_margin", "ci95", "board_win_rate", "calypsos_per_game", "move_ms",
+    }  # fmt: skip
+    low, high = data["ci95"]
+    assert low <= data["mean_margin"] <= high
+    assert set(data["calypsos_per_game"]) == {"novice", "random"}
+    assert set(data["move_ms"]["novice"]) == {"p50", "p95"}
+    assert 0 <= data["board_win_rate"] <= 1
+
+
+def test_match_is_reproducible_and_spreads_over_processes() -> None:
+    one = run_match("club", "novice", boards=2, seed=5)
+    two = run_match("club", "novice", boards=2, seed=5, jobs=2)
+    assert one.margins == two.margins
+
+
+def test_match_refuses_bad_input() -> None:
+    with pytest.raises(ValueError, match="unknown bot level"):
+        run_match("grandmaster", "random", boards=1)
+    with pytest.raises(ValueError, match="boards"):
+        run_match("random", "random", boards=0)
+    with pytest.raises(ValueError, match="setting"):
+        run_match("club", "random", boards=1, settings_a={"iterations": 5})
+
+
+def test_rules_option_text() -> None:
+    assert parse_rules_option("") == Rules()
+    assert parse_rules_option("all_fours,leftovers_start_next_calypso=false") == Rules(
+        all_fours=True, leftovers_start_next_calypso=False
+    )
+    assert parse_rules_option('{"last_trump_in_wins": true}') == Rules(last_trump_in_wins=True)
+    with pytest.raises(ValueError, match="unknown option"):
+        parse_rules_option("fast_play")
+
+
+def test_match_command_smoke() -> None:
+    done = run_cli(
+        "match", "--a", "expert", "--b", "club", "--boards", "2", "--seed", "3",
+        "--a-iterations", "8", "--rules", "last_trump_in_wins", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["a"] == "expert" and data["b"] == "club" and data["boards"] == 2
+    text = run_cli("match", "--a", "novice", "--b", "random", "--boards", "2", "--progress")
+    assert text.returncode == 0, text.stderr
+    assert "mean margin of novice" in text.stdout and "2/2 boards" in text.stderr
+
+
+def test_suggest_command_prints_a_card_and_a_reason(tmp_path: Path) -> None:
+    state = new_game(9)
+    bots = [make_bot("club", s, random.Random(s)) for s in range(4)]
+    for _ in range(61):
+        seat = state.to_move
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(to_record(state)))
+    done = run_cli("suggest", "--level", "club", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["card"] in [str(c) for c in state.legal_moves()]
+    assert data["reason"]
+    plain = run_cli("suggest", "--level", "novice", "--seed", "4", str(path))
+    assert plain.returncode == 0 and plain.stdout.count("\n") == 1
+    missing = run_cli("suggest", str(tmp_path / "nope.json"))
+    assert missing.returncode == 2 and "error" in missing.stderr
