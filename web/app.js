@@ -40,6 +40,10 @@ const app = {
 
 function draw() {
   if (!app.view) return;
+  // The panels first: render() ends by focusing the hand, which lays the page out, so every
+  // change should be in by then.
+  panels.drawLog(document.querySelector("[data-log]"), app.view, { showCut: true });
+  panels.drawAids(document.querySelector("[data-aids]"), app.view);
   view.render(app.view, {
     busy: app.busy,
     animate: app.speed.move > 0,
@@ -49,8 +53,6 @@ function draw() {
     undoAllowed: app.prefs.undo,
     canUndo: app.prefs.undo && Boolean(app.view.can_undo) && !app.view.is_over,
   });
-  panels.drawLog(document.querySelector("[data-log]"), app.view, { showCut: true });
-  panels.drawAids(document.querySelector("[data-aids]"), app.view);
 }
 
 // Sounds for what the last event did: a card, a trick won or lost, a calypso completed.

@@ -62,7 +62,20 @@ export function drawLog(el, view, { showCut = true } = {}) {
     }
     return h("ol", { class: "log-list" }, items);
   });
-  if (changed) el.scrollTop = el.scrollHeight;
+  if (changed) scrollToEnd(el);
+}
+
+// Scrolls to the newest entry in the next frame: reading scrollHeight right after a redraw
+// forces a layout in the middle of drawing the table (and a second one when the frame
+// paints), which made every computer move a long main-thread task.
+const scrollPending = new WeakSet();
+function scrollToEnd(el) {
+  if (scrollPending.has(el)) return;
+  scrollPending.add(el);
+  requestAnimationFrame(() => {
+    scrollPending.delete(el);
+    el.scrollTop = el.scrollHeight;
+  });
 }
 
 // -- memory aids ----------------------------------------------------------------------------

@@ -218,14 +218,14 @@ function drawHand(view, ui) {
       ?? enabled[0];
     buttons.forEach((b) => { b.tabIndex = b === current ? 0 : -1; });
   }
-  if (current && (hadFocus || ui.focusHand) && document.activeElement !== current &&
-      !document.querySelector("dialog[open]")) {
-    current.focus({ preventScroll: true });
-  }
   const title = $("[data-hand-title]");
   title.textContent = view.status === "your_turn" && !ui.busy
     ? `Your hand — your turn: ${enabled.length} playable ${enabled.length === 1 ? "card" : "cards"}`
     : "Your hand";
+  // The card to focus, focused by render() once everything is drawn: focus() lays the page
+  // out, and doing it before the rest of the table changes means laying it out twice.
+  return current && (hadFocus || ui.focusHand) && document.activeElement !== current &&
+    !document.querySelector("dialog[open]") ? current : null;
 }
 
 // -- header and status ---------------------------------------------------------------------
@@ -380,13 +380,14 @@ export function render(view, ui = {}) {
   table.dataset.game = view.match.game_number;
   for (const seat of view.seats) drawSeat($(`[data-seat="${seat.seat}"]`), seat, view, ui.hello?.levels);
   drawTrick(view, ui);
-  drawHand(view, ui);
+  const focus = drawHand(view, ui);
   drawBar(view, ui.hello);
   drawActions(view, ui);
   drawScoreSheet(view);
   const status = $("[data-status]");
   const text = statusText(view, ui);
   if (status.textContent !== text) status.textContent = text;
+  focus?.focus({ preventScroll: true });
 }
 
 const STAGES = {
