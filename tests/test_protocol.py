@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from protocol_calls import call, error, ok
 
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, protocol
@@ -23,28 +24,6 @@ def fresh_session() -> Iterator[None]:
     protocol.reset()
     yield
     protocol.reset()
-
-
-def call(kind: str, **payload: Any) -> dict[str, Any]:
-    """Send one request; return the whole reply, checking its shape and id."""
-    reply = json.loads(protocol.handle(json.dumps({"id": 7, "type": kind, **payload})))
-    assert reply["id"] == 7
-    assert set(reply) == ({"id", "ok", "result"} if reply["ok"] else {"id", "ok", "error"})
-    return dict(reply)
-
-
-def ok(kind: str, **payload: Any) -> Any:
-    reply = call(kind, **payload)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(kind: str, **payload: Any) -> str:
-    """Send a request that must fail; return the error code (the message must say something)."""
-    reply = call(kind, **payload)
-    assert not reply["ok"], reply
-    assert reply["error"]["message"]
-    return str(reply["error"]["code"])
 
 
 def playable(view: dict[str, Any]) -> list[str]:

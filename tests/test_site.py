@@ -8,9 +8,7 @@ in Chromium.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
-import os
 import re
 import shutil
 from pathlib import Path
@@ -36,23 +34,6 @@ POLICY = {
     "base-uri": {"'none'"},
     "form-action": {"'none'"},
 }
-
-
-@pytest.fixture(scope="module")
-def build_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def dist(build_module: ModuleType) -> Path:
-    folder = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
-    if not (folder / build_module.MANIFEST).is_file():
-        build_module.build(folder)
-    return folder
 
 
 def csp_of(html: str) -> dict[str, set[str]]:
@@ -156,35 +137,35 @@ def stamped(code: str, name: str) -> Any:
     return json.loads(found.group(1))
 
 
-def test_the_service_worker_is_stamped_with_the_build_and_each_file_hash(dist: Path) -> None:
-    info = json.loads((dist / "build-info.json").read_text())
-    code = (dist / "sw.js").read_text()
+def test_the_service_worker_is_stamped_with_the_build_and_each_file_hash(dist_dir: Path) -> None:
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    code = (dist_dir / "sw.js").read_text()
     build, files = (stamped(code, name) for name in ("BUILD", "FILES"))
     assert build == info["build"]
-    on_disk = {p.relative_to(dist).as_posix() for p in dist.rglob("*") if p.is_file()}
+    on_disk = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
     assert set(files) == on_disk - {"sw.js", "build-info.json"}
     for path, digest in files.items():
-        assert hashlib.sha256((dist / path).read_bytes()).hexdigest() == digest, path
+        assert hashlib.sha256((dist_dir / path).read_bytes()).hexdigest() == digest, path
     assert set(info["files"]) == on_disk - {"build-info.json"}
 
 
 def test_the_build_hash_covers_the_service_worker_code_but_not_its_stamp(
-    dist: Path, tmp_path: Path, build_module: ModuleType
+    dist_dir: Path, tmp_path: Path, build_module: ModuleType
 ) -> None:
     copy = tmp_path / "dist"
-    shutil.copytree(dist, copy)
+    shutil.copytree(dist_dir, copy)
     again = build_module.finalize(copy)
-    assert again["build"] == json.loads((dist / "build-info.json").read_text())["build"]
+    assert again["build"] == json.loads((dist_dir / "build-info.json").read_text())["build"]
     for path in ("sw.js", "build-info.json"):  # finalizing again changes no byte
-        assert (copy / path).read_bytes() == (dist / path).read_bytes()
+        assert (copy / path).read_bytes() == (dist_dir / path).read_bytes()
     worker = copy / "sw.js"
     worker.write_text(worker.read_text().replace("skip_waiting", "skip-waiting"))
     assert build_module.finalize(copy)["build"] != again["build"]
 
 
-def test_icons_are_drawn_the_same_every_time(dist: Path, build_module: ModuleType) -> None:
+def test_icons_are_drawn_the_same_every_time(dist_dir: Path, build_module: ModuleType) -> None:
     for size in build_module.ICON_SIZES:
-        png = (dist / "icons" / f"icon-{size}.png").read_bytes()
+        png = (dist_dir / "icons" / f"icon-{size}.png").read_bytes()
         assert png == build_module.icon_png(size)
         assert png[:8] == b"\x89PNG\r\n\x1a\n"
         assert int.from_bytes(png[16:20], "big") == int.from_bytes(png[20:24], "big") == size

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from protocol_calls import error, ok
 
 from calypso_core import Card, from_record, new_game, protocol, to_record
 from calypso_core.aids import memory_aids
@@ -32,25 +33,6 @@ def fresh_session() -> Iterator[None]:
     protocol.reset()
     yield
     protocol.reset()
-
-
-def call(kind: str, **payload: Any) -> dict[str, Any]:
-    reply = json.loads(protocol.handle(json.dumps({"id": 1, "type": kind, **payload})))
-    assert reply["id"] == 1
-    return dict(reply)
-
-
-def ok(kind: str, **payload: Any) -> Any:
-    reply = call(kind, **payload)
-    assert reply["ok"], reply
-    return reply["result"]
-
-
-def error(kind: str, **payload: Any) -> str:
-    reply = call(kind, **payload)
-    assert not reply["ok"], reply
-    assert reply["error"]["message"]
-    return str(reply["error"]["code"])
 
 
 def played(seed: int, plays: int) -> GameState:

@@ -6,7 +6,6 @@ Set CALYPSO_SKIP_BROWSER=1 to skip these tests (reported as skipped, never silen
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -25,6 +24,8 @@ from playwright.sync_api import (
     Response,
     sync_playwright,
 )
+
+from .watching import origin_of
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -50,25 +51,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture(scope="session")
-def build_module() -> ModuleType:
-    """build.py, loaded by path: "build" would clash with the PyPA package of that name."""
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="session")
-def dist_dir(build_module: ModuleType) -> Path:
-    """dist/ as made by `build.py test`; built here when missing."""
-    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
-    if not (dist / build_module.MANIFEST).is_file():
-        build_module.build(dist)
-    return dist
-
-
-@pytest.fixture(scope="session")
 def server_url(build_module: ModuleType, dist_dir: Path) -> Iterator[str]:
     url, stop = build_module.start_server(dist_dir)
     yield url
@@ -84,7 +66,7 @@ def serve(build_module: ModuleType, allowed_origins: set[str]) -> Iterator[Calla
         url: str
         url, stop = build_module.start_server(folder)
         stops.append(stop)
-        allowed_origins.add(_origin(url))
+        allowed_origins.add(origin_of(url))
         return url
 
     yield start
@@ -112,7 +94,7 @@ def site_server(
                 stop()
 
         stops.append(stop_once)
-        allowed_origins.add(_origin(url))
+        allowed_origins.add(origin_of(url))
         return url, stop_once
 
     yield start
@@ -151,7 +133,7 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
 
 @pytest.fixture
 def allowed_origins(server_url: str) -> set[str]:
-    return {_origin(server_url)}
+    return {origin_of(server_url)}
 
 
 @pytest.fixture
@@ -174,7 +156,7 @@ def page(browser: Browser, allowed_origins: set[str],
 
     def on_request(request: Request) -> None:
         scheme = urlsplit(request.url).scheme
-        if scheme not in ("data", "blob") and _origin(request.url) not in allowed_origins:
+        if scheme not in ("data", "blob") and origin_of(request.url) not in allowed_origins:
             problems.append(f"request left the origin: {request.method} {request.url}")
 
     def on_response(response: Response) -> None:
@@ -205,8 +187,3 @@ def boot() -> Callable[[Page, str], str]:
         return page.locator("html").get_attribute("data-engine-state") or ""
 
     return open_and_wait
-
-
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"

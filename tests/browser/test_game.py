@@ -12,12 +12,13 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record, protocol
+
+from .watching import origin_of, watch
 
 pytestmark = pytest.mark.browser
 
@@ -31,27 +32,6 @@ CARD_NAME = re.compile(
 Boot = Callable[[Page, str], str]
 
 
-def _origin(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}"
-
-
-def watch(page: Page, origin: str) -> list[str]:
-    """Collect console errors, page errors, failed or off-origin requests, as conftest does."""
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console error: {m.text}")
-            if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    page.on("crash", lambda _: problems.append("page crashed"))
-    page.on("request", lambda r: problems.append(f"request left the origin: {r.url}")
-            if urlsplit(r.url).scheme not in ("data", "blob") and _origin(r.url) != origin
-            else None)
-    page.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
-            if r.status >= 400 else None)
-    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
-    return problems
-
-
 @pytest.fixture(scope="module")
 def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
     """One page booted once for this module, opened on a given deal by URL."""
@@ -59,7 +39,7 @@ def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]
     context = browser.new_context(viewport={"width": 1280, "height": 900},
                                   reduced_motion="reduce")
     page = context.new_page()
-    problems = watch(page, _origin(server_url))
+    problems = watch(page, origin_of(server_url))
     page.goto(server_url + "?seed=boot-101&level=random&speed=0")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached",
                            timeout=BOOT_TIMEOUT_MS)

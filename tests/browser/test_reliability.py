@@ -9,12 +9,13 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record
+
+from .watching import origin_of, watch
 
 pytestmark = pytest.mark.browser
 
@@ -28,15 +29,7 @@ SESSION_GAMES = 20
 def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    origin = "{0.scheme}://{0.netloc}".format(urlsplit(server_url))
-    problems: list[str] = []
-    page.on("console", lambda m: problems.append(f"console error: {m.text}")
-            if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
-    context.on("request", lambda r: problems.append(f"request left the origin: {r.url}")
-               if not r.url.startswith(origin) else None)
-    context.on("response", lambda r: problems.append(f"HTTP {r.status}: {r.url}")
-               if r.status >= 400 else None)
+    problems = watch(page, origin_of(server_url))
     page.goto(server_url + "?seed=reliable-1&level=random&speed=0")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached",
                            timeout=TIMEOUT_MS)

@@ -22,14 +22,13 @@ from .test_game import (
     BOOT_TIMEOUT_MS,
     PLAYABLE,
     SETTLED,
-    _origin,
     deal,
     engine_request,
     play_first_playable,
     plays,
     settle,
-    watch,
 )
+from .watching import origin_of, watch
 
 pytestmark = pytest.mark.browser
 SOUTH = 2
@@ -40,7 +39,7 @@ def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str],
     context = browser.new_context(viewport={"width": 1400, "height": 950},
                                   reduced_motion="reduce", accept_downloads=True)
     page = context.new_page()
-    problems = watch(page, _origin(server_url))
+    problems = watch(page, origin_of(server_url))
     page.goto(server_url + "?seed=features-1&level=random&speed=0")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached",
                            timeout=BOOT_TIMEOUT_MS)
