@@ -18,7 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record, protocol
 
-from .watching import origin_of, watch
+from .watching import booted_page, settled
 
 pytestmark = pytest.mark.browser
 
@@ -35,28 +35,16 @@ Boot = Callable[[Page, str], str]
 @pytest.fixture(scope="module")
 def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
     """One page booted once for this module, opened on a given deal by URL."""
-    # Reduced motion: no card transitions, so clicks need not wait for cards to settle.
-    context = browser.new_context(viewport={"width": 1280, "height": 900},
-                                  reduced_motion="reduce")
-    page = context.new_page()
-    problems = watch(page, origin_of(server_url))
-    page.goto(server_url + "?seed=boot-101&level=random&speed=0")
-    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                           timeout=BOOT_TIMEOUT_MS)
-    yield page, problems
-    context.close()
+    with booted_page(browser, server_url, "?seed=boot-101&level=random&speed=0",
+                     BOOT_TIMEOUT_MS, viewport={"width": 1280, "height": 900}) as opened:
+        yield opened
 
 
 @pytest.fixture
 def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
     """The shared page, settled; the test fails on any problem that arises during it."""
-    page, problems = shared
-    before = len(problems)
-    page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS)
-    yield page
-    new = problems[before:]
-    if new:
-        pytest.fail("browser problems:\n  " + "\n  ".join(new), pytrace=False)
+    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
+        yield page
 
 
 def settle(page: Page) -> str:

@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record
 
-from .watching import origin_of, watch
+from .watching import booted_page, settled
 
 pytestmark = pytest.mark.browser
 
@@ -27,23 +27,15 @@ SESSION_GAMES = 20
 
 @pytest.fixture(scope="module")
 def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
-    context = browser.new_context(reduced_motion="reduce")
-    page = context.new_page()
-    problems = watch(page, origin_of(server_url))
-    page.goto(server_url + "?seed=reliable-1&level=random&speed=0")
-    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                           timeout=TIMEOUT_MS)
-    yield page, problems
-    context.close()
+    with booted_page(browser, server_url, "?seed=reliable-1&level=random&speed=0",
+                     TIMEOUT_MS) as opened:
+        yield opened
 
 
 @pytest.fixture
 def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
-    page, problems = shared
-    before = len(problems)
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
-    yield page
-    assert problems[before:] == []
+    with settled(*shared, SETTLED, TIMEOUT_MS) as page:
+        yield page
 
 
 def client_call(page: Page, script: str, arg: Any = None) -> Any:

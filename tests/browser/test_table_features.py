@@ -28,7 +28,7 @@ from .test_game import (
     plays,
     settle,
 )
-from .watching import origin_of, watch
+from .watching import booted_page, settled
 
 pytestmark = pytest.mark.browser
 SOUTH = 2
@@ -36,26 +36,17 @@ SOUTH = 2
 
 @pytest.fixture(scope="module")
 def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str], str]]:
-    context = browser.new_context(viewport={"width": 1400, "height": 950},
-                                  reduced_motion="reduce", accept_downloads=True)
-    page = context.new_page()
-    problems = watch(page, origin_of(server_url))
-    page.goto(server_url + "?seed=features-1&level=random&speed=0")
-    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                           timeout=BOOT_TIMEOUT_MS)
-    yield page, problems, server_url
-    context.close()
+    with booted_page(browser, server_url, "?seed=features-1&level=random&speed=0",
+                     BOOT_TIMEOUT_MS, viewport={"width": 1400, "height": 950},
+                     accept_downloads=True) as (page, problems):
+        yield page, problems, server_url
 
 
 @pytest.fixture
 def table(shared: tuple[Page, list[str], str]) -> Iterator[Page]:
     page, problems, _ = shared
-    before = len(problems)
-    page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS)
-    yield page
-    new = problems[before:]
-    if new:
-        pytest.fail("browser problems:\n  " + "\n  ".join(new), pytrace=False)
+    with settled(page, problems, SETTLED, BOOT_TIMEOUT_MS) as settled_page:
+        yield settled_page
 
 
 def record(page: Page) -> dict[str, Any]:

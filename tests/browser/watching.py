@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 from urllib.parse import urlsplit
 
-from playwright.sync_api import Page
+import pytest
+from playwright.sync_api import Browser, Page
 
 
 def origin_of(url: str) -> str:
@@ -26,3 +30,31 @@ def watch(page: Page, origin: str) -> list[str]:
             if r.status >= 400 else None)
     page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
     return problems
+
+
+@contextmanager
+def booted_page(
+    browser: Browser, server_url: str, query: str, timeout: float, **context_options: Any
+) -> Iterator[tuple[Page, list[str]]]:
+    """A watched page opened on ``server_url + query`` once the engine is ready.
+
+    Reduced motion: no card transitions, so clicks need not wait for cards to settle.
+    """
+    context = browser.new_context(reduced_motion="reduce", **context_options)
+    page = context.new_page()
+    problems = watch(page, origin_of(server_url))
+    page.goto(server_url + query)
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=timeout)
+    yield page, problems
+    context.close()
+
+
+@contextmanager
+def settled(page: Page, problems: list[str], selector: str, timeout: float) -> Iterator[Page]:
+    """The page once ``selector`` shows; fails the test on any problem that arises meanwhile."""
+    before = len(problems)
+    page.wait_for_selector(selector, timeout=timeout)
+    yield page
+    new = problems[before:]
+    if new:
+        pytest.fail("browser problems:\n  " + "\n  ".join(new), pytrace=False)
