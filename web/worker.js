@@ -80,26 +80,13 @@ function startRuntime(loadPyodide) {
 async function boot() {
   // The fractions roughly follow measured time: the runtime is most of the wait.
   progress("runtime", 0);
-  // The manifest and the checks of the runtime files run while the runtime loads.
-  // (Prefetching the wheels here does not help: with "Cache-Control: no-cache" they were
-  // downloaded twice.)
-  const infoReady = step("build_info_missing", "cannot read the build manifest",
+  const info = await step("build_info_missing", "cannot read the build manifest",
     () => fetchJson("build-info.json"));
-  const checked = step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles);
-  const started = step("runtime_missing", "cannot load the Pyodide runtime",
-    () => import(here("pyodide/pyodide.mjs")))
-    .then(({ loadPyodide }) => step("runtime_failed", "the Pyodide runtime failed to start",
-      () => startRuntime(loadPyodide)))
-    // A missing or mistyped runtime file is named by its check, not by how loading failed.
-    .catch(async (err) => {
-      await checked;
-      throw err;
-    });
-  checked.catch(() => {}); // awaited below; handled here so that an earlier failure
-  started.catch(() => {}); // leaves no "uncaught in promise" behind
-  const info = await infoReady;
-  await checked;
-  const pyodide = await started;
+  await step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles);
+  const { loadPyodide } = await step("runtime_missing", "cannot load the Pyodide runtime",
+    () => import(here("pyodide/pyodide.mjs")));
+  const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
+    () => startRuntime(loadPyodide));
 
   progress("micropip", 0.8);
   // Loaded by URL: the stock lockfile's hash is for Pyodide's own micropip build, not ours.
