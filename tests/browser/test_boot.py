@@ -66,3 +66,6 @@ def test_a_missing_engine_wheel_is_reported_on_the_page(
     expect(error).to_be_visible()
     expect(error).to_contain_text("engine_install_failed")
     expect(error).to_contain_text(f"{Path(wheel).name}: the file is missing (HTTP 404)")
+    # Close the page while its server still runs: the server stops before the page fixture's
+    # teardown, and a request still in flight would then fail with a connection reset.
+    page.close()
