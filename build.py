@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import hashlib
 import json
 import os
@@ -44,6 +45,14 @@ ROOT = Path(__file__).resolve().parent
 WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".venv"
 RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]
+# A memory image of the runtime just after start-up, which the worker restores instead of
+# starting Python (see make_snapshot). Its modules: the standard library that micropip and the
+# engine import, loaded ahead so the browser skips that too. Nothing here may hold a
+# JavaScript object, or Pyodide refuses to take the snapshot.
+SNAPSHOT = "snapshot/python.snapshot.gz"
+SNAPSHOT_MODULES = ["asyncio", "email.parser", "hashlib", "html.parser", "importlib.metadata",
+                    "ipaddress", "json", "platform", "sysconfig", "tarfile", "urllib.parse",
+                    "zipfile"]
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
@@ -52,7 +61,8 @@ MIME_TYPES = {
     ".css": "text/css", ".json": "application/json", ".wasm": "application/wasm",
     ".zip": "application/zip", ".whl": "application/octet-stream", ".svg": "image/svg+xml",
     ".png": "image/png", ".ico": "image/x-icon", ".txt": "text/plain; charset=utf-8",
-    ".webmanifest": "application/manifest+json", "": "application/octet-stream",
+    ".webmanifest": "application/manifest+json", ".gz": "application/gzip",
+    "": "application/octet-stream",
 }
 
 
@@ -133,6 +143,58 @@ def build_engine_wheel(out: Path) -> Path:
     return out / name
 
 
+# Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime
+# gives the same bytes; the worker reseeds `random` after restoring. _makeSnapshot and
+# makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above.
+SNAPSHOT_MAKER = """
+import fs from "node:fs";
+import nodeCrypto from "node:crypto";
+import { pathToFileURL } from "node:url";
+const [runtime, out, modules] = process.argv.slice(2);
+const fill = (view) => {
+  new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(7);
+  return view;
+};
+globalThis.crypto.getRandomValues = fill;
+nodeCrypto.randomFillSync = fill;
+let tick = 0;
+Date.now = () => 315532800000;
+performance.now = () => (tick += 1);
+process.hrtime.bigint = () => BigInt(tick += 1);
+const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ indexURL: `${runtime}/`, _makeSnapshot: true });
+pyodide.runPython(`import ${modules}`);
+fs.writeFileSync(out, pyodide.makeMemorySnapshot());
+"""
+
+
+def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
+    """Return the gzipped memory snapshot of the runtime, made with Node and cached.
+
+    Restoring it skips Python's start-up, which is most of a bare loadPyodide. The cache key
+    covers the runtime, the module list and the maker script.
+    """
+    key = hashlib.sha256(json.dumps([PYODIDE, SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
+    cached = cache / f"{key.hexdigest()[:16]}.gz"
+    if cached.is_file():
+        return cached
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        apt_install("nodejs")
+        node = shutil.which("node") or shutil.which("nodejs") or "node"
+    log("making the runtime's memory snapshot with node")
+    raw = cached.with_suffix(".raw")
+    raw.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([node, "--input-type=module", "-", str(runtime), str(raw),
+                    ", ".join(SNAPSHOT_MODULES)],
+                   input=SNAPSHOT_MAKER, text=True, check=True, cwd=ROOT, stdout=sys.stderr)
+    partial = cached.with_suffix(".partial")
+    partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
+    raw.unlink()
+    partial.rename(cached)
+    return cached
+
+
 # --- build -----------------------------------------------------------------------------------
 
 def build(dist: Path = DIST) -> dict[str, Any]:
@@ -150,12 +212,15 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     wheels = dist / "wheels"
     engine = build_engine_wheel(wheels)
     shutil.copyfile(micropip, wheels / micropip.name)
+    (dist / SNAPSHOT).parent.mkdir()
+    shutil.copyfile(make_snapshot(runtime), dist / SNAPSHOT)
     (dist / "icons").mkdir()
     for size in ICON_SIZES:
         (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
                                "engine_wheel": f"wheels/{engine.name}",
-                               "micropip_wheel": f"wheels/{micropip.name}"})
+                               "micropip_wheel": f"wheels/{micropip.name}",
+                               "snapshot": SNAPSHOT})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest
 

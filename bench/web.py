@@ -13,7 +13,8 @@ Four measurements, each against a reference taken in the same browser run:
            Python) and round trip (measured on the page), p50 and p95.
   blocking the longest main-thread task (PerformanceObserver "longtask", >= 50 ms) while
            the computer players think and the table redraws (target: none, i.e. < 50 ms).
-  bytes    what the page loads beyond the Pyodide runtime files (pyodide/*), and the total.
+  bytes    what the page loads beyond the Pyodide runtime files (pyodide/*), and the total;
+           the service worker's offline precache after the boot is counted apart.
 
 Builds dist/ first if it is missing. Needs Chromium (``chromium`` on the PATH or
 CALYPSO_CHROMIUM) and Playwright. Results also go to bench/results/web-<time>.json.
@@ -141,20 +142,23 @@ def time_bare(browser: Browser, url: str) -> float:
 
 
 def time_page(browser: Browser, url: str,
-              stages: dict[str, float]) -> tuple[float, dict[str, int]]:
-    """Milliseconds to a playable table, and bytes loaded by path (fresh context); fills
-    ``stages`` with when each loading stage began."""
+              stages: dict[str, Any]) -> tuple[float, dict[str, int], int]:
+    """Milliseconds to a playable table, bytes the page loaded by path, and bytes the service
+    worker's precache loaded (fresh context); fills ``stages`` with when each stage began."""
     context = new_context(browser, url)
     sizes: dict[str, int] = {}
-    counts: dict[str, int] = {}
+    precache = [0]
 
     def on_response(response: Any) -> None:
         length = response.headers.get("content-length")
         path = urlsplit(response.url).path
         # GETs only: the worker checks the runtime files with HEAD requests first.
-        if length is not None and response.status == 200 and response.request.method == "GET":
+        if length is None or response.status != 200 or response.request.method != "GET":
+            return
+        if response.request.service_worker is not None:  # the offline copy, after the boot
+            precache[0] += int(length)
+        else:
             sizes[path] = sizes.get(path, 0) + int(length)
-            counts[path] = counts.get(path, 0) + 1
 
     context.on("response", on_response)
     page = context.new_page()
@@ -163,10 +167,12 @@ def time_page(browser: Browser, url: str,
     page.wait_for_function("() => window.__playable !== undefined", timeout=TIMEOUT_MS)
     ms = float(page.evaluate("window.__playable"))
     stages.update(page.evaluate("window.__stages"))
+    # How the worker started its runtime: "snapshot" (build.py's memory image) or "plain".
+    stages["start"] = page.evaluate("""async () =>
+        (await (await import("./engine-client.js")).engine().stats()).start""")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
     context.close()
-    # A file fetched twice (say, by the page and again by an offline precache) counts twice.
-    return ms, sizes
+    return ms, sizes, precache[0]
 
 
 def settle(page: Page) -> str:
@@ -249,15 +255,15 @@ def main(argv: list[str]) -> int:
             bare: list[float] = []
             table: list[float] = []
             sizes: dict[str, int] = {}
-            stages: list[dict[str, float]] = []
+            stages: list[dict[str, Any]] = []
             for round_ in range(args.rounds):
                 stages.append({})
                 if round_ % 2:
-                    table_ms, sizes = time_page(browser, url, stages[-1])
+                    table_ms, sizes, precache = time_page(browser, url, stages[-1])
                     bare_ms = time_bare(browser, url)
                 else:
                     bare_ms = time_bare(browser, url)
-                    table_ms, sizes = time_page(browser, url, stages[-1])
+                    table_ms, sizes, precache = time_page(browser, url, stages[-1])
                 bare.append(bare_ms)
                 table.append(table_ms)
             ratios = [t / b for t, b in zip(table, bare, strict=True)]
@@ -267,6 +273,7 @@ def main(argv: list[str]) -> int:
                 "bare_median_ms": round(statistics.median(bare)),
                 "table_median_ms": round(statistics.median(table)),
                 "ratio_median": round(statistics.median(ratios), 3), "target": BOOT_TARGET,
+                "runtime_start": sorted({s.get("start") for s in stages}),
                 # When the boot screen showed each stage starting (ms since navigation).
                 "stage_start_median_ms": {
                     stage: round(statistics.median(s[stage] for s in stages if stage in s))
@@ -278,6 +285,7 @@ def main(argv: list[str]) -> int:
                 "runtime": runtime,
                 "beyond_runtime": sum(sizes.values()) - runtime,
                 "total": sum(sizes.values()),
+                "service_worker_precache": precache,
                 "beyond_runtime_by_path": {p: n for p, n in sorted(sizes.items())
                                            if not p.startswith("/pyodide/")},
             }
@@ -303,11 +311,13 @@ def main(argv: list[str]) -> int:
           f"rounds: table {boot['table_ms']}, bare {boot['bare_ms']})")
     print("        stages began at (ms): " + ", ".join(
         f"{stage} {ms}" for stage, ms in boot["stage_start_median_ms"].items())
-        + f", playable {boot['table_median_ms']}")
+        + f", playable {boot['table_median_ms']}; runtime started from: "
+        + ", ".join(boot["runtime_start"]))
     kb = report["bytes"]
     mib = 1024 * 1024
     print(f"bytes   beyond the runtime {kb['beyond_runtime'] / 1024:.0f} KiB "
-          f"(runtime {kb['runtime'] / mib:.1f} MiB, total {kb['total'] / mib:.1f} MiB)")
+          f"(runtime {kb['runtime'] / mib:.1f} MiB, total {kb['total'] / mib:.1f} MiB; "
+          f"then the offline precache {kb['service_worker_precache'] / mib:.1f} MiB)")
     for path, n in kb["beyond_runtime_by_path"].items():
         print(f"          {n / 1024:8.1f} KiB  {path}")
     print("bots    level     moves  think p50/p95 ms   round trip p50/p95 ms")

@@ -7,6 +7,7 @@ in Chromium.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
 import re
@@ -191,3 +192,15 @@ def test_the_same_sources_build_the_same_site_byte_for_byte(
                            if p.is_file())
     for path in files:
         assert (tmp_path / "a" / path).read_bytes() == (tmp_path / "b" / path).read_bytes()
+
+
+def test_the_runtime_snapshot_is_made_the_same_every_time(
+    tmp_path: Path, build_module: ModuleType, dist_dir: Path
+) -> None:
+    runtime = build_module.fetch_pyodide()
+    first, second = (build_module.make_snapshot(runtime, tmp_path / name) for name in "ab")
+    assert first.read_bytes() == second.read_bytes()
+    assert first.read_bytes() == (dist_dir / build_module.SNAPSHOT).read_bytes()
+    image = gzip.decompress(first.read_bytes())
+    assert int.from_bytes(image[:4], "little") == 0x706E7300  # Pyodide's snapshot magic
+    assert len(image) > 16 * 1024 * 1024  # the whole wasm heap, not a stub

@@ -88,7 +88,7 @@ export class EngineClient {
     this._crashed({ code: "worker_killed", message: "the worker was terminated" });
   }
 
-  /** The worker's memory figures: {wasm_bytes, python_objects} (for tests and diagnostics). */
+  /** The worker's figures: {wasm_bytes, python_objects, start} (for tests and diagnostics). */
   stats() {
     return new Promise((resolve) => {
       const worker = this.worker;

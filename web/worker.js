@@ -7,7 +7,8 @@
 //   {type: "fatal", error: {code, message}}   (loading failed; nothing will work)
 //   {type: "crashed", error: {code, message}} (the runtime broke; the worker closes, and the
 //                                              page's client starts another)
-//   {type: "stats", wasm_bytes, python_objects} (the answer to the page's {type: "stats"})
+//   {type: "stats", wasm_bytes, python_objects, start} (the answer to the page's
+//                                              {type: "stats"}; start is "snapshot" or "plain")
 //
 // handle() is synchronous, so a long request delays the ones queued behind it. That is fine
 // while requests are short; a cancellable search will need an async handler.
@@ -60,9 +61,18 @@ async function checkRuntimeFiles() {
   }));
 }
 
+// build.py's memory image of the runtime just after start-up (gzipped): restoring it skips
+// Python's own start-up, most of what a bare loadPyodide spends.
+async function fetchSnapshot(path) {
+  const response = await fetch(here(path));
+  if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
+  const unzipped = response.body.pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(unzipped).arrayBuffer());
+}
+
 // When the .wasm does not compile, Pyodide only warns (the message, then the error) and
 // never settles: listen for that warning to fail instead of hanging.
-function startRuntime(loadPyodide) {
+function startRuntime(loadPyodide, snapshot = null) {
   const warn = console.warn;
   let failing = false;
   return new Promise((resolve, reject) => {
@@ -71,7 +81,9 @@ function startRuntime(loadPyodide) {
       if (failing) reject(new Error(`pyodide.asm.wasm did not compile: ${args[0]?.message ?? args[0]}`));
       failing ||= args[0] === "wasm instantiation failed!";
     };
-    loadPyodide({ indexURL: here("pyodide/") }).then(resolve, reject);
+    const options = { indexURL: here("pyodide/") };
+    if (snapshot) options._loadSnapshot = snapshot; // Pyodide's private snapshot option
+    loadPyodide(options).then(resolve, reject);
   }).finally(() => {
     console.warn = warn;
   });
@@ -82,10 +94,26 @@ async function boot() {
   progress("runtime", 0);
   const info = await step("build_info_missing", "cannot read the build manifest",
     () => fetchJson("build-info.json"));
+  // The snapshot downloads while the runtime files are checked and the .wasm compiles.
+  const snapshot = info.snapshot ? fetchSnapshot(info.snapshot) : null;
+  snapshot?.catch(() => {}); // a failure is handled where it is awaited
   await step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles);
   const { loadPyodide } = await step("runtime_missing", "cannot load the Pyodide runtime",
     () => import(here("pyodide/pyodide.mjs")));
-  const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
+  let pyodide = null;
+  if (snapshot) {
+    try {
+      pyodide = await startRuntime(loadPyodide, snapshot);
+      // The image was made with fixed entropy: give `random` a fresh seed, as a start would.
+      pyodide.runPython("import random\nrandom.seed()");
+      start = "snapshot";
+    } catch (err) {
+      // A missing, damaged or mismatched snapshot costs time, not the game: start plainly.
+      console.warn(`Calypso: starting without the runtime snapshot: ${err?.message ?? err}`);
+      pyodide = null;
+    }
+  }
+  pyodide ??= await step("runtime_failed", "the Pyodide runtime failed to start",
     () => startRuntime(loadPyodide));
 
   progress("micropip", 0.8);
@@ -124,13 +152,14 @@ async function boot() {
 }
 
 let runtime = null; // the Pyodide instance, for stats
+let start = "plain"; // how the runtime started: "snapshot" or "plain"
 
 // Memory figures for leak checks: the WebAssembly heap (it only ever grows) and how many
 // objects Python tracks after a full collection.
 function stats() {
   const objects = runtime.runPython("import gc\ngc.collect()\nlen(gc.get_objects())");
   const wasmBytes = runtime._module?.HEAPU8?.byteLength ?? null; // internal: null if it moves
-  return { type: "stats", wasm_bytes: wasmBytes, python_objects: objects };
+  return { type: "stats", wasm_bytes: wasmBytes, python_objects: objects, start };
 }
 
 let fatal = null;

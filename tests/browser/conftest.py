@@ -12,6 +12,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -143,9 +144,13 @@ def expected_problems() -> list[re.Pattern[str]]:
 
 
 @pytest.fixture
-def page(browser: Browser, allowed_origins: set[str],
-         expected_problems: list[re.Pattern[str]]) -> Iterator[Page]:
-    """A fresh page; its test fails at teardown if anything went wrong in the browser."""
+def page(browser: Browser, allowed_origins: set[str], expected_problems: list[re.Pattern[str]],
+         serve: Any, site_server: Any) -> Iterator[Page]:
+    """A fresh page; its test fails at teardown if anything went wrong in the browser.
+
+    It asks for the servers a test may start so that they stop after its context closes: a
+    service worker outlives the page and may still be fetching its offline copy.
+    """
     context = browser.new_context()
     page = context.new_page()
     problems: list[str] = []

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,56 @@ def test_page_boots_and_shows_the_engine_version(
     assert state == "ready", page.locator("[data-engine-error]").text_content()
     expect(page.locator("[data-engine-version]")).to_have_text(calypso_core.__version__)
     expect(page.locator("[data-engine-version]")).to_be_visible()
+
+
+def worker_start(page: Page) -> str:
+    """How the worker started its runtime: "snapshot" or "plain"."""
+    return str(page.evaluate("""async () =>
+        (await (await import("./engine-client.js")).engine().stats()).start"""))
+
+
+def play_first_card(page: Page) -> None:
+    before = page.locator("[data-hand] [data-card]").count()
+    page.locator("[data-hand] [data-card][data-playable]").first.click()
+    expect(page.locator("[data-hand] [data-card]")).to_have_count(before - 1)
+
+
+def test_the_runtime_starts_from_the_build_snapshot(
+    page: Page, server_url: str, boot: Boot
+) -> None:
+    assert boot(page, server_url + "?seed=snap&level=random&speed=0") == "ready"
+    assert worker_start(page) == "snapshot"
+    play_first_card(page)
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt", "not_gzip"])
+def test_without_a_usable_snapshot_the_runtime_starts_plainly(
+    page: Page,
+    dist_dir: Path,
+    tmp_path: Path,
+    serve: Callable[[Path], str],
+    expected_problems: list[re.Pattern[str]],
+    boot: Boot,
+    damage: str,
+) -> None:
+    snapshot = json.loads((dist_dir / "build-info.json").read_text())["snapshot"]
+    copy = tmp_path / "dist"
+    shutil.copytree(dist_dir, copy)
+    target = copy / snapshot
+    if damage == "missing":
+        target.unlink()
+        expected_problems.append(re.compile(re.escape(f"/{snapshot}") + "( |$)"))
+    elif damage == "corrupt":  # a valid gzip of the wrong bytes: Pyodide refuses the image
+        target.write_bytes(gzip.compress(b"\0" * 4096, mtime=0))
+    else:  # decompressing fails, which cancels the download
+        target.write_bytes(b"not a gzip stream at all")
+        expected_problems.append(re.compile(re.escape(f"/{snapshot} net::ERR_ABORTED")))
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    assert boot(page, serve(copy) + "?seed=snap&level=random&speed=0") == "ready"
+    assert worker_start(page) == "plain"
+    assert any("starting without the runtime snapshot" in w for w in warnings), warnings
+    play_first_card(page)
 
 
 def test_bad_requests_get_structured_errors_through_the_worker(
@@ -66,6 +118,3 @@ def test_a_missing_engine_wheel_is_reported_on_the_page(
     expect(error).to_be_visible()
     expect(error).to_contain_text("engine_install_failed")
     expect(error).to_contain_text(f"{Path(wheel).name}: the file is missing (HTTP 404)")
-    # Close the page while its server still runs: the server stops before the page fixture's
-    # teardown, and a request still in flight would then fail with a connection reset.
-    page.close()
