@@ -194,6 +194,9 @@ class CheaterBot(MasterBot):
 
     level = "cheater"
     INFERENCE = False
+    # On its one true layout the playouts' random cards are all the variety it has: at the
+    # master's 3% it gained +774 over club where 10% gained +945 (400 iterations, 40 boards).
+    EPSILON = 0.1
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
