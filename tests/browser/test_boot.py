@@ -15,6 +15,8 @@ from playwright.sync_api import Page, expect
 
 import calypso_core
 
+from .table import play_a_card
+
 pytestmark = pytest.mark.browser
 
 Boot = Callable[[Page, str], str]
@@ -35,18 +37,12 @@ def worker_start(page: Page) -> str:
         (await (await import("./engine-client.js")).engine().stats()).start"""))
 
 
-def play_first_card(page: Page) -> None:
-    before = page.locator("[data-hand] [data-card]").count()
-    page.locator("[data-hand] [data-card][data-playable]").first.click()
-    expect(page.locator("[data-hand] [data-card]")).to_have_count(before - 1)
-
-
 def test_the_runtime_starts_from_the_build_snapshot(
     page: Page, server_url: str, boot: Boot
 ) -> None:
     assert boot(page, server_url + "?seed=snap&level=random&speed=0") == "ready"
     assert worker_start(page) == "snapshot"
-    play_first_card(page)
+    play_a_card(page)
 
 
 @pytest.mark.parametrize("damage", ["missing", "corrupt", "not_gzip"])
@@ -76,7 +72,7 @@ def test_without_a_usable_snapshot_the_runtime_starts_plainly(
     assert boot(page, serve(copy) + "?seed=snap&level=random&speed=0") == "ready"
     assert worker_start(page) == "plain"
     assert any("starting without the runtime snapshot" in w for w in warnings), warnings
-    play_first_card(page)
+    play_a_card(page)
 
 
 def test_bad_requests_get_structured_errors_through_the_worker(

@@ -18,13 +18,12 @@ from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record, protocol
 
+from .table import PLAYABLE, SETTLED, plays
 from .watching import booted_page, settled
 
 pytestmark = pytest.mark.browser
 
 BOOT_TIMEOUT_MS = 90_000
-SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
-PLAYABLE = "[data-hand] [data-card][data-playable]"
 CARD_NAME = re.compile(
     r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of "
     r"(spades|hearts|diamonds|clubs)$"
@@ -81,10 +80,6 @@ def deal(page: Page, seed: str, *, games: int = 1, suit: str = "random",
     dialog.get_by_role("button", name="Deal").click()
     expect(page.locator("[data-seed-info]")).to_have_text(f"Seed {seed}")
     settle(page)
-
-
-def plays(page: Page) -> int:
-    return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
 
 
 def play_first_playable(page: Page) -> str:

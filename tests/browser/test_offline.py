@@ -17,14 +17,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, Response, expect
 
+from .table import SETTLED, TIMEOUT_MS, play_a_card, plays
+
 pytestmark = pytest.mark.browser
 
 Boot = Callable[[Page, str], str]
 Serve = Callable[..., tuple[str, Callable[[], None]]]
 PREFIX = "/calypso/"
-SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
-PLAYABLE = "[data-hand] [data-card][data-playable]"
-TIMEOUT_MS = 90_000
 # Settings as the page stores them: random computer players, no animation delays.
 FAST_SETTINGS = {"level": "random", "levels": None, "rules": {}, "games": 1,
                  "suit": "random", "speed": "instant"}
@@ -36,19 +35,6 @@ def wait_offline_ready(page: Page) -> None:
 
 def cache_names(page: Page) -> list[str]:
     return list(page.evaluate("caches.keys()"))
-
-
-def plays(page: Page) -> int:
-    return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
-
-
-def play_a_card(page: Page) -> None:
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
-    before = plays(page)
-    page.locator(PLAYABLE).first.click()
-    expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
-                                                               timeout=TIMEOUT_MS)
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
 
 
 def test_after_one_visit_the_game_boots_and_plays_offline_under_a_sub_path(

@@ -15,13 +15,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record
 
+from .table import SETTLED, TIMEOUT_MS, play_a_card, plays
 from .watching import booted_page, settled
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT_MS = 90_000
-SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
-PLAYABLE = "[data-hand] [data-card][data-playable]"
 SESSION_GAMES = 20
 
 
@@ -48,18 +46,6 @@ def client_call(page: Page, script: str, arg: Any = None) -> Any:
         }}""",
         arg,
     )
-
-
-def plays(page: Page) -> int:
-    return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
-
-
-def play_a_card(page: Page) -> None:
-    before = plays(page)
-    page.locator(PLAYABLE).first.click()
-    expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
-                                                               timeout=TIMEOUT_MS)
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
 
 
 def position(page: Page) -> dict[str, Any]:
