@@ -121,6 +121,25 @@ def snapshot(state: GameState) -> dict[str, Any]:
     }
 
 
+def unseen_places(state: GameState, seat: int) -> list[int]:
+    """The deck places of the cards ``seat`` has not seen: the stock, then the cards the
+    other three seats still hold in this deal."""
+    deck = [str(card) for card in state.deck]
+    deal = state.deal
+    dealer = (state.first_dealer + deal) % 4
+    places = list(range(52 * (deal + 1), 208))  # the stock
+    for other in range(4):
+        if other == seat:
+            continue
+        still_held = Counter(str(card) for card in state.hand(other))
+        for i in range(52):
+            place = 52 * deal + i
+            if (dealer + 1 + i) % 4 == other and still_held[deck[place]] > 0:
+                still_held[deck[place]] -= 1
+                places.append(place)
+    return places
+
+
 def rehide(state: GameState, seat: int, rng: random.Random) -> list[str]:
     """A deck that deals the same game as far as ``seat`` can tell, with hidden cards moved.
 
@@ -132,18 +151,7 @@ def rehide(state: GameState, seat: int, rng: random.Random) -> list[str]:
     deck = [str(card) for card in state.deck]
     if state.is_over:
         return deck
-    deal = state.deal
-    dealer = (state.first_dealer + deal) % 4
-    hidden_places = list(range(52 * (deal + 1), 208))  # the stock
-    for other in range(4):
-        if other == seat:
-            continue
-        still_held = Counter(str(card) for card in state.hand(other))
-        for i in range(52):
-            place = 52 * deal + i
-            if (dealer + 1 + i) % 4 == other and still_held[deck[place]] > 0:
-                still_held[deck[place]] -= 1
-                hidden_places.append(place)
+    hidden_places = unseen_places(state, seat)
     for suit in "SHDC":
         places = [p for p in hidden_places if deck[p][1] == suit]
         cards = [deck[p] for p in places]

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from helpers import rehide, replay
+from helpers import rehide, replay, unseen_places
 
 from calypso_core import Card, GameState, IllegalMoveError, Rules, new_game
 from calypso_core.bots import (
@@ -166,18 +165,7 @@ def redeal_anyhow(
     so far is still legal and ``seat``'s observation is unchanged.
     """
     deck = [str(card) for card in state.deck]
-    deal = state.deal
-    dealer = (state.first_dealer + deal) % 4
-    places = list(range(52 * (deal + 1), 208))
-    for other in range(4):
-        if other == seat:
-            continue
-        held = Counter(str(card) for card in state.hand(other))
-        for i in range(52):
-            place = 52 * deal + i
-            if (dealer + 1 + i) % 4 == other and held[deck[place]] > 0:
-                held[deck[place]] -= 1
-                places.append(place)
+    places = unseen_places(state, seat)
     want = state.observation(seat)
     for _ in range(tries):
         cards = [deck[p] for p in places]
