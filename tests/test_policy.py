@@ -8,6 +8,7 @@ from __future__ import annotations
 from calypso_core import Rules
 from calypso_core.bots.knowledge import card_code
 from calypso_core.bots.policy import light_card
+from calypso_core.cards import RANK_LETTERS, SUIT_LETTERS
 
 SUITS = (0, 2, 1, 3)  # N spades, E diamonds, S hearts, W clubs
 N, E, S, W = range(4)
@@ -29,7 +30,7 @@ def cards(text: str) -> list[int]:
 
 def mask(text: str) -> int:
     """A calypso in progress as a mask of ranks ("2 5 K")."""
-    return sum(1 << "23456789TJQKA".index(r) for r in text.split())
+    return sum(1 << RANK_LETTERS.index(r) for r in text.split())
 
 
 def play(
@@ -51,7 +52,7 @@ def play(
         rules.last_trump_in_wins and not rules.all_fours,
         [0, 0, 0, 0] if calypso is None else calypso,
     )
-    return "23456789TJQKA"[code % 13] + "SHDC"[code // 13]
+    return RANK_LETTERS[code % 13] + SUIT_LETTERS[code // 13]
 
 
 def test_leads_the_top_card_of_an_opponents_suit() -> None:
