@@ -14,6 +14,7 @@ import pytest
 from calypso_core import Rules, new_game, to_record
 from calypso_core.bots import make_bot, run_match
 from calypso_core.bots.cli import parse_rules_option
+from calypso_core.bots.match import BoardResult
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,6 +65,38 @@ def test_match_refuses_bad_input() -> None:
         run_match("random", "random", boards=0)
     with pytest.raises(ValueError, match="setting"):
         run_match("club", "random", boards=1, settings_a={"iterations": 5})
+
+
+def test_an_interrupted_match_resumed_from_its_log_equals_one_run() -> None:
+    whole = run_match("club", "novice", boards=4, seed=3)
+    log: dict[int, BoardResult] = {}
+    run_match("club", "novice", boards=2, seed=3, on_board=log.__setitem__)
+    assert sorted(log) == [0, 1]
+    # Through JSON, as bench/bot_ladder.py --log keeps them.
+    done = {i: BoardResult.from_json(json.loads(json.dumps(r.to_json()))) for i, r in log.items()}
+    played: list[int] = []
+    resumed = run_match("club", "novice", boards=4, seed=3, done=done,
+                        on_board=lambda i, r: played.append(i))  # fmt: skip
+    assert played == [2, 3]
+    assert resumed.margins == whole.margins
+    assert resumed.calypsos_per_game == whole.calypsos_per_game
+
+
+def test_a_broken_board_log_is_refused_saying_what() -> None:
+    good = run_match("novice", "random", boards=1, seed=1)
+    row = BoardResult(good.margins[0], 1, 0, [0.001], [0.0]).to_json()
+    assert BoardResult.from_json(row).margin == good.margins[0]
+    for broken, message in [
+        ([], "JSON object"),
+        ({**row, "margin": "lots"}, "margin"),
+        ({**row, "calypsos_a": 17}, "calypsos_a"),
+        ({**row, "times_b": [-1]}, "times_b"),
+        ({k: v for k, v in row.items() if k != "times_a"}, "lacks times_a"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            BoardResult.from_json(broken)
+    with pytest.raises(ValueError, match="numbered from 0 to 0"):
+        run_match("novice", "random", boards=1, done={1: BoardResult.from_json(row)})
 
 
 def test_rules_option_text() -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +29,41 @@ class BoardResult:
     calypsos_b: int
     times_a: list[float] = field(default_factory=list)
     times_b: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON form, move times in whole microseconds, for logs of long runs."""
+        return {
+            "margin": self.margin,
+            "calypsos_a": self.calypsos_a,
+            "calypsos_b": self.calypsos_b,
+            "times_a": [round(t * 1e6) for t in self.times_a],
+            "times_b": [round(t * 1e6) for t in self.times_b],
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> BoardResult:
+        """The inverse of ``to_json``; anything else raises ``ValueError`` saying what."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a board result is a JSON object, not {type(data).__name__}")
+        fields = {"margin", "calypsos_a", "calypsos_b", "times_a", "times_b"}
+        if not fields <= set(data):
+            raise ValueError(f"a board result lacks {', '.join(sorted(fields - set(data)))}")
+        margin = data["margin"]
+        if type(margin) not in (int, float) or not math.isfinite(margin):
+            raise ValueError(f"a board's margin is a number, not {margin!r}")
+        counts = []
+        for key in ("calypsos_a", "calypsos_b"):
+            value = data[key]
+            if type(value) is not int or not 0 <= value <= 16:
+                raise ValueError(f"{key} is a whole number from 0 to 16, not {value!r}")
+            counts.append(value)
+        times = []
+        for key in ("times_a", "times_b"):
+            value = data[key]
+            if not isinstance(value, list) or any(type(t) is not int or t < 0 for t in value):
+                raise ValueError(f"{key} is a list of move times in microseconds")
+            times.append([t / 1e6 for t in value])
+        return cls(float(margin), counts[0], counts[1], times[0], times[1])
 
 
 def board_seed(seed: int, board: int) -> str:
@@ -138,8 +173,15 @@ def run_match(
     settings_a: dict[str, Any] | None = None,
     settings_b: dict[str, Any] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    done: Mapping[int, BoardResult] | None = None,
+    on_board: Callable[[int, BoardResult], None] | None = None,
 ) -> MatchResult:
-    """Play a duplicate match of ``boards`` boards between levels A and B."""
+    """Play a duplicate match of ``boards`` boards between levels A and B.
+
+    ``done`` holds boards already played (by board number, from a log of an earlier,
+    interrupted run of the same match): they are not played again. ``on_board`` is
+    called with each board as it finishes, so that a long run can be logged and resumed.
+    """
     for level in (a, b):
         if level not in ALL_LEVELS:
             raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(ALL_LEVELS)})")
@@ -152,12 +194,18 @@ def run_match(
     # Building the bots once checks the settings before any game starts.
     make_bot(a, 0, random.Random(0), **sa)
     make_bot(b, 1, random.Random(0), **sb)
-    tasks = [(a, b, seed, i, rules or Rules(), sa, sb) for i in range(boards)]
-    results: list[BoardResult] = []
-    for result in _run(tasks, jobs):
-        results.append(result)
+    known = dict(done or {})
+    if any(type(i) is not int or not 0 <= i < boards for i in known):
+        raise ValueError(f"boards already played must be numbered from 0 to {boards - 1}")
+    todo = [i for i in range(boards) if i not in known]
+    tasks = [(a, b, seed, i, rules or Rules(), sa, sb) for i in todo]
+    for i, result in zip(todo, _run(tasks, jobs), strict=True):
+        known[i] = result
+        if on_board is not None:
+            on_board(i, result)
         if progress is not None:
-            progress(len(results), boards)
+            progress(len(known), boards)
+    results = [known[i] for i in range(boards)]
     margins = [r.margin for r in results]
     import statistics  # here, not at import: it costs ~76 ms of the page's boot in Pyodide
 
@@ -190,7 +238,7 @@ def run_match(
 
 
 def _run(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[BoardResult]:
-    if jobs == 1 or len(tasks) == 1:
+    if jobs == 1 or len(tasks) <= 1:
         for task in tasks:
             yield _play_board_args(task)
         return
