@@ -86,6 +86,8 @@ def main() -> int:
     parser.add_argument("--out", default="bench/bot_ladder.jsonl")
     parser.add_argument("--log", type=Path, help="log of finished boards, to resume from")
     args = parser.parse_args()
+    if args.log:
+        args.log.parent.mkdir(parents=True, exist_ok=True)
     budgets = {}
     for part in filter(None, args.iterations.split(",")):
         level, _, count = part.partition("=")
