@@ -1,4 +1,4 @@
-"""Why a trick was won, in words a player can check against calypso-rules.md §3."""
+"""Why a trick was won, in words a player can check against docs/rules.md#who-wins-a-trick."""
 
 from __future__ import annotations
 

@@ -293,7 +293,7 @@ class Sim:
     # -- scores --------------------------------------------------------------------------
 
     def score(self, seat: int) -> int:
-        """A player's score at this point (calypso-rules.md §5)."""
+        """A player's score at this point (docs/rules.md#scoring)."""
         return (
             LADDER[self._completed[seat]]
             + 20 * self._calypso[seat].bit_count()
@@ -353,7 +353,7 @@ class Sim:
             self._end_deal()
 
     def _gather(self, trick: Sequence[int], winner: int) -> None:
-        """Sort a won trick into calypsos and the winner's pile (calypso-rules.md §4)."""
+        """Sort a won trick into calypsos and the winner's pile (rules: #building-calypsos)."""
         own = self._suits[winner]
         mate = own ^ 1
         partner = winner ^ 2

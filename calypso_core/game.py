@@ -395,7 +395,7 @@ class GameState:
         self._pile[winner] += to_pile
 
     def _gather(self, trick: list[int], winner: int) -> None:
-        """Sort a won trick into calypsos and the winner's pile (calypso-rules.md §4)."""
+        """Sort a won trick into calypsos and the winner's pile (rules: #building-calypsos)."""
         own = self._trumps_from[winner][0]
         mate = own ^ 1
         partner = winner ^ 2
@@ -464,7 +464,7 @@ class GameState:
     # -- scores ---------------------------------------------------------------------------
 
     def score(self, seat: int) -> int:
-        """A player's score at this point (calypso-rules.md §5)."""
+        """A player's score at this point (docs/rules.md#scoring)."""
         return (
             LADDER[self._completed[seat]]
             + CARD_POINTS * bin(self._calypso[seat]).count("1")

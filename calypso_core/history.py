@@ -1,8 +1,8 @@
 """A game's story for the table: the cut, the log of a deal, replays and taking back moves.
 
 - ``the_cut`` tells the cut for partnerships, first dealer and choice of suit
-  (calypso-rules.md §1) that agrees with a game's suits and first dealer, drawn from the
-  match seed, so the same seed always tells the same cut.
+  (docs/rules.md#the-deck-and-the-cut) that agrees with a game's suits and first dealer,
+  drawn from the match seed, so the same seed always tells the same cut.
 - ``deal_log`` lists the tricks of one deal with leader, cards, winner and why, as the
   player at the table saw them (everything in it was played face up).
 - ``replay_position`` shows a finished (or imported) game after its first *k* tricks with

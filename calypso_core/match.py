@@ -1,6 +1,6 @@
 """A match for one person (South) against three computer players: the protocol's session.
 
-A match is 1-4 games (calypso-rules.md §2): each game is reshuffled from its own seed,
+A match is 1-4 games (docs/rules.md#a-match): each game is reshuffled from its own seed,
 suits stay with the seats, and the first dealer of a game is the last dealer of the one
 before. Computer players come from ``calypso_core.bots`` when it imports; the level
 ``"random"`` (a random legal card) always works, so the page plays before any bot exists.

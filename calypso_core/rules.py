@@ -1,4 +1,4 @@
-"""The rule options (calypso-rules.md §6) and the trick-winner rule (§3)."""
+"""The rule options and the trick-winner rule (docs/rules.md#options, #who-wins-a-trick)."""
 
 from __future__ import annotations
 

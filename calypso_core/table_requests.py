@@ -22,7 +22,7 @@ from .record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to
 from .rules import trick_winner
 from .tableview import card_info
 
-# calypso-rules.md §3, the worked examples: N(♠) E(♣) S(♥) W(♦), North leads.
+# docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
 EXAMPLE_SUITS = ("S", "C", "H", "D")
 EXAMPLES = (
     ("6S", "5S", "TS", "KS"),

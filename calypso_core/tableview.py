@@ -64,7 +64,7 @@ def trick_view(trick: Trick, suits: tuple[int, ...], rules: Rules) -> dict[str, 
 
 
 def score_sheet(state: GameState) -> dict[str, Any]:
-    """Each player's and partnership's score with its breakdown (calypso-rules.md §5)."""
+    """Each player's and partnership's score with its breakdown (docs/rules.md#scoring)."""
     counts = [(state.completed(s), len(state.calypso(s)), state.pile(s)) for s in range(4)]
 
     def line(completed: int, in_progress: int, pile: int) -> dict[str, int]:

@@ -10,7 +10,7 @@ from typing import Any
 from calypso_core import Card, GameState, Rules, new_game, parse_cards, to_record
 from calypso_core.cards import CARDS
 
-# The seating of the worked examples in calypso-rules.md §3: N spades, E clubs, S hearts,
+# The seating of the worked examples in docs/rules.md#worked-examples: N spades, E clubs, S hearts,
 # W diamonds (North-South hold the majors).
 EXAMPLE_SUITS = "SCHD"
 SEAT_LETTERS = "NESW"
@@ -21,7 +21,7 @@ def deck_from_hands(first_dealer: int, *deals: Mapping[str, str] | None) -> list
 
     Each deal is a mapping of seat letter (N E S W) to its 13 cards, such as
     ``{"N": "AS KS ...", ...}``, or None. Deals left out or None get the cards nobody was
-    given, in suit-then-rank order. The dealing convention of calypso-rules.md §2 is
+    given, in suit-then-rank order. The dealing convention of docs/rules.md#dealing-and-the-stock is
     applied here, independently of the engine: card i of deal k is at ``deck[52k + i]`` and
     goes to seat ``(dealer_k + 1 + i) % 4``.
     """
@@ -171,10 +171,10 @@ def replay(state: GameState, deck: Sequence[str]) -> GameState:
     return other
 
 
-# North runs his spades (calypso-rules.md §4, §5). West deals, so North leads deal 0. North
-# holds twelve different spades and the ace of clubs and wins all 13 tricks: nobody else
-# plays a card of their own suit. East and West discard six hearts, which go to South's
-# calypso although North won; everything else goes to North's pile (34 cards).
+# North runs his spades (docs/rules.md#building-calypsos, #scoring). West deals, so North
+# leads deal 0. North holds twelve different spades and the ace of clubs and wins all 13
+# tricks: nobody else plays a card of their own suit. East and West discard six hearts, which
+# go to South's calypso although North won; everything else goes to North's pile (34 cards).
 NORTH_RUNS_SPADES = {
     "N": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AC",
     "E": "2H 3H 4H 2D 3D 4D 5D 6D 7D 8D 9D TD JD",

@@ -1,11 +1,11 @@
-"""A plain reference model of calypso-rules.md §2-§5, written for the tests.
+"""A plain reference model of docs/rules.md (deals, tricks, calypsos, scores), for the tests.
 
 It is written from the rules page, not from the engine, and it is slow on purpose: cards are
 two-character strings such as ``"TD"``, hands are ``Counter``s, calypsos are sets of rank
 letters. The invariant tests play the engine and this model side by side and compare every
 legal-move list, every trick winner and every calypso, pile and score.
 
-Where §6 leaves a combination open, the model follows the engine's documented choice
+Where the options leave a combination open, the model follows the engine's documented choice
 (``Rules`` docstring): All Fours implies "must beat the lead" and overrides "last trump-in
 wins"; "must beat" together with "last trump-in" means the last trump-in that beats the lead.
 """
@@ -41,7 +41,7 @@ def sort_key(card: str) -> int:
 
 @dataclass(frozen=True)
 class Options:
-    """The four options of §6, with the same names as ``calypso_core.Rules``."""
+    """The four rule options, with the same names as ``calypso_core.Rules``."""
 
     lead_trump_must_be_beaten: bool = False
     last_trump_in_wins: bool = False
@@ -52,7 +52,7 @@ class Options:
 def winner_of_trick(cards: Sequence[str], personal: Sequence[str], options: Options) -> int:
     """The index of the winning card; ``personal[i]`` is the trump suit of whoever played card i.
 
-    Follows §3 ("Who wins a trick") and the options of §6.
+    Follows docs/rules.md#who-wins-a-trick and its options.
     """
     led = suit_of(cards[0])
     trump_lead = led == personal[0]
@@ -97,7 +97,7 @@ class Player:
     pile: int = 0  # trick-pile cards from tricks this player won
 
     def score(self) -> int:
-        """§5: the calypso ladder, 20 per card in progress, 10 per pile card won."""
+        """Scoring: the calypso ladder, 20 per card in progress, 10 per pile card won."""
         return sum(CALYPSO_POINTS[: self.completed]) + 20 * len(self.in_progress) + 10 * self.pile
 
 
@@ -168,7 +168,7 @@ class ReferenceGame:
         return done
 
     def _sort_won_cards(self, cards: list[str], winner: int) -> None:
-        """§4: the winner's suit to the winner, the partner's suit to the partner, rest to pile."""
+        """Building calypsos: the winner's suit to the winner, the partner's to the partner."""
         to_pile = 0
         for seat in (winner, (winner + 2) % 4):
             player = self.players[seat]

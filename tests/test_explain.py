@@ -1,4 +1,4 @@
-"""explain_trick says who wins a trick and why, in the words of calypso-rules.md §3."""
+"""explain_trick says who wins a trick and why, in the words of docs/rules.md#who-wins-a-trick."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from calypso_core import Rules, trick_winner
 from calypso_core.explain import explain_trick
 
-# Seats in playing order N(♠) E(♣) S(♥) W(♦), North leads: the worked examples of §3.
+# Seats in playing order N(♠) E(♣) S(♥) W(♦), North leads: the worked examples of the rules.
 SUITS = ["S", "C", "H", "D"]
 WORKED_EXAMPLES = [
     ("6S 5S TS KS", 0, "North's trump lead stands."),

@@ -1,4 +1,4 @@
-"""A game: dealing (calypso-rules.md §2), play (§3), calypsos (§4) and scores (§5)."""
+"""A game: dealing, play, calypsos and scores, as docs/rules.md gives them."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def play_first_legal(state: GameState, plays: int) -> None:
         state.play(state.legal_moves()[0])
 
 
-# -- §2 dealing ------------------------------------------------------------------------------
+# -- dealing ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("first_dealer", range(4))
@@ -123,7 +123,7 @@ def test_each_trick_records_its_deal_leader_cards_and_winner() -> None:
     assert state.trick_number == 2
 
 
-# -- §4 calypsos -----------------------------------------------------------------------------
+# -- calypsos -----------------------------------------------------------------------------
 
 
 def test_won_cards_go_to_the_winner_and_the_partner_and_the_rest_to_the_pile() -> None:
@@ -154,7 +154,7 @@ def test_after_north_runs_his_spades() -> None:
     assert state.scores() == (12 * 20 + 34 * 10, 0, 6 * 20, 0)
 
 
-# §5's first example: one player with 1 complete calypso, 1 card in progress, 34 pile cards.
+# The rules' first scoring example: 1 complete calypso, 1 card in progress, 34 pile cards.
 def example_one(rules: Rules) -> GameState:
     state = position(3, NORTH_RUNS_SPADES, NORTH_COMPLETES_DEAL_1, rules=rules)
     play_tricks(state, *NORTH_RUNS_SPADES_TRICKS)
@@ -187,7 +187,7 @@ def test_scoring_example_one_without_leftovers(rules: Rules) -> None:
     assert state.score(SOUTH) == 6 * 20 + 3 * 10
 
 
-# §5's second example: nothing complete, 12 cards in progress, 42 in the pile.
+# The rules' second scoring example: nothing complete, 12 cards in progress, 42 in the pile.
 EXAMPLE_TWO_DEAL_0 = {
     # As NORTH_RUNS_SPADES, but East and West hold no hearts.
     "N": "AS KS QS JS TS 9S 8S 7S 6S 5S 4S 3S AC",
@@ -268,7 +268,7 @@ def test_winner_is_asked_only_at_the_end() -> None:
     assert sum(state.scores()) == ns + ew
 
 
-# -- §3 moves: legal and illegal --------------------------------------------------------------
+# -- moves: legal and illegal --------------------------------------------------------------
 
 
 def example_two_after_the_lead() -> GameState:

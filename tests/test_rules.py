@@ -1,4 +1,4 @@
-"""Who wins a trick (calypso-rules.md §3) and the options of §6."""
+"""Who wins a trick (docs/rules.md#who-wins-a-trick) and the options (docs/rules.md#options)."""
 
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ def winner(trick: str, rules: Rules = STANDARD) -> str:
     return SEATS[trick_winner(trick.split(), list(EXAMPLE_SUITS), rules)]
 
 
-# -- §3 worked examples: N ♠, E ♣, S ♥, W ♦; North leads; North-South hold the majors ----------
+# -- worked examples: N ♠, E ♣, S ♥, W ♦; North leads; North-South hold the majors ----------
 
 WORKED_EXAMPLES = [
     #  N ♠  E ♣  S ♥  W ♦   winner  why
@@ -111,7 +111,7 @@ def test_worked_example_in_a_real_game(trick: str, expected: str, why: str) -> N
     assert state.to_move == done.winner == state.leader
 
 
-# -- §6 options: the same tricks under every trick-winning option ------------------------------
+# -- options: the same tricks under every trick-winning option ------------------------------
 
 OPTION_COLUMNS = [STANDARD, MUST_BEAT, LAST_IN, MUST_BEAT_LAST_IN, ALL_FOURS, ALL_FOURS_LAST_IN]
 OPTION_TABLE = [
@@ -187,7 +187,7 @@ def test_all_fours_lets_you_trump_in_although_you_can_follow() -> None:
     with pytest.raises(IllegalMoveError, match="2D is not legal for East, who must follow H"):
         state.play("2D")
     state.play("5C")
-    # South's own suit is the suit led: following it is all he may do (§3).
+    # South's own suit is the suit led: following it is all he may do (see #following-suit).
     assert [str(card) for card in state.legal_moves()] == ["3H", "AH"]
     with pytest.raises(IllegalMoveError, match="2C is not legal for South, who must follow H"):
         state.play("2C")
