@@ -206,6 +206,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
                            "--implementation", "py")
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+    render_rules_dialog(dist / "index.html")
     (dist / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
@@ -269,6 +270,66 @@ def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str
         if count != 1:
             sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
     return code
+
+
+# The page's Rules dialog is written once, in docs/rules.md, between these two marks; each
+# <div data-rules-from="docs/NAME.md"> of a page is filled with that file's marked section, so
+# a translation is one more file with the same marks and one more element with its lang.
+RULES_MARKS = ("<!-- rules-dialog -->", "<!-- /rules-dialog -->")
+RULES_FROM = re.compile(r'(<div\b[^>]*\bdata-rules-from="(docs/[\w.-]+\.md)"[^>]*>)(.*?)(</div>)',
+                        re.S)
+
+
+def render_rules_dialog(page: Path) -> None:
+    """Fill the page's rules elements from the marked sections of the docs they name."""
+    def fill(found: re.Match[str]) -> str:
+        name = found.group(2)
+        return found.group(1) + rules_dialog_html((ROOT / name).read_text(), name) + found.group(4)
+
+    text, count = RULES_FROM.subn(fill, page.read_text())
+    if not count:
+        sys.exit(f'build.py: {page.name} has no <div data-rules-from="docs/….md"> to fill')
+    page.write_text(text)
+
+
+def rules_dialog_html(markdown: str, name: str = "docs/rules.md") -> str:
+    """The section between RULES_MARKS as HTML: ### headings, paragraphs, numbered and bulleted
+    lists, **bold** and *italics*. Anything else stops the build rather than show as Markdown."""
+    start, end = (markdown.find(mark) for mark in RULES_MARKS)
+    if start < 0 or end < start:
+        sys.exit(f"build.py: {name} has no section between {RULES_MARKS[0]} and {RULES_MARKS[1]}")
+
+    def inline(text: str) -> str:
+        if any(sign in text for sign in "`|[]<>_#"):
+            sys.exit(f"build.py: {name}: the rules dialog shows plain text only: {text!r}")
+        text = text.replace("&", "&amp;")
+        text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+        text = re.sub(r"\*(.+?)\*", r"<em>\1</em>", text)
+        if "*" in text:
+            sys.exit(f"build.py: {name}: an unpaired * in the rules dialog: {text!r}")
+        return text
+
+    out = []
+    section = markdown[start + len(RULES_MARKS[0]):end]
+    for block in re.split(r"\n\s*\n", section.strip()):
+        lines = block.splitlines()
+        if lines[0].startswith("### ") and len(lines) == 1:
+            out.append(f"<h3>{inline(lines[0][4:])}</h3>")
+        elif re.match(r"(\d+\.|-) ", lines[0]):
+            items: list[str] = []
+            for line in lines:
+                item = re.match(r"(?:\d+\.|-) (.*)", line)
+                if item:
+                    items.append(item.group(1))
+                elif line.startswith("  ") and items:
+                    items[-1] += " " + line.strip()
+                else:
+                    sys.exit(f"build.py: {name}: the rules dialog cannot show {line!r}")
+            tag = "ul" if lines[0].startswith("-") else "ol"
+            out.append(f"<{tag}>" + "".join(f"<li>{inline(i)}</li>" for i in items) + f"</{tag}>")
+        else:
+            out.append(f"<p>{inline(' '.join(line.strip() for line in lines))}</p>")
+    return "\n".join(out)
 
 
 def icon_png(size: int) -> bytes:
