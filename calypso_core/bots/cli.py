@@ -182,8 +182,14 @@ def add_match(sub: Any) -> None:
         + ", ".join(RULE_OPTIONS),
     )  # fmt: skip
     match.add_argument("--jobs", type=int, default=1, help="processes to spread boards over (1)")
-    match.add_argument("--a-iterations", type=int, default=None, help="search budget for A")
-    match.add_argument("--b-iterations", type=int, default=None, help="search budget for B")
+    match.add_argument(
+        "--a-iterations", type=int, default=None,
+        help="search budget for A in playouts a move (search levels only)",
+    )  # fmt: skip
+    match.add_argument(
+        "--b-iterations", type=int, default=None,
+        help="search budget for B in playouts a move (search levels only)",
+    )  # fmt: skip
     match.add_argument(
         "--time-limit", type=float, default=None,
         help="wall-clock cap per move for search bots (default: none, for reproducible results)",
