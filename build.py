@@ -98,14 +98,17 @@ def fetch_pyodide() -> Path:
     folder = CACHE / f"pyodide-{PYODIDE['version']}"
     if all((folder / name).is_file() for name in RUNTIME_FILES):
         return folder
-    if not shutil.which("npm"):
-        apt_install("npm")
     tarball = CACHE / f"pyodide-{PYODIDE['version']}.tgz"
     if not tarball.is_file():
+        if not shutil.which("npm"):
+            apt_install("npm", "npm", "npm fetches the pinned Pyodide runtime from the "
+                        "npm registry")
         CACHE.mkdir(exist_ok=True)
         log(f"fetching pyodide@{PYODIDE['version']} with npm pack")
-        run("npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
-            "--pack-destination", CACHE)
+        run_setup(f"npm pack pyodide@{PYODIDE['version']}",
+                  "check the network and npm's messages above",
+                  "npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
+                  "--pack-destination", CACHE)
     check_hash(tarball, PYODIDE["sha256"])
     partial = folder.with_suffix(".partial")
     shutil.rmtree(partial, ignore_errors=True)
@@ -180,14 +183,16 @@ def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
         return cached
     node = shutil.which("node") or shutil.which("nodejs")
     if not node:
-        apt_install("nodejs")
+        apt_install("nodejs", "node", "Node.js runs the Pyodide runtime once at build time to "
+                    "make its start-up snapshot")
         node = shutil.which("node") or shutil.which("nodejs") or "node"
     log("making the runtime's memory snapshot with node")
     raw = cached.with_suffix(".raw")
     raw.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([node, "--input-type=module", "-", str(runtime), str(raw),
-                    ", ".join(SNAPSHOT_MODULES)],
-                   input=SNAPSHOT_MAKER, text=True, check=True, cwd=ROOT, stdout=sys.stderr)
+    run_setup("node making the runtime's memory snapshot",
+              "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
+              node, "--input-type=module", "-", runtime, raw, ", ".join(SNAPSHOT_MODULES),
+              input=SNAPSHOT_MAKER)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
@@ -443,13 +448,39 @@ def serve(host: str, port: int) -> None:
 
 # --- test ------------------------------------------------------------------------------------
 
-def apt_install(package: str) -> None:
+def apt_install(package: str, command: str, why: str) -> None:
+    """Install a Debian package that provides ``command``, saying so first.
+
+    Without apt-get, or without root, build.py ends with one line saying what to install.
+    """
+    if not shutil.which("apt-get"):
+        sys.exit(f"build.py: {command} is missing ({why}); install {package} "
+                 "with your system's package manager, then run build.py again")
     if os.geteuid() != 0:
-        sys.exit(f"build.py: please install {package} (needs root)")
-    log(f"installing {package} with apt-get")
+        sys.exit(f"build.py: {command} is missing ({why}); install it as root "
+                 f"(apt-get install {package}), then run build.py again")
+    log(f"{command} is missing ({why}): installing the system package {package} "
+        "with apt-get update && apt-get install")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    run("apt-get", "update", "-q", env=env)
-    run("apt-get", "install", "-y", "-q", package, env=env)
+    advice = f"install {package} yourself, then run build.py again"
+    run_setup("apt-get update", advice, "apt-get", "update", "-q", env=env)
+    run_setup(f"apt-get install {package}", advice, "apt-get", "install", "-y", "-q", package,
+              env=env)
+    if not shutil.which(command):
+        sys.exit(f"build.py: apt-get installed {package}, but {command} is still not on the "
+                 f"PATH; {advice}")
+
+
+def run_setup(what: str, advice: str, *cmd: str | Path, env: dict[str, str] | None = None,
+              input: str | None = None) -> None:
+    """Run a set-up tool; if it fails, build.py ends with one line: what failed and what to do."""
+    try:
+        subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, env=env, input=input,
+                       text=input is not None, stdout=sys.stderr)
+    except subprocess.CalledProcessError as exc:
+        sys.exit(f"build.py: {what} failed (exit status {exc.returncode}); {advice}")
+    except OSError as exc:
+        sys.exit(f"build.py: {what} could not start ({exc.strerror}); {advice}")
 
 
 def ensure_venv() -> Path:
@@ -473,10 +504,16 @@ def ensure_chromium(python: Path) -> str:
     found = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
     if found:
         return found
-    if os.geteuid() == 0:
-        apt_install("chromium")
+    why = "the browser tests drive Chromium; CALYPSO_CHROMIUM=/path/to/chromium names another"
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        apt_install("chromium", "chromium", why)
         return shutil.which("chromium") or ""
-    run(python, "-m", "playwright", "install", "chromium")
+    log(f"chromium is missing ({why}): downloading Playwright's own Chromium "
+        "with playwright install chromium")
+    run_setup("playwright install chromium",
+              "install Chromium (Debian: apt-get install chromium as root), or set "
+              "CALYPSO_CHROMIUM=/path/to/chromium, or CALYPSO_SKIP_BROWSER=1 to skip the "
+              "browser tests", python, "-m", "playwright", "install", "chromium")
     return ""
 
 
