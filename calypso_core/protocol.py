@@ -15,10 +15,10 @@ move); ``next_game``; ``hint``; ``record``; ``load {record, settings, history?}`
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from . import __version__
+from .jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from .match import (
     YOU,
     Match,
@@ -34,14 +34,12 @@ from .rules import Rules
 from .table_requests import examples, import_record, replay, undo, view_extras
 
 PROTOCOL_VERSION = 1
-MAX_REQUEST_CHARS = 256_000
+# Room for the largest request the page sends: an import of a game file at the record size
+# limit written all in escapes ("\u0001" is six characters for one byte), or a load with
+# a match's four records.
+MAX_REQUEST_CHARS = 6 * MAX_RECORD_BYTES + 16_000
 MAX_MESSAGE_CHARS = 300
 MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
-# Requests nest about 5 deep. Deep nesting must be refused before parsing: in Pyodide the
-# parser overflows the JavaScript stack (the worker dies) long before CPython's recursion
-# limit would raise.
-MAX_NESTING = 32
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 # Each request type and the payload keys it accepts besides "id" and "type".
 REQUESTS: dict[str, frozenset[str]] = {
@@ -90,18 +88,35 @@ def reset() -> None:
 
 
 def handle(request: str) -> str:
-    """Answer one JSON request with one JSON reply; never raises."""
+    """Answer one JSON request with one JSON reply; never raises.
+
+    The reply carries the request's id whenever it can be read, refusals included: the
+    page matches replies to requests by id.
+    """
     req_id: Any = None
     try:
         data = _parse(request)
         req_id = data.get("id")
         result = _dispatch(data)
     except ProtocolError as exc:
-        return _reply(req_id, error={"code": exc.code, "message": str(exc)})
+        return _reply(_id_of(request, req_id), error={"code": exc.code, "message": str(exc)})
     except Exception as exc:  # a bug must still answer, or the page waits forever
         message = f"the engine failed: {type(exc).__name__}: {exc}"
-        return _reply(req_id, error={"code": "internal", "message": message})
+        return _reply(_id_of(request, req_id), error={"code": "internal", "message": message})
     return _reply(req_id, result=result)
+
+
+def _id_of(request: Any, parsed: Any) -> Any:
+    """The id of a refused request: as parsed, else read from its text (one pass)."""
+    if parsed is not None or not isinstance(request, str):
+        return parsed
+    found = top_level_id(request)
+    return found if _is_id(found) else None
+
+
+def _is_id(value: Any) -> bool:
+    return (value is None or type(value) is str
+            or (type(value) is int and abs(value) <= MAX_SAFE_INTEGER))
 
 
 def _parse(request: Any) -> dict[str, Any]:
@@ -111,16 +126,14 @@ def _parse(request: Any) -> dict[str, Any]:
         raise ProtocolError(
             "bad_request", f"request is {len(request)} characters; the limit is {MAX_REQUEST_CHARS}"
         )
-    if _nesting(request) > MAX_NESTING:
+    if nests_too_deeply(request):
         raise ProtocolError(
             "bad_json", f"request nests arrays and objects over {MAX_NESTING} levels deep"
         )
     try:
-        data = json.loads(request, parse_constant=_refuse_constant,
-                          object_pairs_hook=_refuse_duplicates)
-        # JSON may spell lone surrogates ("\ud800"), which are not text: seeding from one
-        # fails, and so would sending it on. Encoding what was read finds any, keys included.
-        json.dumps(data, ensure_ascii=False).encode()
+        # Lone surrogates ("\ud800") are refused here: seeding from one fails, and so would
+        # sending it on.
+        data = loads(request)
     except ValueError as exc:  # UnicodeEncodeError is one
         raise ProtocolError("bad_json", f"request is not JSON text: {exc}") from None
     except RecursionError:
@@ -128,26 +141,11 @@ def _parse(request: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", "a request must be a JSON object")
     req_id = data.get("id")
-    if not (req_id is None or type(req_id) is str
-            or (type(req_id) is int and abs(req_id) <= MAX_SAFE_INTEGER)):
+    if not _is_id(req_id):
         raise ProtocolError(
             "bad_request", f"id must be a text or a whole number, not {brief(req_id)}"
         )
     return data
-
-
-def _nesting(text: str) -> int:
-    """How deep arrays and objects nest in JSON text (brackets inside strings skipped)."""
-    if text.count("[") + text.count("{") <= MAX_NESTING:
-        return 0  # too few brackets to matter: the common case, at C speed
-    depth = deepest = 0
-    for char in _STRING.sub("", text):
-        if char in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif char in "]}":
-            depth -= 1
-    return deepest
 
 
 def _check_record_sizes(record: Any, history: Any) -> None:
@@ -161,20 +159,6 @@ def _check_record_sizes(record: Any, history: Any) -> None:
             raise ProtocolError(
                 "bad_record", f"{name} is {size} bytes; the limit is {MAX_RECORD_BYTES}"
             )
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # Python and JavaScript both keep the last of two equal keys; refusing is clearer.
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"the key {brief(key)} appears twice")
-        data[key] = value
-    return data
 
 
 def _dispatch(data: dict[str, Any]) -> Any:

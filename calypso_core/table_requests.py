@@ -17,6 +17,7 @@ from .cards import SEAT_NAMES, SUIT_LETTERS, Card
 from .explain import explain_trick
 from .game import GameState
 from .history import deal_log, replay_position, the_cut, truncated, undo_length
+from .jsontext import nests_too_deeply
 from .match import YOU, Match, ProtocolError, brief, default_level
 from .record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from .rules import trick_winner
@@ -113,8 +114,6 @@ def _state_of(record: Any) -> GameState:
 def import_record(match: Match | None, data: dict[str, Any]) -> dict[str, Any]:
     """Check a game record's JSON text (an uploaded file) and say what it holds: the record,
     whether it is over, and settings that continue it with ``load``."""
-    from .protocol import MAX_NESTING, _nesting  # the protocol's own guard
-
     text = data.get("text")
     if not isinstance(text, str):
         raise ProtocolError("bad_request", "import needs text: the file's contents")
@@ -124,7 +123,7 @@ def import_record(match: Match | None, data: dict[str, Any]) -> dict[str, Any]:
             "bad_record", f"the file is {size:,} bytes; a game record is at most "
             f"{MAX_RECORD_BYTES:,}"
         )
-    if _nesting(text) > MAX_NESTING:
+    if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
     try:
         state = parse_record(text)

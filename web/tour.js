@@ -106,7 +106,3 @@ export function end() {
   if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
   onEnd?.();
 }
-
-export function isRunning() {
-  return index >= 0;
-}
