@@ -3,7 +3,8 @@
 A ``Sim`` holds every hidden card, so a bot builds one per sampled layout (``from_parts``)
 or, to cheat in tests, from the true position (``from_state``). Cards are integer codes
 0-51 (``suit * 13 + rank``, rank 0 the two, 12 the ace; suits S H D C = 0 1 2 3) as in
-``cards.py``. Nothing here checks legality: callers play only what ``legal`` lists.
+``cards.py``. Nothing here checks legality: callers play (``play_unchecked``) only what
+``legal`` lists.
 
 Each seat's hand is kept as four lists of ranks, one per suit, with a rank repeated for
 identical copies (``_cards[seat * 4 + suit]``): "must follow" is one lookup, and a uniformly
@@ -332,8 +333,8 @@ class Sim:
                 return sorted({off + r for r in ranks})
         return sorted({suit * 13 + r for suit in range(4) for r in cards[base + suit]})
 
-    def play(self, code: int) -> None:
-        """Play a card for the player to move; unchecked, so it must be legal."""
+    def play_unchecked(self, code: int) -> None:
+        """Play a card for the player to move; nothing is checked, so it must be legal."""
         if self._pending:
             self._deal_next()
         seat = self._to_move
@@ -435,7 +436,7 @@ class Sim:
         """
         deal = self._deal
         while self._deal < DEALS and not (until_end_of_deal and self._deal != deal):
-            self.play(policy(self, self.legal()))
+            self.play_unchecked(policy(self, self.legal()))
 
     def random_card(self, rnd: Callable[[], float]) -> int:
         """A uniformly random legal *physical* card for the player to move.
@@ -490,7 +491,7 @@ class Sim:
             code = self.random_card(rnd)
             if moves is not None:
                 moves.append(code)
-            self.play(code)
+            self.play_unchecked(code)
         deal = self._deal
         if deal >= DEALS or (until_end_of_deal and deal != start_deal):
             return

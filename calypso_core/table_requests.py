@@ -14,13 +14,13 @@ from typing import Any
 
 from .aids import memory_aids
 from .cards import SEAT_NAMES, SUIT_LETTERS, Card
-from .explain import explain_trick
 from .game import GameState
 from .history import deal_log, replay_position, the_cut, truncated, undo_length
 from .match import YOU, Match, ProtocolError, brief, default_level
 from .record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from .rules import trick_winner
 from .tableview import card_info
+from .trick_reasons import explain_trick
 
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
 EXAMPLE_SUITS = ("S", "C", "H", "D")

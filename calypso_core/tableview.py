@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
-from .explain import explain_trick
 from .game import CARD_POINTS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from .trick_reasons import explain_trick
 
 if TYPE_CHECKING:
     from .game import GameState, Trick

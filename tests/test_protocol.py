@@ -13,8 +13,8 @@ from protocol_calls import call, error, ok
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, protocol
 from calypso_core import match as match_module
-from calypso_core.explain import explain_trick
 from calypso_core.tableview import suit_order
+from calypso_core.trick_reasons import explain_trick
 
 SOUTH = 2
 

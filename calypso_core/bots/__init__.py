@@ -6,8 +6,8 @@ reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplica
 """
 
 from .base import ALL_LEVELS, LEVELS, Bot, make_bot, play_game
-from .explain import Suggestion, suggest
-from .match import MatchResult, run_match
+from .duplicate import MatchResult, run_match
+from .hints import Suggestion, suggest
 
 __all__ = [
     "ALL_LEVELS",

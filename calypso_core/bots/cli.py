@@ -41,7 +41,7 @@ def _search_settings(iterations: int | None, time_limit: float | None) -> dict[s
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .match import progress_bar, run_match
+    from .duplicate import progress_bar, run_match
 
     search = ("expert", "master", "cheater")
     sa = _search_settings(args.a_iterations, args.time_limit) if args.a in search else {}
@@ -67,7 +67,7 @@ def _match(args: argparse.Namespace) -> int:
 
 def _suggest(args: argparse.Namespace) -> int:
     from ..__main__ import read_record
-    from .explain import suggest
+    from .hints import suggest
 
     state = read_record(args.file)
     hint = suggest(state, level=args.level, seed=args.seed)

@@ -191,6 +191,6 @@ def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random,
                 code = light_card(
                     hand, seat, sim._trick, sim._leader, suits, winner_fn, must_beat, last, calypso
                 )
-            sim.play(code)
+            sim.play_unchecked(code)
 
     return rollout

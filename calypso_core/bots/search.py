@@ -85,7 +85,7 @@ class SearchBot(Bot):
             seed = rng.getrandbits(32)
             for code in legal:
                 child = sim.clone()
-                child.play(code)
+                child.play_unchecked(code)
                 if exact:
                     nodes = [0]
                     value = _solve(child, side, k.deal, -1e9, 1e9, nodes)
@@ -145,7 +145,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
         best = -1e9
         for code in moves:
             child = sim.clone()
-            child.play(code)
+            child.play_unchecked(code)
             value = _solve(child, side, deal, alpha, beta, nodes)
             if value > best:
                 best = value
@@ -157,7 +157,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
     best = 1e9
     for code in moves:
         child = sim.clone()
-        child.play(code)
+        child.play_unchecked(code)
         value = _solve(child, side, deal, alpha, beta, nodes)
         if value < best:
             best = value
