@@ -7,8 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .game import GameState
-from .observe import players_json, tricks_json
+from .game import GameState, players_json, tricks_json
 from .record import RecordError, parse_record
 
 

@@ -13,7 +13,16 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 from typing import Any, NamedTuple
 
-from .cards import CARDS, SEAT_NAMES, SUIT_LETTERS, Card, CardParseError, Suit
+from .cards import (
+    CARDS,
+    RANK_LETTERS,
+    SEAT_NAMES,
+    SUIT_LETTERS,
+    SUIT_SYMBOLS,
+    Card,
+    CardParseError,
+    Suit,
+)
 from .rules import Rules
 
 FULL_CALYPSO = (1 << 13) - 1
@@ -530,14 +539,38 @@ class GameState:
     __hash__ = None  # type: ignore[assignment]
 
     def observation(self, seat: int) -> dict[str, Any]:
-        """What one seat may know, as JSON-ready data: never another hand or the stock."""
-        from .observe import observation
+        """What one seat may know, as JSON-ready data: never another hand or the stock.
 
-        return observation(self, seat)
+        Public: suits, dealer, every played card (tricks), calypsos, pile counts, hand
+        sizes, stock size, scores. Private to the seat: its own hand and, on its turn, its
+        legal moves.
+        """
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise ValueError(f"{seat!r} is not a seat (0-3)")
+        over = self.is_over
+        return {
+            "seat": seat,
+            "rules": self.rules.to_dict(),
+            "suits": [SUIT_LETTERS[s] for s in self.suits],
+            "first_dealer": self.first_dealer,
+            "dealer": self.dealer,
+            "deal": min(self.deal, 3),
+            "trick_number": self.trick_number,
+            "is_over": over,
+            "to_move": None if over else self.to_move,
+            "hand": [str(c) for c in self.hand(seat)],
+            "legal_moves": [str(c) for c in self.legal_moves()]
+            if not over and self.to_move == seat
+            else [],
+            "hand_sizes": [self.hand_size(s) for s in range(4)],
+            "stock": self.stock_size,
+            "trick": {"leader": self.leader, "cards": [str(c) for c in self.trick]},
+            "tricks": tricks_json(self),
+            "players": players_json(self),
+            "partnership_scores": list(self.partnership_scores()),
+        }
 
     def __str__(self) -> str:
-        from .observe import describe
-
         return describe(self)
 
     def __repr__(self) -> str:
@@ -545,6 +578,62 @@ class GameState:
             f"<GameState deal {self.deal} trick {self.trick_number} "
             f"{len(self._plays)} plays, {SEAT_NAMES[self._to_move]} to move>"
         )
+
+
+def tricks_json(state: GameState) -> list[dict[str, Any]]:
+    """Every completed trick: deal, leader, cards and winner."""
+    return [
+        {"deal": t.deal, "leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+        for t in state.tricks
+    ]
+
+
+def players_json(state: GameState) -> list[dict[str, Any]]:
+    """Each seat's public tally: suit, calypsos completed and in progress, pile, score."""
+    return [
+        {
+            "seat": s,
+            "suit": SUIT_LETTERS[state.suits[s]],
+            "completed": state.completed(s),
+            "in_progress": [str(c) for c in state.calypso(s)],
+            "pile": state.pile(s),
+            "score": state.score(s),
+        }
+        for s in range(4)
+    ]
+
+
+def describe(state: GameState, viewer: int | None = None) -> str:
+    """A readable board: deal and trick, each seat's suit, hand, calypso and pile, scores.
+
+    With a ``viewer``, only that seat's hand is shown; the others show their size.
+    """
+    lines = []
+    if state.is_over:
+        lines.append("Game over")
+    else:
+        lines.append(
+            f"Deal {state.deal + 1} of 4, dealer {SEAT_NAMES[state.dealer]}, "
+            f"trick {state.trick_number + 1} of 13, stock {state.stock_size}, "
+            f"{SEAT_NAMES[state.to_move]} to play"
+        )
+    for seat in range(4):
+        suit = state.suits[seat]
+        made = "".join(RANK_LETTERS[c % 13] for c in state.calypso(seat)) or "-"
+        if viewer is None or viewer == seat:
+            hand = " ".join(str(c) for c in state.hand(seat)) or "-"
+        else:
+            hand = f"({state.hand_size(seat)} cards)"
+        lines.append(
+            f"{SEAT_NAMES[seat]:<5} {SUIT_SYMBOLS[suit]}  calypsos {state.completed(seat)} "
+            f"+ [{made}]  pile {state.pile(seat):>3}  score {state.score(seat):>5}  hand {hand}"
+        )
+    if state.trick:
+        cards = " ".join(str(c) for c in state.trick)
+        lines.append(f"Trick led by {SEAT_NAMES[state.leader]}: {cards}")
+    ns, ew = state.partnership_scores()
+    lines.append(f"North-South {ns}, East-West {ew}")
+    return "\n".join(lines)
 
 
 def new_game(

@@ -8,9 +8,8 @@ import sys
 from collections.abc import Callable
 
 from .cards import SEAT_NAMES
-from .game import IllegalMoveError, new_game
+from .game import IllegalMoveError, describe, new_game
 from .match import make_chooser
-from .observe import describe
 from .trick_reasons import explain_trick
 
 

@@ -3,7 +3,8 @@
 A bot sees only ``observation(seat)`` and the legal cards; its randomness comes only from
 the ``random.Random`` it was built with, so the same seed and the same observations give
 the same moves. Search bots count their budget in iterations, with a wall-clock cap on
-top for play (tests and measurements use iteration budgets only).
+top for play (tests and measurements use iteration budgets only). The levels, and
+``make_bot`` to build one, are in ``levels.py``.
 """
 
 from __future__ import annotations
@@ -20,11 +21,6 @@ from .knowledge import Knowledge
 
 # A check of one setting's value.
 Check = Callable[[Any], bool]
-
-LEVELS = ("random", "novice", "club", "expert", "master")
-# The cheater searches the true hidden cards: a yardstick for measurements, never offered.
-ALL_LEVELS = (*LEVELS, "cheater")
-
 
 class Bot:
     """A computer player for one seat. Subclasses implement ``_choose`` on integer codes."""
@@ -114,24 +110,6 @@ SEARCH_SETTINGS: dict[str, Check] = {
     "iterations": _positive_int,
     "time_limit": _time_limit,
 }
-
-
-def make_bot(level: str, seat: int, rng: random.Random, **settings: Any) -> Bot:
-    """A bot of the given level for a seat; unknown levels or settings raise ValueError."""
-    from .search import CheaterBot, ExpertBot, MasterBot
-
-    classes: dict[str, type[Bot]] = {
-        "random": RandomBot,
-        "novice": NoviceBot,
-        "club": ClubBot,
-        "expert": ExpertBot,
-        "master": MasterBot,
-        "cheater": CheaterBot,
-    }
-    cls = classes.get(level) if isinstance(level, str) else None
-    if cls is None:
-        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(ALL_LEVELS)})")
-    return cls(seat, rng, **settings)
 
 
 def play_game(

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from ..rules import Rules
-from .base import ALL_LEVELS, LEVELS
+from .levels import ALL_LEVELS, LEVELS
 
 
 def parse_rules_option(text: str) -> Rules:

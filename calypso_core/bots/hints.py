@@ -13,8 +13,8 @@ from typing import Any
 
 from ..cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card
 from ..game import GameState
-from .base import ALL_LEVELS, make_bot
 from .knowledge import Knowledge, card_code
+from .levels import ALL_LEVELS, make_bot
 
 
 @dataclass(frozen=True)
