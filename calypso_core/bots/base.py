@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from ..cards import CARDS, Card
+from ..cards import CARDS, Card, brief_repr
 from ..game import GameState
 from .heuristics import TrickEvaluator, choose_by_rules
 from .knowledge import Knowledge
@@ -122,6 +122,8 @@ def play_game(
     The given state is not changed. With ``move_times``, each seat's thinking times in
     seconds are appended to ``move_times[seat]``.
     """
+    if not isinstance(state, GameState):
+        raise ValueError(f"play_game needs a GameState, not {brief_repr(state)}")
     if len(bots) != 4:
         raise ValueError(f"a game needs four bots, not {len(bots)}")
     state = state.clone()

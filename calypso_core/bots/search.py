@@ -117,8 +117,8 @@ class SearchBot(Bot):
         # hand before every play is known; compare the policy's card with the real one.
         misses = 0
         rules = k.rules
-        must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
-        last = rules.last_trump_in_wins and not rules.all_fours
+        must_beat = rules.must_beat
+        last = rules.last_trump_wins
         winner_fn = rules.winner_fn
         for leader, cards in reversed(k.deal_tricks):
             for i in range(len(cards) - 1, -1, -1):
