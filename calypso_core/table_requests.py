@@ -82,7 +82,9 @@ def replay(match: Match | None, data: dict[str, Any]) -> dict[str, Any]:
         state = _state_of(record)
         if match is not None and _same_game(state, match.state) and not match.state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)
-    tricks = data.get("tricks", len(state.tricks))
+    tricks = data.get("tricks")
+    if tricks is None:  # not given, or given as null (as for every optional key): all of them
+        tricks = len(state.tricks)
     if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
         raise ProtocolError(
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
