@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calypso_core.bots.base import make_bot
+from calypso_core.bots import make_bot
 from calypso_core.game import new_game
 
 # One case: (deals left, cards in progress, completed another before the end).

@@ -22,9 +22,8 @@ from .cli_io import (
     run_command,
     write_line,
 )
-from .game import GameState
+from .game import GameState, players_json, tricks_json
 from .match import MAX_SEED_CHARS
-from .observe import players_json, tricks_json
 
 DESCRIPTION = (
     "Calypso, the four-trump partnership card game, from the command line: check and "

@@ -3,7 +3,8 @@
 A ``Sim`` holds every hidden card, so a bot builds one per sampled layout (``from_parts``)
 or, to cheat in tests, from the true position (``from_state``). Cards are integer codes
 0-51 (``suit * 13 + rank``, rank 0 the two, 12 the ace; suits S H D C = 0 1 2 3) as in
-``cards.py``. Nothing here checks legality: callers play only what ``legal`` lists.
+``cards.py``, and the rules are those of ``kernel.py``. Nothing here checks legality:
+callers play (``play_unchecked``) only what ``legal`` lists.
 
 Each seat's hand is kept as four lists of ranks, one per suit, with a rank repeated for
 identical copies (``_cards[seat * 4 + suit]``): "must follow" is one lookup, and a uniformly
@@ -13,8 +14,8 @@ iteration, the winner tracked as the cards fall, the stock split into hands once
 ``from_parts`` and shared by every clone.
 
 Bots may read (never write) ``_cards``, ``_trick``, ``_leader``, ``_to_move``, ``_deal``,
-``_suits``, ``_calypso``, ``_completed``, ``_winner_fn``, ``_must_beat`` and ``_last``
-between moves; everything else may change.
+``_suits``, ``_calypso``, ``_completed`` and ``_winner_fn`` between moves; everything else
+may change.
 """
 
 from __future__ import annotations
@@ -23,19 +24,22 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import compress
 
-from .game import DEALS, FULL_CALYPSO, LADDER, GameState
-from .rules import Rules, WinnerFn
+from .game import GameState
+from .kernel import (
+    BIT_OF,
+    DEALS,
+    FULL_CALYPSO,
+    RANK_OF,
+    SUIT_OF,
+    TRICKS_PER_DEAL,
+    WinnerFn,
+    gather,
+    score,
+    trumps_by_position,
+)
+from .rules import Rules
 
-# A policy for ``Sim.playout``: given the position and its legal cards, the card to play.
-Policy = Callable[["Sim", list[int]], int]
-
-TRICKS_PER_DEAL = 13
-_SUIT_OF = tuple(c // 13 for c in range(52))
-_RANK_OF = tuple(c % 13 for c in range(52))
-_BIT_OF = tuple(1 << (c % 13) for c in range(52))
 _CODES = range(52)
-# _TRUMPS_FROM[suits][leader][i]: the personal suit of the i-th player of a trick.
-_TRUMPS_FROM: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 # _FOLLOWERS[leader]: (seat, seat * 4) for the three players after the leader, in order.
 _FOLLOWERS = tuple(
     tuple(((leader + i) & 3, ((leader + i) & 3) * 4) for i in (1, 2, 3)) for leader in range(4)
@@ -47,8 +51,8 @@ class Sim:
 
     __slots__ = (
         "_all_fours", "_base", "_calypso", "_cards", "_completed", "_deal", "_first_dealer",
-        "_future", "_last", "_leader", "_left", "_leftovers", "_must_beat", "_pending", "_pile",
-        "_rules", "_stock", "_suits", "_to_move", "_trick", "_trumps_from", "_winner_fn",
+        "_future", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules", "_stock",
+        "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
     )  # fmt: skip
 
     _rules: Rules
@@ -74,9 +78,7 @@ class Sim:
     # True once a deal has ended and the next one is due but not yet dealt from the stock.
     _pending: bool
     _winner_fn: WinnerFn
-    _trumps_from: tuple[tuple[int, ...], ...]
-    _must_beat: bool
-    _last: bool
+    _trumps: tuple[tuple[int, int, int, int], ...]
     _all_fours: bool
     _leftovers: bool
 
@@ -85,20 +87,26 @@ class Sim:
     @classmethod
     def from_state(cls, state: GameState) -> Sim:
         """The true position of a game state, every hidden card included."""
-        start = 52 * min(state.deal + 1, DEALS)
+        hands = [[0] * 52 for _ in range(4)]
+        calypso = [0, 0, 0, 0]
+        for seat in range(4):
+            for card in state.hand(seat):
+                hands[seat][card] += 1
+            for card in state.calypso(seat):
+                calypso[seat] |= BIT_OF[card]
         return cls.from_parts(
             state.rules,
             state.suits,
             state.first_dealer,
             state.deal,
-            state._leader,
-            state._to_move,
+            state.leader,
+            state.to_move,
             state.trick,
-            state._hands,
-            state.deck[start:],
-            state._calypso,
-            state._completed,
-            state._pile,
+            hands,
+            state.unseen_stock(),
+            calypso,
+            [state.completed(seat) for seat in range(4)],
+            [state.pile(seat) for seat in range(4)],
         )
 
     @classmethod
@@ -139,9 +147,9 @@ class Sim:
             for code in compress(_CODES, counts):  # the cards held, each once
                 n = counts[code]
                 if n == 1:
-                    cards[base + _SUIT_OF[code]].append(_RANK_OF[code])
+                    cards[base + SUIT_OF[code]].append(RANK_OF[code])
                 else:
-                    cards[base + _SUIT_OF[code]] += [_RANK_OF[code]] * n
+                    cards[base + SUIT_OF[code]] += [RANK_OF[code]] * n
         sim._cards = cards
         sim._stock = tuple(stock)
         sim._base = deal
@@ -156,16 +164,8 @@ class Sim:
 
     def _set_rules(self, rules: Rules) -> None:
         self._winner_fn = rules.winner_fn
-        s = self._suits
-        trumps_from = _TRUMPS_FROM.get(s)
-        if trumps_from is None:
-            trumps_from = _TRUMPS_FROM[s] = tuple(
-                tuple(s[(leader + i) & 3] for i in range(4)) for leader in range(4)
-            )
-        self._trumps_from = trumps_from
+        self._trumps = trumps_by_position(self._suits)
         self._all_fours = rules.all_fours
-        self._must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
-        self._last = rules.last_trump_in_wins and not rules.all_fours
         self._leftovers = rules.leftovers_start_next_calypso
 
     def clone(self) -> Sim:
@@ -188,9 +188,7 @@ class Sim:
         other._pile = self._pile[:]
         other._pending = self._pending
         other._winner_fn = self._winner_fn
-        other._trumps_from = self._trumps_from
-        other._must_beat = self._must_beat
-        other._last = self._last
+        other._trumps = self._trumps
         other._all_fours = self._all_fours
         other._leftovers = self._leftovers
         return other
@@ -273,11 +271,6 @@ class Sim:
         base = seat * 4
         return len(c[base]) + len(c[base + 1]) + len(c[base + 2]) + len(c[base + 3])
 
-    def suit_count(self, seat: int, suit: int) -> int:
-        """How many cards of a suit a seat holds."""
-        self._deal_if_due()
-        return len(self._cards[seat * 4 + suit])
-
     def calypso(self, seat: int) -> int:
         """The rank bitmask of a seat's calypso in progress (bit r: rank r of its suit)."""
         return self._calypso[seat]
@@ -294,11 +287,7 @@ class Sim:
 
     def score(self, seat: int) -> int:
         """A player's score at this point (docs/rules.md#scoring)."""
-        return (
-            LADDER[self._completed[seat]]
-            + 20 * self._calypso[seat].bit_count()
-            + 10 * self._pile[seat]
-        )
+        return score(self._completed[seat], self._calypso[seat], self._pile[seat])
 
     def scores(self) -> tuple[int, int, int, int]:
         """The four players' scores, by seat."""
@@ -321,7 +310,7 @@ class Sim:
         cards = self._cards
         base = seat * 4
         if self._trick:
-            led = _SUIT_OF[self._trick[0]]
+            led = SUIT_OF[self._trick[0]]
             ranks = cards[base + led]
             if ranks:
                 own = self._suits[seat]
@@ -332,65 +321,27 @@ class Sim:
                 return sorted({off + r for r in ranks})
         return sorted({suit * 13 + r for suit in range(4) for r in cards[base + suit]})
 
-    def play(self, code: int) -> None:
-        """Play a card for the player to move; unchecked, so it must be legal."""
+    def play_unchecked(self, code: int) -> None:
+        """Play a card for the player to move; nothing is checked, so it must be legal."""
         if self._pending:
             self._deal_next()
         seat = self._to_move
-        self._cards[seat * 4 + _SUIT_OF[code]].remove(_RANK_OF[code])
+        self._cards[seat * 4 + SUIT_OF[code]].remove(RANK_OF[code])
         trick = self._trick
         trick.append(code)
         if len(trick) < 4:
             self._to_move = (seat + 1) & 3
             return
         leader = self._leader
-        winner = (leader + self._winner_fn(trick, self._trumps_from[leader])) & 3
-        self._gather(trick, winner)
+        trumps = self._trumps
+        winner = (leader + self._winner_fn(trick, trumps[leader])) & 3
+        gather(trick, winner, trumps[0], self._calypso, self._completed, self._pile,
+               self._leftovers)  # fmt: skip
         self._trick = []
         self._leader = self._to_move = winner
         self._left -= 1
         if not self._left:
             self._end_deal()
-
-    def _gather(self, trick: Sequence[int], winner: int) -> None:
-        """Sort a won trick into calypsos and the winner's pile (rules: #building-calypsos)."""
-        own = self._suits[winner]
-        mate = own ^ 1
-        partner = winner ^ 2
-        calypso = self._calypso
-        mine = calypso[winner]
-        theirs = calypso[partner]
-        # Every card goes to the pile but those that join a calypso; duplicates stay in the
-        # pile unless they start a new calypso, so keep their ranks for that case.
-        to_pile = 4
-        my_dups = their_dups = 0
-        for card in trick:
-            suit = _SUIT_OF[card]
-            if suit == own:
-                bit = _BIT_OF[card]
-                if mine & bit:
-                    my_dups |= bit
-                else:
-                    mine |= bit
-                    to_pile -= 1
-            elif suit == mate:
-                bit = _BIT_OF[card]
-                if theirs & bit:
-                    their_dups |= bit
-                else:
-                    theirs |= bit
-                    to_pile -= 1
-        if mine == FULL_CALYPSO:
-            self._completed[winner] += 1
-            mine = my_dups if self._leftovers else 0
-            to_pile -= mine.bit_count()
-        if theirs == FULL_CALYPSO:
-            self._completed[partner] += 1
-            theirs = their_dups if self._leftovers else 0
-            to_pile -= theirs.bit_count()
-        calypso[winner] = mine
-        calypso[partner] = theirs
-        self._pile[winner] += to_pile
 
     def _end_deal(self) -> None:
         """After the last trick of a deal: move to the next one, dealt when first needed."""
@@ -421,21 +372,10 @@ class Sim:
         for i in range(4):
             base = ((first + i) & 3) * 4
             for code in dealt[i::4]:
-                cards[base + _SUIT_OF[code]].append(_RANK_OF[code])
+                cards[base + SUIT_OF[code]].append(RANK_OF[code])
         return tuple(map(tuple, cards))
 
     # -- playouts ------------------------------------------------------------------------
-
-    def playout(self, policy: Policy, rng: random.Random, until_end_of_deal: bool = False) -> None:
-        """Play on with ``policy(sim, legal)`` choosing every card.
-
-        Stops at the end of the game, or with ``until_end_of_deal`` at the end of the current
-        deal (the next deal is then due: ``deal`` has moved on, the stock is dealt when first
-        needed). ``rng`` is unused here, kept so both playouts take the same arguments.
-        """
-        deal = self._deal
-        while self._deal < DEALS and not (until_end_of_deal and self._deal != deal):
-            self.play(policy(self, self.legal()))
 
     def random_card(self, rnd: Callable[[], float]) -> int:
         """A uniformly random legal *physical* card for the player to move.
@@ -449,7 +389,7 @@ class Sim:
         base = seat * 4
         cards = self._cards
         if self._trick:
-            led = _SUIT_OF[self._trick[0]]
+            led = SUIT_OF[self._trick[0]]
             ranks = cards[base + led]
             if ranks:
                 own = self._suits[seat]
@@ -478,10 +418,15 @@ class Sim:
 
         Each card is drawn uniformly among the *physical* legal cards of the hand: a card
         held twice is twice as likely, and under All Fours the cards of the suit led and of
-        the player's own suit are pooled. Stops as ``playout`` does. If ``moves`` is given,
+        the player's own suit are pooled. Stops at the end of the game, or with
+        ``until_end_of_deal`` at the end of the current deal (the next deal is then due:
+        ``deal`` has moved on, the stock is dealt when first needed). If ``moves`` is given,
         every card played is appended to it (for tests and analysis).
 
-        The whole game loop is this one function, a trick per iteration, on locals.
+        The whole game loop is this one function, a trick per iteration, on locals. It holds
+        the one inlined copy of the kernel's rules (``kernel.winner_fn`` and
+        ``kernel.gather``), marked where they are; tests/test_fastsim.py replays its moves
+        through ``GameState`` under every rule option.
         """
         rnd = rng.random
         start_deal = self._deal
@@ -490,7 +435,7 @@ class Sim:
             code = self.random_card(rnd)
             if moves is not None:
                 moves.append(code)
-            self.play(code)
+            self.play_unchecked(code)
         deal = self._deal
         if deal >= DEALS or (until_end_of_deal and deal != start_deal):
             return
@@ -502,11 +447,12 @@ class Sim:
         completed = self._completed
         pile = self._pile
         all_fours = self._all_fours
-        keep_rank = not self._last  # whether a trump-in raises the bar for later ones
-        must_beat = self._must_beat
+        rules = self._rules
+        keep_rank = not rules.last_trump_wins  # whether a trump-in raises the bar for later ones
+        must_beat = rules.must_beat
         leftovers = self._leftovers
-        suit_of = _SUIT_OF
-        bit_of = _BIT_OF
+        suit_of = SUIT_OF
+        bit_of = BIT_OF
         followers = _FOLLOWERS
         leader = self._leader
         left = self._left
@@ -528,8 +474,10 @@ class Sim:
                 # other cards (trump-ins and discards) as seat << 6 | code, if any.
                 follows = [rank]
                 others: list[int] | None = None
-                # The winner so far: the highest card of the suit led (best, best_seat),
-                # unless someone trumps in (trump_seat, beating trump_rank).
+                # INLINED COPY of kernel.winner_fn, tracked as the cards fall: the winner so
+                # far is the highest card of the suit led (best, best_seat), unless someone
+                # trumps in (trump_seat, beating trump_rank). Under All Fours (which implies
+                # must_beat and keep_rank) the trump-ins come from the branch just below.
                 best = rank
                 best_seat = leader
                 trump_seat = -1
@@ -593,7 +541,7 @@ class Sim:
                 winner = trump_seat if trump_seat >= 0 else best_seat
                 if moves is not None:
                     moves += _in_playing_order(leader, led, follows, others)
-                # Gather, as in _gather: the suit led first, then the other cards.
+                # INLINED COPY of kernel.gather: the suit led first, then the other cards.
                 own = suits[winner]
                 partner = winner ^ 2
                 mine_mask = calypso[winner]

@@ -16,11 +16,10 @@ import random
 from typing import Any
 
 from .cards import SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card
-from .game import TRICKS_PER_DEAL, GameState
+from .game import GameState
+from .kernel import TRICKS_PER_DEAL
 from .record import from_record, to_record
 from .tableview import card_info, score_sheet, sorted_hand, trick_view
-
-PLAYS_PER_DEAL = 4 * TRICKS_PER_DEAL
 
 
 def play_seats(state: GameState) -> list[int]:

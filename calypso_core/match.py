@@ -70,12 +70,8 @@ def bot_levels() -> tuple[list[str], str | None]:
 
 
 def default_level() -> str:
-    """The bots' own default level if they name one, else the second easiest."""
-    bots, _ = _bots()
+    """The second easiest level on offer (random play when no bots are)."""
     levels, _ = bot_levels()
-    named = getattr(bots, "DEFAULT_LEVEL", None)
-    if isinstance(named, str) and named in levels:
-        return named
     return levels[1] if len(levels) > 1 else levels[0]
 
 
@@ -156,7 +152,7 @@ class Settings:
             seed=_check_seed(data.get("seed"), required=saved),
             rules=_check_rules(data.get("rules")),
             levels=_check_levels(data.get("level"), data.get("levels")),
-            games=_check_games(data.get("games", 1)),
+            games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
         )
 

@@ -7,9 +7,9 @@ requests (the worker runs one page); apart from that, and from fresh random seed
 is given, a reply depends only on the request. A refused request changes nothing.
 
 Request types (see ``REQUESTS``): ``hello``; ``new_game {seed?, rules?, level? | levels?,
-games?, suit?}``; ``view``; ``play {card}``; ``step`` (alias ``bot_move``: one computer
-move); ``next_game``; ``hint``; ``record``; ``load {record, settings, history?}``; ``undo``;
-``replay {record?, tricks?}``; ``import {text}``; ``examples`` (see ``table_requests``).
+games?, suit?}``; ``view``; ``play {card}``; ``step`` (one computer move); ``next_game``;
+``hint``; ``record``; ``load {record, settings, history?}``; ``undo``; ``replay {record?,
+tricks?}``; ``import {text}``; ``examples`` (see ``table_requests``).
 """
 
 from __future__ import annotations
@@ -48,7 +48,6 @@ REQUESTS: dict[str, frozenset[str]] = {
     "view": frozenset(),
     "play": frozenset({"card"}),
     "step": frozenset(),
-    "bot_move": frozenset(),
     "next_game": frozenset(),
     "hint": frozenset(),
     "record": frozenset(),
@@ -185,8 +184,11 @@ def _dispatch(data: dict[str, Any]) -> Any:
         for key in ("record", "settings"):
             if key not in data:
                 raise ProtocolError("bad_request", f"load needs {key}")
-        _check_record_sizes(data["record"], data.get("history", []))
-        loaded = Match.load(data["record"], data["settings"], data.get("history", []))
+        history = data.get("history")
+        if history is None:  # not given, or null (as for every optional key): no earlier games
+            history = []
+        _check_record_sizes(data["record"], history)
+        loaded = Match.load(data["record"], data["settings"], history)
         _session.match = loaded
         return _view(loaded)
     match = _session.match
@@ -199,7 +201,7 @@ def _dispatch(data: dict[str, Any]) -> Any:
             raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
         match.play(data["card"])
         return _view(match)
-    if kind in ("step", "bot_move"):
+    if kind == "step":
         match.step()
         return _view(match)
     if kind == "next_game":

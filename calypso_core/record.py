@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .cards import SUIT_LETTERS
-from .game import GameState, IllegalMoveError, check_deck, check_seat, check_suits
+from .cards import SUIT_LETTERS, brief_repr, check_seat
+from .game import GameState, IllegalMoveError, check_deck, check_suits
+from .kernel import DECK_SIZE
 from .rules import Rules
 
 FORMAT = "calypso-record"
@@ -26,6 +27,8 @@ class RecordError(ValueError):
 
 def to_record(state: GameState) -> dict[str, Any]:
     """The game record of a position: enough to rebuild it exactly."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"a game record is made from a GameState, not {brief_repr(state)}")
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -46,12 +49,14 @@ def from_record(data: Any) -> GameState:
         if key not in data:
             raise RecordError(f"game record has no {key!r}")
     if data["format"] != FORMAT:
-        raise RecordError(f"format is {data['format']!r}, not {FORMAT!r}")
+        raise RecordError(f"format is {brief_repr(data['format'])}, not {FORMAT!r}")
     if type(data["version"]) is not int or data["version"] != VERSION:
-        raise RecordError(f"unsupported record version {data['version']!r} (this reads {VERSION})")
+        raise RecordError(
+            f"unsupported record version {brief_repr(data['version'])} (this reads {VERSION})"
+        )
     for key in data:
         if key not in KEYS:
-            raise RecordError(f"unknown key {key!r} in game record")
+            raise RecordError(f"unknown key {brief_repr(key)} in game record")
     for key in KEYS:
         if key not in data:
             raise RecordError(f"game record has no {key!r}")
@@ -63,12 +68,12 @@ def from_record(data: Any) -> GameState:
         suits = check_suits(_list_of_str(data["suits"], "suits"))
         first_dealer = check_seat(data["first_dealer"])
         deck = check_deck(_list_of_str(data["deck"], "deck"))
+        state = GameState(rules, suits, first_dealer, deck)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
     plays = _list_of_str(data["plays"], "plays")
-    if len(plays) > len(deck):
-        raise RecordError(f"plays has {len(plays)} cards; a game has at most 208")
-    state = GameState(rules, suits, first_dealer, deck)
+    if len(plays) > DECK_SIZE:
+        raise RecordError(f"plays has {len(plays)} cards; a game has at most {DECK_SIZE}")
     for i, text in enumerate(plays):
         if state.is_over:
             raise RecordError(f"play {i}: {text} comes after the end of the game")
@@ -84,20 +89,36 @@ def _list_of_str(value: Any, name: str) -> list[str]:
         raise RecordError(f"{name} must be a list of strings, not {type(value).__name__}")
     for i, item in enumerate(value):
         if not isinstance(item, str):
-            raise RecordError(f"{name}[{i}] must be a string, not {item!r}")
+            raise RecordError(f"{name}[{i}] must be a string, not {brief_repr(item)}")
     return value
 
 
 def parse_record(text: str | bytes) -> GameState:
-    """Rebuild a position from a record's JSON text (size-limited, strictly parsed)."""
-    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    """Rebuild a position from a record's JSON text (size-limited, strictly parsed).
+
+    Bytes must be UTF-8 (a leading byte-order mark is skipped); a key given twice in one
+    object is refused.
+    """
+    if isinstance(text, (bytes, bytearray)):
+        size = len(text)
+    elif isinstance(text, str):
+        size = len(text.encode("utf-8", "surrogatepass"))
+    else:
+        raise RecordError(f"a game record is JSON text (str or bytes), not {brief_repr(text)}")
     if size > MAX_RECORD_BYTES:
         raise RecordError(f"game record is {size} bytes; the limit is {MAX_RECORD_BYTES}")
+    if not isinstance(text, str):
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise RecordError(f"game record is not UTF-8 text: {exc}") from None
     try:
         data = json.loads(
-            text, parse_constant=_refuse_constant, object_pairs_hook=_refuse_duplicate_keys
+            text.removeprefix("\ufeff"),
+            parse_constant=_refuse_constant,
+            object_pairs_hook=_refuse_duplicate_keys,
         )
-    except (ValueError, UnicodeDecodeError) as exc:
+    except ValueError as exc:
         raise RecordError(f"game record is not valid JSON: {exc}") from None
     except RecursionError:
         raise RecordError("game record is not valid JSON: nested too deeply") from None
@@ -114,6 +135,6 @@ def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise ValueError(f"key {key!r} appears twice")
+                raise ValueError(f"key {brief_repr(key)} appears twice")
             seen.add(key)
     return data

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from .cards import Card, CardParseError, Suit
-
-# A winner function takes the cards of a trick in playing order (1-4 ints) and the personal
-# suits of the players who played them, and returns the index of the card winning so far.
-WinnerFn = Callable[[Sequence[int], Sequence[int]], int]
+from .cards import Card, CardParseError, Suit, brief_repr
+from .kernel import WinnerFn, winner_fn
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +32,11 @@ class Rules:
 
     def __post_init__(self) -> None:
         for field in fields(self):
-            if type(getattr(self, field.name)) is not bool:
-                raise TypeError(f"Rules.{field.name} must be a bool")
+            value = getattr(self, field.name)
+            if type(value) is not bool:
+                raise ValueError(
+                    f"Rules.{field.name} must be True or False, not {brief_repr(value)}"
+                )
 
     def to_dict(self) -> dict[str, bool]:
         """The options as a JSON-ready dict, as in game records."""
@@ -50,51 +50,26 @@ class Rules:
         known = {field.name for field in fields(cls)}
         for key, value in data.items():
             if key not in known:
-                raise ValueError(f"rules: unknown option {key!r}")
+                raise ValueError(f"rules: unknown option {brief_repr(key)}")
             if type(value) is not bool:
-                raise ValueError(f"rules: {key} must be true or false, not {value!r}")
+                raise ValueError(f"rules: {key} must be true or false, not {brief_repr(value)}")
         return cls(**data)
 
     @property
+    def must_beat(self) -> bool:
+        """Whether a trump lead counts as a trump that a trump-in must beat (the first
+        option, or All Fours)."""
+        return self.lead_trump_must_be_beaten or self.all_fours
+
+    @property
+    def last_trump_wins(self) -> bool:
+        """Whether the last trump-in wins rather than the highest (All Fours overrides it)."""
+        return self.last_trump_in_wins and not self.all_fours
+
+    @property
     def winner_fn(self) -> WinnerFn:
-        """The fast trick-winner function for these options."""
-        must_beat = self.lead_trump_must_be_beaten or self.all_fours
-        last = self.last_trump_in_wins and not self.all_fours
-        return _WINNERS[must_beat, last]
-
-
-def _make_winner(must_beat: bool, last: bool) -> WinnerFn:
-    def winner(cards: Sequence[int], trumps: Sequence[int]) -> int:
-        lead = cards[0]
-        led = lead // 13
-        best = 0  # highest card of the suit led so far
-        best_rank = lead % 13
-        trump_i = -1
-        trump_rank = -1
-        if led == trumps[0] and must_beat:
-            trump_i = 0
-            trump_rank = best_rank
-        for i in range(1, len(cards)):
-            card = cards[i]
-            suit = card // 13
-            if suit == led:
-                if card % 13 > best_rank:
-                    best = i
-                    best_rank = card % 13
-            elif suit == trumps[i] and card % 13 > trump_rank:
-                trump_i = i
-                if not last:
-                    trump_rank = card % 13
-        if trump_i >= 0:
-            return trump_i
-        if led == trumps[0]:
-            return 0
-        return best
-
-    return winner
-
-
-_WINNERS = {(m, last): _make_winner(m, last) for m in (False, True) for last in (False, True)}
+        """The trick-winner rule for these options, on integer codes (``kernel.winner_fn``)."""
+        return winner_fn(self.must_beat, self.last_trump_wins)
 
 
 def trick_winner(
@@ -107,27 +82,46 @@ def trick_winner(
     ``cards`` are in playing order and ``trumps`` are the personal suits of the players
     who played them, in the same order.
     """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, not {brief_repr(rules)}")
+    codes, suits = parse_trick(cards, trumps)
+    return rules.winner_fn(codes, suits)
+
+
+def parse_trick(
+    cards: Sequence[Card | str | int], trumps: Sequence[Suit | str | int]
+) -> tuple[list[int], list[int]]:
+    """The codes of a trick's 1-4 cards and of the personal suits of their players, checked.
+
+    A card is a ``Card``, its text or its code 0-51; a suit a ``Suit``, its letter or symbol,
+    or 0-3 (a ``Rank`` is neither, nor is a ``bool``).
+    """
+    if not _is_list(cards) or not _is_list(trumps):
+        raise ValueError(
+            "a trick is a list of 1-4 cards and a list of one personal suit for each, "
+            f"not {brief_repr(cards)} and {brief_repr(trumps)}"
+        )
     if not 1 <= len(cards) <= 4 or len(trumps) != len(cards):
         raise ValueError(
             f"a trick has 1-4 cards and one personal suit for each: "
             f"got {len(cards)} cards and {len(trumps)} suits"
         )
-    codes = [_as_card(card) for card in cards]
-    suits = [_as_suit(suit) for suit in trumps]
-    return rules.winner_fn(codes, suits)
+    return [_as_card(card) for card in cards], [_as_suit(suit) for suit in trumps]
+
+
+def _is_list(value: Any) -> bool:
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
 
 
 def _as_card(card: Card | str | int) -> int:
     if isinstance(card, str):
         return int(Card.parse(card))
-    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
-        return int(card)
-    raise CardParseError(f"{card!r} is not a card")
+    return int(Card(card))  # a plain int 0-51 or a Card; anything else raises
 
 
 def _as_suit(suit: Suit | str | int) -> int:
     if isinstance(suit, str):
         return int(Suit.parse(suit))
-    if isinstance(suit, int) and not isinstance(suit, bool) and 0 <= suit < 4:
+    if type(suit) in (Suit, int) and 0 <= suit < 4:
         return int(suit)
-    raise CardParseError(f"{suit!r} is not a suit")
+    raise CardParseError(f"{brief_repr(suit)} is not a suit")

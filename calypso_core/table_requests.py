@@ -14,7 +14,6 @@ from typing import Any
 
 from .aids import memory_aids
 from .cards import SEAT_NAMES, SUIT_LETTERS, Card
-from .explain import explain_trick
 from .game import GameState
 from .history import deal_log, replay_position, the_cut, truncated, undo_length
 from .jsontext import nests_too_deeply
@@ -22,6 +21,7 @@ from .match import YOU, Match, ProtocolError, brief, default_level
 from .record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from .rules import trick_winner
 from .tableview import card_info
+from .trick_reasons import explain_trick
 
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
 EXAMPLE_SUITS = ("S", "C", "H", "D")
@@ -83,7 +83,9 @@ def replay(match: Match | None, data: dict[str, Any]) -> dict[str, Any]:
         state = _state_of(record)
         if match is not None and _same_game(state, match.state) and not match.state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)
-    tricks = data.get("tricks", len(state.tricks))
+    tricks = data.get("tricks")
+    if tricks is None:  # not given, or given as null (as for every optional key): all of them
+        tricks = len(state.tricks)
     if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
         raise ProtocolError(
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "

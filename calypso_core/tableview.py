@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .cards import CARDS, RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
-from .explain import explain_trick
-from .game import CARD_POINTS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from .kernel import TRICKS_PER_DEAL, score_parts
+from .trick_reasons import explain_trick
 
 if TYPE_CHECKING:
     from .game import GameState, Trick
@@ -68,28 +68,27 @@ def score_sheet(state: GameState) -> dict[str, Any]:
     counts = [(state.completed(s), len(state.calypso(s)), state.pile(s)) for s in range(4)]
 
     def line(completed: int, in_progress: int, pile: int) -> dict[str, int]:
+        points = score_parts(completed, in_progress, pile)
         return {
             "completed": completed,
-            "calypso_points": LADDER[completed],
+            "calypso_points": points[0],
             "in_progress": in_progress,
-            "in_progress_points": CARD_POINTS * in_progress,
+            "in_progress_points": points[1],
             "pile": pile,
-            "pile_points": PILE_POINTS * pile,
-            "total": LADDER[completed] + CARD_POINTS * in_progress + PILE_POINTS * pile,
+            "pile_points": points[2],
+            "total": sum(points),
         }
 
+    lines = [line(*counts[s]) for s in range(4)]
     players = [
-        {"seat": s, "name": SEAT_NAMES[s], "suit": SUIT_LETTERS[state.suits[s]], **line(*counts[s])}
+        {"seat": s, "name": SEAT_NAMES[s], "suit": SUIT_LETTERS[state.suits[s]], **lines[s]}
         for s in range(4)
     ]
     partnerships = []
     for side in (0, 1):
-        mine, partner = counts[side], counts[side + 2]
-        sums = line(mine[0], mine[1] + partner[1], mine[2] + partner[2])
-        # The calypso ladder is per player, so a side's calypso points are the two players'.
-        sums["completed"] = mine[0] + partner[0]
-        sums["calypso_points"] = LADDER[mine[0]] + LADDER[partner[0]]
-        sums["total"] = state.score(side) + state.score(side + 2)
+        # A side's line is its two players' lines added up (the ladder is per player).
+        one, other = lines[side], lines[side + 2]
+        sums = {key: one[key] + other[key] for key in one}
         partnerships.append(
             {"side": side, "name": PARTNERSHIP_NAMES[side], "seats": [side, side + 2], **sums}
         )
@@ -105,7 +104,7 @@ def table_view(state: GameState, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may see of the table, ready to draw."""
     over = state.is_over
     to_move = None if over else state.to_move
-    legal = set(state.legal_codes()) if to_move == seat else set()
+    legal = set(state.legal_moves()) if to_move == seat else set()
     own = int(state.suits[seat])
     hand = sorted_hand([int(c) for c in state.hand(seat)], own)
     seats = []

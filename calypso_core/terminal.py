@@ -8,10 +8,9 @@ from collections.abc import Callable
 
 from .cards import SEAT_NAMES
 from .cli_io import one_line
-from .explain import explain_trick
-from .game import IllegalMoveError, new_game
+from .game import IllegalMoveError, describe, new_game
 from .match import bot_levels, brief, make_chooser
-from .observe import describe
+from .trick_reasons import explain_trick
 
 
 def play_in_terminal(

@@ -199,3 +199,34 @@ def test_seats_are_numbered_clockwise_from_north() -> None:
     assert (NORTH, EAST, SOUTH, WEST) == (0, 1, 2, 3)
     assert SEAT_NAMES == ("North", "East", "South", "West")
     assert [seat_name(seat) for seat in range(4)] == list(SEAT_NAMES)
+
+
+# Letters outside ASCII whose case mapping is an ASCII suit or rank letter (the long s, the
+# Kelvin sign, the dotless i ...): none of them names a suit or a rank.
+CASE_LOOKALIKES = sorted(
+    char
+    for char in map(chr, range(0x80, 0x30000))
+    if not 0xD800 <= ord(char) < 0xE000
+    and any(len(mapped) == 1 and mapped.isascii() for mapped in (char.upper(), char.lower()))
+)
+
+
+def test_there_are_case_lookalikes_to_refuse() -> None:
+    assert "\u017f" in CASE_LOOKALIKES and "\u212a" in CASE_LOOKALIKES  # long s, Kelvin K
+
+
+@pytest.mark.parametrize("char", CASE_LOOKALIKES, ids=lambda c: f"U+{ord(c):04X}")
+def test_a_letter_that_only_case_maps_to_a_suit_or_rank_is_neither(char: str) -> None:
+    for parse in (Suit.parse, Rank.parse):
+        with pytest.raises(CardParseError):
+            parse(char)
+    with pytest.raises(CardParseError):
+        Card.parse("A" + char)
+    with pytest.raises(CardParseError):
+        Card.parse(char + "S")
+
+
+@pytest.mark.parametrize("text", ["\uff33", "\u2664", "\u2661", "S\u0307", "\u00a0S"])
+def test_full_width_outlined_or_decorated_suits_are_refused(text: str) -> None:
+    with pytest.raises(CardParseError, match="is not a suit"):
+        Suit.parse(text)

@@ -14,7 +14,7 @@ import pytest
 from calypso_core import Rules, new_game, to_record
 from calypso_core.bots import make_bot, run_match
 from calypso_core.bots.cli import parse_rules_option
-from calypso_core.bots.match import BoardResult
+from calypso_core.bots.duplicate import BoardResult
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -13,10 +13,10 @@ from protocol_calls import call, error, ok
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, protocol
 from calypso_core import match as match_module
-from calypso_core.explain import explain_trick
 from calypso_core.jsontext import top_level_id
 from calypso_core.record import MAX_RECORD_BYTES
 from calypso_core.tableview import suit_order
+from calypso_core.trick_reasons import explain_trick
 
 SOUTH = 2
 
@@ -140,8 +140,7 @@ def test_a_non_string_request_is_refused() -> None:
     assert reply["error"]["code"] == "bad_json"
 
 
-@pytest.mark.parametrize("kind", ["view", "play", "step", "bot_move", "next_game", "record",
-                                  "hint"])
+@pytest.mark.parametrize("kind", ["view", "play", "step", "next_game", "record", "hint"])
 def test_game_commands_need_a_game(kind: str) -> None:
     payload = {"card": "QH"} if kind == "play" else {}
     assert error(kind, **payload) == "no_game"
@@ -286,7 +285,12 @@ def test_step_moves_one_computer_player_and_says_what_happened() -> None:
     assert after["plays"] == 1
     assert after["trick"]["cards"] == [{"seat": mover, **event["card"]}]
     assert event["trick"] is None and event["game_over"] is False
-    assert ok("bot_move")["plays"] == 2
+    assert ok("step")["plays"] == 2
+
+
+def test_the_old_bot_move_alias_is_gone() -> None:
+    ok("new_game", seed=1, level="random")
+    assert error("bot_move") == "unknown_type"
 
 
 def test_a_completed_trick_names_its_winner_and_why() -> None:

@@ -304,10 +304,10 @@ def test_parse_record_refuses_what_is_not_json(text: str) -> None:
     assert str(caught.value).startswith("game record is not valid JSON: ")
 
 
-def test_parse_record_refuses_bytes_that_are_not_text() -> None:
+def test_parse_record_refuses_bytes_that_are_not_utf8_text() -> None:
     with pytest.raises(RecordError) as caught:
         parse_record(b'{"format": "\xff"}')
-    assert str(caught.value).startswith("game record is not valid JSON: ")
+    assert str(caught.value).startswith("game record is not UTF-8 text: ")
 
 
 def test_parse_record_refuses_a_record_over_the_size_limit() -> None:
@@ -435,3 +435,60 @@ def test_size_limit_counts_utf8_bytes_of_text() -> None:
     assert len(text) < MAX_RECORD_BYTES
     with pytest.raises(RecordError, match="bytes; the limit is"):
         parse_record(text)
+
+
+# -- decisions on odd input (docs/game-record.md#json-text) ------------------------------------
+
+
+def test_a_key_given_twice_anywhere_is_refused_with_its_name() -> None:
+    text = json.dumps(base_record())[:-1] + ', "plays": []}'
+    with pytest.raises(RecordError) as caught:
+        parse_record(text)
+    assert str(caught.value) == "game record is not valid JSON: key 'plays' appears twice"
+    twice = '"all_fours": false, "all_fours": true'
+    nested = json.dumps(base_record()).replace('"all_fours": false', twice)
+    with pytest.raises(RecordError) as caught:
+        parse_record(nested)
+    assert str(caught.value) == "game record is not valid JSON: key 'all_fours' appears twice"
+
+
+def test_utf8_bytes_read_with_or_without_a_byte_order_mark() -> None:
+    text = json.dumps(base_record())
+    assert parse_record(text.encode()) == parse_record(text)
+    assert parse_record(b"\xef\xbb\xbf" + text.encode()) == parse_record(text)
+    assert parse_record("\ufeff" + text) == parse_record(text)
+
+
+@pytest.mark.parametrize(
+    "encoding", ["utf-16", "utf-16-le", "utf-32", "latin-1", "cp1252"]
+)
+def test_bytes_in_another_encoding_are_refused_as_not_utf8(encoding: str) -> None:
+    # Latin-1 and cp1252 only differ from UTF-8 where there is a non-ASCII character.
+    data = json.dumps({**base_record(), "format": "calypso-récord"}, ensure_ascii=False)
+    with pytest.raises(RecordError) as caught:
+        parse_record(data.encode(encoding))
+    assert str(caught.value).startswith("game record is not UTF-8 text: ")
+
+
+LONG_S = "\u017f"  # the long s: LONG_S.upper() == "S"
+FULL_WIDTH_S = "\uff33"
+KELVIN = "\u212a"  # "K".lower() == "k", the Kelvin sign's too
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("suits", [LONG_S, "D", "H", "C"], f"suits[0]: '{LONG_S}' is not a suit"),
+        ("suits", [FULL_WIDTH_S, "D", "H", "C"], f"suits[0]: '{FULL_WIDTH_S}' is not a suit"),
+        ("suits", ["\u2664", "D", "H", "C"], "suits[0]: '\u2664' is not a suit"),  # outlined
+        ("plays", ["A" + LONG_S], f"play 0: 'A{LONG_S}' is not a card"),
+        ("plays", [KELVIN + "S"], f"play 0: '{KELVIN}S' is not a card"),
+        ("plays", ["\u00a0AS"], "play 0: '\\xa0AS' is not a card"),  # a no-break space
+    ],
+)
+def test_only_ascii_letters_and_the_four_symbols_name_suits_and_ranks(
+    key: str, value: list[str], message: str
+) -> None:
+    with pytest.raises(RecordError) as caught:
+        from_record({**base_record(), key: value})
+    assert str(caught.value).startswith(message)

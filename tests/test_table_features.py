@@ -222,6 +222,19 @@ def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
     assert error("replay", tricks=53) == "bad_request"
 
 
+def test_optional_keys_given_as_null_count_as_left_out() -> None:
+    # docs/protocol.md: an optional key given as null is the same as leaving it out.
+    state = played(12, 208)
+    record = to_record(state)
+    assert ok("replay", record=record, tricks=None) == ok("replay", record=record)
+    assert ok("replay", record=record, tricks=None)["tricks"] == 52
+    view = ok("new_game", seed=5, level="random", games=None, rules=None, suit=None)
+    assert view["match"]["games"] == 1
+    saved = ok("record")
+    loaded = ok("load", record=saved["record"], settings=saved["settings"], history=None)
+    assert loaded["plays"] == view["plays"] and loaded["match"]["game_number"] == 1
+
+
 def test_import_accepts_a_record_and_refuses_bad_files_clearly() -> None:
     state = played(12, 208)
     text = json.dumps(to_record(state))

@@ -32,7 +32,7 @@ export class EngineError extends Error {
 }
 
 // Requests that may change the game in play; the client keeps the record after each.
-const CHANGES_GAME = new Set(["new_game", "load", "play", "step", "bot_move", "next_game", "undo"]);
+const CHANGES_GAME = new Set(["new_game", "load", "play", "step", "next_game", "undo"]);
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
 const MAX_ATTEMPTS = 2; // a request is sent at most twice: once, and once after a crash

@@ -5,9 +5,10 @@ returns its card, seeing only ``observation(seat)``. ``suggest`` gives a hint wi
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
 """
 
-from .base import ALL_LEVELS, LEVELS, Bot, make_bot, play_game
-from .explain import Suggestion, suggest
-from .match import MatchResult, run_match
+from .base import Bot, play_game
+from .duplicate import MatchResult, run_match
+from .hints import Suggestion, suggest
+from .levels import ALL_LEVELS, LEVELS, make_bot
 
 __all__ = [
     "ALL_LEVELS",

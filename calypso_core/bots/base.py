@@ -3,7 +3,8 @@
 A bot sees only ``observation(seat)`` and the legal cards; its randomness comes only from
 the ``random.Random`` it was built with, so the same seed and the same observations give
 the same moves. Search bots count their budget in iterations, with a wall-clock cap on
-top for play (tests and measurements use iteration budgets only).
+top for play (tests and measurements use iteration budgets only). The levels, and
+``make_bot`` to build one, are in ``levels.py``.
 """
 
 from __future__ import annotations
@@ -13,18 +14,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from ..cards import CARDS, Card
+from ..cards import CARDS, Card, brief_repr
 from ..game import GameState
 from .heuristics import TrickEvaluator, choose_by_rules
 from .knowledge import Knowledge
 
 # A check of one setting's value.
 Check = Callable[[Any], bool]
-
-LEVELS = ("random", "novice", "club", "expert", "master")
-# The cheater searches the true hidden cards: a yardstick for measurements, never offered.
-ALL_LEVELS = (*LEVELS, "cheater")
-
 
 class Bot:
     """A computer player for one seat. Subclasses implement ``_choose`` on integer codes."""
@@ -116,24 +112,6 @@ SEARCH_SETTINGS: dict[str, Check] = {
 }
 
 
-def make_bot(level: str, seat: int, rng: random.Random, **settings: Any) -> Bot:
-    """A bot of the given level for a seat; unknown levels or settings raise ValueError."""
-    from .search import CheaterBot, ExpertBot, MasterBot
-
-    classes: dict[str, type[Bot]] = {
-        "random": RandomBot,
-        "novice": NoviceBot,
-        "club": ClubBot,
-        "expert": ExpertBot,
-        "master": MasterBot,
-        "cheater": CheaterBot,
-    }
-    cls = classes.get(level) if isinstance(level, str) else None
-    if cls is None:
-        raise ValueError(f"unknown bot level {level!r} (levels: {', '.join(ALL_LEVELS)})")
-    return cls(seat, rng, **settings)
-
-
 def play_game(
     state: GameState,
     bots: Sequence[Bot],
@@ -144,6 +122,8 @@ def play_game(
     The given state is not changed. With ``move_times``, each seat's thinking times in
     seconds are appended to ``move_times[seat]``.
     """
+    if not isinstance(state, GameState):
+        raise ValueError(f"play_game needs a GameState, not {brief_repr(state)}")
     if len(bots) != 4:
         raise ValueError(f"a game needs four bots, not {len(bots)}")
     state = state.clone()

@@ -12,7 +12,7 @@ from typing import Any
 from ..cli_io import CommandError, choice, read_record, write_line
 from ..match import brief
 from ..rules import Rules
-from .base import ALL_LEVELS, LEVELS, make_bot
+from .levels import ALL_LEVELS, LEVELS, make_bot
 
 RULE_OPTIONS = tuple(Rules().to_dict())
 TRUE_WORDS = ("true", "on", "1")
@@ -108,7 +108,7 @@ def _finite(value: Any) -> Any:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .match import progress_bar, run_match
+    from .duplicate import progress_bar, run_match
 
     rules = parse_rules_option(args.rules)
     settings_a, settings_b = _match_settings(args)
@@ -132,7 +132,7 @@ def _match(args: argparse.Namespace) -> int:
 
 
 def _suggest(args: argparse.Namespace) -> int:
-    from .explain import suggest
+    from .hints import suggest
 
     state = read_record(args.file)
     hint = suggest(state, level=args.level, seed=args.seed)

@@ -9,7 +9,7 @@ with memory (cards counted, voids shown, copies still live), the novice one with
 
 from __future__ import annotations
 
-from ..rules import WinnerFn
+from ..kernel import WinnerFn
 from .knowledge import Knowledge
 
 
@@ -21,8 +21,8 @@ class TrickEvaluator:
     def __init__(self, k: Knowledge) -> None:
         self.k = k
         rules = k.rules
-        self.must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
-        self.last = rules.last_trump_in_wins and not rules.all_fours
+        self.must_beat = rules.must_beat
+        self.last = rules.last_trump_wins
         self.winner: WinnerFn = rules.winner_fn
         self.trumps = [k.suits[(k.leader + i) & 3] for i in range(4)]
         self.us = k.seat & 1

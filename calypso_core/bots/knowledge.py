@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import RANK_LETTERS, SUIT_LETTERS
-from ..game import FULL_CALYPSO, LADDER
+from ..kernel import FULL_CALYPSO, LADDER
 from ..rules import Rules
 
 _SUIT = {letter: i for i, letter in enumerate(SUIT_LETTERS)}

@@ -14,8 +14,7 @@ import random
 from collections.abc import Callable
 
 from ..fastsim import Sim
-from ..game import LADDER
-from ..rules import WinnerFn
+from ..kernel import LADDER, WinnerFn
 
 _POPCOUNT = tuple(bin(m).count("1") for m in range(1 << 13))
 # _COMPLETE[deals left][cards in progress]: the chance a calypso in progress is completed
@@ -178,8 +177,8 @@ def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random,
         cards = sim._cards
         suits = sim._suits
         winner_fn = sim._winner_fn
-        must_beat = sim._must_beat
-        last = sim._last
+        must_beat = sim.rules.must_beat
+        last = sim.rules.last_trump_wins
         calypso = sim._calypso if feed else None
         while sim._deal == deal:
             seat = sim._to_move
@@ -191,6 +190,6 @@ def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random,
                 code = light_card(
                     hand, seat, sim._trick, sim._leader, suits, winner_fn, must_beat, last, calypso
                 )
-            sim.play(code)
+            sim.play_unchecked(code)
 
     return rollout

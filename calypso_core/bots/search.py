@@ -85,7 +85,7 @@ class SearchBot(Bot):
             seed = rng.getrandbits(32)
             for code in legal:
                 child = sim.clone()
-                child.play(code)
+                child.play_unchecked(code)
                 if exact:
                     nodes = [0]
                     value = _solve(child, side, k.deal, -1e9, 1e9, nodes)
@@ -117,8 +117,8 @@ class SearchBot(Bot):
         # hand before every play is known; compare the policy's card with the real one.
         misses = 0
         rules = k.rules
-        must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
-        last = rules.last_trump_in_wins and not rules.all_fours
+        must_beat = rules.must_beat
+        last = rules.last_trump_wins
         winner_fn = rules.winner_fn
         for leader, cards in reversed(k.deal_tricks):
             for i in range(len(cards) - 1, -1, -1):
@@ -145,7 +145,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
         best = -1e9
         for code in moves:
             child = sim.clone()
-            child.play(code)
+            child.play_unchecked(code)
             value = _solve(child, side, deal, alpha, beta, nodes)
             if value > best:
                 best = value
@@ -157,7 +157,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
     best = 1e9
     for code in moves:
         child = sim.clone()
-        child.play(code)
+        child.play_unchecked(code)
         value = _solve(child, side, deal, alpha, beta, nodes)
         if value < best:
             best = value

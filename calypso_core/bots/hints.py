@@ -11,10 +11,10 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card
+from ..cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card, brief_repr
 from ..game import GameState
-from .base import ALL_LEVELS, make_bot
 from .knowledge import Knowledge, card_code
+from .levels import ALL_LEVELS, make_bot
 
 
 @dataclass(frozen=True)
@@ -45,8 +45,13 @@ def suggest(
         if state.is_over:
             raise ValueError("the game is over: there is no card to suggest")
         obs = state.observation(state.to_move)
-    else:
+    elif isinstance(state_or_observation, dict):
         obs = state_or_observation
+    else:
+        raise ValueError(
+            "a suggestion needs a GameState or the observation of the seat to move, "
+            f"not {brief_repr(state_or_observation)}"
+        )
     if obs.get("is_over") or obs.get("to_move") != obs.get("seat") or not obs.get("legal_moves"):
         raise ValueError("a suggestion needs the observation of the seat to move")
     legal = [CARDS[card_code(text)] for text in obs["legal_moves"]]

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from calypso_core import Rules, trick_winner
-from calypso_core.explain import explain_trick
+from calypso_core.trick_reasons import explain_trick
 
 # Seats in playing order N(♠) E(♣) S(♥) W(♦), North leads: the worked examples of the rules.
 SUITS = ["S", "C", "H", "D"]

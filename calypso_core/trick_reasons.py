@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card, Suit
-from .rules import Rules, trick_winner
+from .cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card, Suit, check_seat
+from .rules import Rules, parse_trick, trick_winner
 
 STANDARD = Rules()
 
@@ -22,15 +22,13 @@ def explain_trick(
     ``cards`` and ``trumps`` are as for ``trick_winner`` (playing order, and the personal
     suit of each card's player); ``leader`` is the seat of the first card, used for names.
     """
-    if type(leader) is not int or not 0 <= leader < 4:
-        raise ValueError(f"{leader!r} is not a seat (0-3)")
-    win = trick_winner(cards, trumps, rules)  # also checks the cards and suits
-    codes = [int(Card.parse(c)) if isinstance(c, str) else int(c) for c in cards]
-    suits = [int(Suit.parse(s)) if isinstance(s, str) else int(s) for s in trumps]
+    check_seat(leader)
+    win = trick_winner(cards, trumps, rules)  # also checks the cards, suits and rules
+    codes, suits = parse_trick(cards, trumps)
     led = codes[0] // 13
     trump_lead = led == suits[0]
-    must_beat = rules.lead_trump_must_be_beaten or rules.all_fours
-    last_wins = rules.last_trump_in_wins and not rules.all_fours
+    must_beat = rules.must_beat
+    last_wins = rules.last_trump_wins
 
     def who(i: int) -> str:
         return SEAT_NAMES[(leader + i) % 4]

@@ -17,7 +17,8 @@ from typing import Any
 
 from ..game import new_game
 from ..rules import Rules
-from .base import ALL_LEVELS, make_bot, play_game
+from .base import play_game
+from .levels import ALL_LEVELS, make_bot
 
 
 @dataclass
