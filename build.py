@@ -31,9 +31,6 @@ from typing import Any, ClassVar
 # --- Every pinned version and hash lives here. ---------------------------------------------
 PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
-PYODIDE_PYTHON = "3.14"  # the Python inside that runtime, for picking micropip's wheel
-MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see platform notes)
-            "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
 FLIT_CORE = {"version": "3.12.0",  # builds the engine wheel
              "sha256": "e7a0304069ea895172e3c7bb703292e992c5d1555dd1233ab7b5621b5b69e62c"}
 DEV_TOOLS = ["pytest==9.0.3", "hypothesis==6.155.2", "mypy==2.4.1", "ruff==0.17.6",
@@ -45,14 +42,15 @@ ROOT = Path(__file__).resolve().parent
 WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".venv"
 RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]
-# A memory image of the runtime just after start-up, which the worker restores instead of
-# starting Python (see make_snapshot). Its modules: the standard library that micropip and the
-# engine import, loaded ahead so the browser skips that too. Nothing here may hold a
-# JavaScript object, or Pyodide refuses to take the snapshot.
-SNAPSHOT = "snapshot/python.snapshot.gz"
-SNAPSHOT_MODULES = ["asyncio", "email.parser", "hashlib", "html.parser", "importlib.metadata",
-                    "ipaddress", "json", "platform", "sysconfig", "tarfile", "urllib.parse",
-                    "zipfile"]
+# Where the engine wheel sits in Pyodide's file system: the worker writes it there and puts
+# it on sys.path (a pure wheel imports as a zip), as the snapshot maker does.
+ENGINE_FOLDER = "/engine"
+# A memory image of the runtime with the engine imported, which the worker restores instead
+# of starting Python on later visits (see make_snapshot); named after its content, so two
+# builds' snapshots never share a URL. Its modules: what the page's first game imports.
+# Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
+SNAPSHOT_FOLDER = "snapshot"
+SNAPSHOT_MODULES = ["calypso_core.protocol", "calypso_core.bots"]
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
@@ -147,13 +145,15 @@ def build_engine_wheel(out: Path) -> Path:
 
 
 # Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime
-# gives the same bytes; the worker reseeds `random` after restoring. _makeSnapshot and
-# makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above.
+# and wheel give the same bytes; the worker reseeds `random` after restoring. _makeSnapshot
+# and makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above. The
+# snapshot holds the wasm heap only, not the file system: the worker writes the wheel at the
+# same path again after restoring, for modules imported later.
 SNAPSHOT_MAKER = """
 import fs from "node:fs";
 import nodeCrypto from "node:crypto";
 import { pathToFileURL } from "node:url";
-const [runtime, out, modules] = process.argv.slice(2);
+const [runtime, out, wheel, wheelPath, modules] = process.argv.slice(2);
 const fill = (view) => {
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(7);
   return view;
@@ -166,18 +166,28 @@ performance.now = () => (tick += 1);
 process.hrtime.bigint = () => BigInt(tick += 1);
 const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
 const pyodide = await loadPyodide({ indexURL: `${runtime}/`, _makeSnapshot: true });
-pyodide.runPython(`import ${modules}`);
+pyodide.FS.mkdirTree(wheelPath.slice(0, wheelPath.lastIndexOf("/")));
+pyodide.FS.writeFile(wheelPath, fs.readFileSync(wheel));
+const path = JSON.stringify(wheelPath);
+pyodide.runPython(`import sys\nsys.path.insert(0, ${path})\nimport ${modules}`);
 fs.writeFileSync(out, pyodide.makeMemorySnapshot());
 """
 
 
-def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
-    """Return the gzipped memory snapshot of the runtime, made with Node and cached.
+def engine_path(wheel: Path) -> str:
+    """The engine wheel's path in Pyodide's file system."""
+    return f"{ENGINE_FOLDER}/{wheel.name}"
 
-    Restoring it skips Python's start-up, which is most of a bare loadPyodide. The cache key
-    covers the runtime, the module list and the maker script.
+
+def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots") -> Path:
+    """Return the gzipped memory snapshot of the runtime with the engine imported, made with
+    Node and cached.
+
+    Restoring it skips Python's start-up and the engine's import, most of a first boot. The
+    cache key covers the runtime, the wheel, the module list and the maker script.
     """
-    key = hashlib.sha256(json.dumps([PYODIDE, SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
+    key = hashlib.sha256(json.dumps([PYODIDE, sha256_of(wheel), engine_path(wheel),
+                                     SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
     cached = cache / f"{key.hexdigest()[:16]}.gz"
     if cached.is_file():
         return cached
@@ -191,8 +201,8 @@ def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
     raw.parent.mkdir(parents=True, exist_ok=True)
     run_setup("node making the runtime's memory snapshot",
               "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
-              node, "--input-type=module", "-", runtime, raw, ", ".join(SNAPSHOT_MODULES),
-              input=SNAPSHOT_MAKER)
+              node, "--input-type=module", "-", runtime, raw, wheel, engine_path(wheel),
+              ", ".join(SNAPSHOT_MODULES), input=SNAPSHOT_MAKER)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
@@ -207,8 +217,6 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     if not WEB.is_dir():
         sys.exit(f"build.py: {WEB} is missing")
     runtime = fetch_pyodide()
-    micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
-                           "--implementation", "py")
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
     render_rules_dialog(dist / "index.html")
@@ -217,16 +225,19 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
     wheels = dist / "wheels"
     engine = build_engine_wheel(wheels)
-    shutil.copyfile(micropip, wheels / micropip.name)
-    (dist / SNAPSHOT).parent.mkdir()
-    shutil.copyfile(make_snapshot(runtime), dist / SNAPSHOT)
+    snapshot = make_snapshot(runtime, engine)
+    snapshot_sha256 = sha256_of(snapshot)
+    snapshot_path = f"{SNAPSHOT_FOLDER}/engine-{snapshot_sha256[:16]}.snapshot.gz"
+    (dist / SNAPSHOT_FOLDER).mkdir()
+    shutil.copyfile(snapshot, dist / snapshot_path)
     (dist / "icons").mkdir()
     for size in ICON_SIZES:
         (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
                                "engine_wheel": f"wheels/{engine.name}",
-                               "micropip_wheel": f"wheels/{micropip.name}",
-                               "snapshot": SNAPSHOT})
+                               "engine_path": engine_path(engine),
+                               "snapshot": snapshot_path,
+                               "snapshot_sha256": snapshot_sha256})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest
 

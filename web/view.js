@@ -392,20 +392,31 @@ export function render(view, ui = {}) {
 
 const STAGES = {
   runtime: "Loading the Python runtime…",
-  micropip: "Loading the package installer…",
-  engine: "Installing the game engine…",
+  engine: "Starting the game engine…",
   ready: "Dealing the cards…",
 };
-const ORDER = ["runtime", "micropip", "engine", "ready"];
+const ORDER = ["runtime", "engine", "ready"];
 
-/** Shows loading progress: a bar, the stage in words, and which steps are done. */
-export function renderBoot({ stage, fraction }) {
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+/**
+ * Shows loading progress: a bar, the stage in words, which steps are done, and the bytes of
+ * the big files loaded so far of those expected.
+ */
+export function renderBoot({ stage, fraction, received, expected }) {
   $("[data-boot-progress]").value = fraction;
   $("[data-engine-status]").textContent = STAGES[stage] ?? stage;
   const at = ORDER.indexOf(stage);
   for (const li of $$("[data-boot-step]")) {
     const i = ORDER.indexOf(li.dataset.bootStep);
     li.dataset.done = i < at ? "true" : i === at ? "now" : "false";
+  }
+  if (expected) {
+    const line = $("[data-boot-bytes]");
+    line.textContent = `${megabytes(received)} of ${megabytes(expected)} MB`;
+    Object.assign(line.dataset, { received, expected });
   }
 }
 
