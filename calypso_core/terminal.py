@@ -10,8 +10,8 @@ from collections.abc import Callable
 from .cards import SEAT_NAMES
 from .explain import explain_trick
 from .game import IllegalMoveError, new_game
-from .match import make_chooser
 from .observe import describe
+from .table.match import make_chooser
 
 
 def play_in_terminal(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from calypso_core import protocol
+from calypso_core.table import transport as protocol
 
 
 def call(kind: str, **payload: Any) -> dict[str, Any]:

@@ -23,8 +23,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calypso_core import GameState, from_record, parse_record, protocol, to_record
+from calypso_core import GameState, from_record, parse_record, to_record
 from calypso_core.record import MAX_RECORD_BYTES, RecordError
+from calypso_core.table import transport as protocol
 
 SOUTH = 2
 SLOW_S = 2.0  # no single input may take longer (a real request takes milliseconds)

@@ -11,10 +11,11 @@ import pytest
 from protocol_calls import call, error, ok
 
 import calypso_core
-from calypso_core import Card, Rules, Suit, from_record, new_game, protocol
-from calypso_core import match as match_module
+from calypso_core import Card, Rules, Suit, from_record, new_game
 from calypso_core.explain import explain_trick
-from calypso_core.tableview import suit_order
+from calypso_core.table import match as match_module
+from calypso_core.table import transport as protocol
+from calypso_core.table.views import suit_order
 
 SOUTH = 2
 

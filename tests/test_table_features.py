@@ -11,11 +11,13 @@ from typing import Any
 import pytest
 from protocol_calls import error, ok
 
-from calypso_core import Card, from_record, new_game, protocol, to_record
-from calypso_core.aids import memory_aids
+from calypso_core import Card, from_record, new_game, to_record
 from calypso_core.cards import SUIT_LETTERS
 from calypso_core.game import GameState
-from calypso_core.history import (
+from calypso_core.table import transport as protocol
+from calypso_core.table.aids import memory_aids
+from calypso_core.table.handlers import EXAMPLES, examples
+from calypso_core.table.story import (
     deal_log,
     play_seats,
     replay_position,
@@ -23,7 +25,6 @@ from calypso_core.history import (
     truncated,
     undo_length,
 )
-from calypso_core.table_requests import EXAMPLES, examples
 
 SOUTH = 2
 

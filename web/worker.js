@@ -1,5 +1,5 @@
 // The engine's module worker: boots Pyodide once, installs the engine wheel, then hands each
-// request string to calypso_core.protocol.handle and posts its reply string back.
+// request string to calypso_core.table.handle and posts its reply string back.
 // Python owns the protocol; this file only moves strings and reports how loading went.
 //
 // Worker -> page messages: a reply is a JSON string; anything else is an object,
@@ -142,8 +142,8 @@ async function boot() {
     const reason = head?.ok ? err.message : `the file is missing (HTTP ${head?.status ?? "error"})`;
     throw new BootError("engine_install_failed", `cannot install the engine wheel ${wheelUrl}: ${reason}`);
   }
-  const protocol = await step("engine_import_failed", "cannot import calypso_core.protocol",
-    () => pyodide.pyimport("calypso_core.protocol"));
+  const protocol = await step("engine_import_failed", "cannot import calypso_core.table",
+    () => pyodide.pyimport("calypso_core.table"));
   const handle = protocol.handle.copy(); // kept for the worker's lifetime
   protocol.destroy();
   runtime = pyodide;

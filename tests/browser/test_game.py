@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from calypso_core import from_record, protocol
+from calypso_core import from_record
+from calypso_core.table import transport as protocol
 
 from .table import PLAYABLE, SETTLED, plays
 from .watching import booted_page, settled

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .cards import CARDS, RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
-from .explain import explain_trick
-from .game import CARD_POINTS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from ..cards import CARDS, RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
+from ..explain import explain_trick
+from ..game import CARD_POINTS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
 
 if TYPE_CHECKING:
-    from .game import GameState, Trick
-    from .rules import Rules
+    from ..game import GameState, Trick
+    from ..rules import Rules
 
 PARTNERSHIP_NAMES = ("North\u2013South", "East\u2013West")  # en dashes
 # Suits after one's own and the partner's: the two others, ordered so colours alternate

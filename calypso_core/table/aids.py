@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from .bots.knowledge import Knowledge
-from .cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
+from ..bots.knowledge import Knowledge
+from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
 
 COPIES = 4  # four packs: every card exists four times
 

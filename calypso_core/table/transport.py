@@ -9,7 +9,7 @@ is given, a reply depends only on the request. A refused request changes nothing
 Request types (see ``REQUESTS``): ``hello``; ``new_game {seed?, rules?, level? | levels?,
 games?, suit?}``; ``view``; ``play {card}``; ``step`` (alias ``bot_move``: one computer
 move); ``next_game``; ``hint``; ``record``; ``load {record, settings, history?}``; ``undo``;
-``replay {record?, tricks?}``; ``import {text}``; ``examples`` (see ``table_requests``).
+``replay {record?, tricks?}``; ``import {text}``; ``examples`` (see ``handlers``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ import json
 import re
 from typing import Any
 
-from . import __version__
+from .. import __version__
+from ..record import MAX_RECORD_BYTES
+from ..rules import Rules
+from .handlers import examples, import_record, replay, undo, view_extras
 from .match import (
     YOU,
     Match,
@@ -29,9 +32,6 @@ from .match import (
     default_level,
     has_hints,
 )
-from .record import MAX_RECORD_BYTES
-from .rules import Rules
-from .table_requests import examples, import_record, replay, undo, view_extras
 
 PROTOCOL_VERSION = 1
 MAX_REQUEST_CHARS = 256_000

@@ -15,10 +15,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card
-from .game import TRICKS_PER_DEAL, GameState
-from .record import from_record, to_record
-from .tableview import card_info, score_sheet, sorted_hand, trick_view
+from ..cards import SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card
+from ..game import TRICKS_PER_DEAL, GameState
+from ..record import from_record, to_record
+from .views import card_info, score_sheet, sorted_hand, trick_view
 
 PLAYS_PER_DEAL = 4 * TRICKS_PER_DEAL
 

@@ -12,15 +12,15 @@ import hashlib
 import json
 from typing import Any
 
+from ..cards import SEAT_NAMES, SUIT_LETTERS, Card
+from ..explain import explain_trick
+from ..game import GameState
+from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
+from ..rules import trick_winner
 from .aids import memory_aids
-from .cards import SEAT_NAMES, SUIT_LETTERS, Card
-from .explain import explain_trick
-from .game import GameState
-from .history import deal_log, replay_position, the_cut, truncated, undo_length
 from .match import YOU, Match, ProtocolError, brief, default_level
-from .record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
-from .rules import trick_winner
-from .tableview import card_info
+from .story import deal_log, replay_position, the_cut, truncated, undo_length
+from .views import card_info
 
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
 EXAMPLE_SUITS = ("S", "C", "H", "D")
@@ -113,7 +113,7 @@ def _state_of(record: Any) -> GameState:
 def import_record(match: Match | None, data: dict[str, Any]) -> dict[str, Any]:
     """Check a game record's JSON text (an uploaded file) and say what it holds: the record,
     whether it is over, and settings that continue it with ``load``."""
-    from .protocol import MAX_NESTING, _nesting  # the protocol's own guard
+    from .transport import MAX_NESTING, _nesting  # the protocol's own guard
 
     text = data.get("text")
     if not isinstance(text, str):

@@ -15,11 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import SEAT_NAMES, Card, CardParseError, Suit
-from .game import GameState, IllegalMoveError, new_game
-from .record import RecordError, from_record, to_record
-from .rules import Rules
-from .tableview import card_info, table_view, trick_view
+from ..cards import SEAT_NAMES, Card, CardParseError, Suit
+from ..game import GameState, IllegalMoveError, new_game
+from ..record import RecordError, from_record, to_record
+from ..rules import Rules
+from .views import card_info, table_view, trick_view
 
 YOU = 2  # the person plays South; North is the computer partner
 MAX_GAMES = 4
