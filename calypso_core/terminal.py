@@ -11,7 +11,7 @@ from .cards import SEAT_NAMES
 from .explain import explain_trick
 from .game import IllegalMoveError, new_game
 from .observe import describe
-from .table.match import make_chooser
+from .table.players import make_chooser
 
 
 def play_in_terminal(

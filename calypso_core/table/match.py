@@ -1,242 +1,34 @@
-"""A match for one person (South) against three computer players: the protocol's session.
+"""A match at one table: 1-4 games, 1-4 people and computer players in the other seats.
 
 A match is 1-4 games (docs/rules.md#a-match): each game is reshuffled from its own seed,
 suits stay with the seats, and the first dealer of a game is the last dealer of the one
-before. Computer players come from ``calypso_core.bots`` when it imports; the level
-``"random"`` (a random legal card) always works, so the page plays before any bot exists.
+before.
+
+**Whose hand is shown.** One device serves every person at the table. ``viewer`` is the
+seat whose hand is face up, or None when every hand is covered. A single person's hand is
+always shown. With several people, the table starts covered; when the turn passes to a
+person other than the viewer, every hand is covered until ``reveal`` shows that person's
+(the page's hand-off screen). A load resumes covered. Undo is refused when several people
+play: a card once seen by the others cannot be unseen.
 """
 
 from __future__ import annotations
 
-import importlib
-import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SEAT_NAMES, Card, CardParseError, Suit
+from ..cards import SEAT_NAMES, Card, CardParseError
 from ..game import GameState, IllegalMoveError, new_game
 from ..record import RecordError, from_record, to_record
-from ..rules import Rules
-from .views import card_info, table_view, trick_view
-
-YOU = 2  # the person plays South; North is the computer partner
-MAX_GAMES = 4
-MAX_SEED_CHARS = 100
-SETTINGS_KEYS = ("seed", "rules", "levels", "games", "suit")
-
-# A computer player: given the position, the card to play and a note if it fell back.
-Chooser = Callable[[GameState], tuple[Card, str | None]]
-
-
-class ProtocolError(ValueError):
-    """A request the protocol refuses; ``code`` is the machine-readable reason."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def brief(value: Any, limit: int = 40) -> str:
-    """A value's repr for an error message, cut short: messages never echo a huge input."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-# -- computer players -----------------------------------------------------------------------
-
-
-def _bots() -> tuple[Any, str | None]:
-    """The bots module, or None and why not (it may not exist yet, or may be broken)."""
-    try:
-        return importlib.import_module("calypso_core.bots"), None
-    except Exception as exc:  # a broken bots package must not break the game
-        return None, f"{type(exc).__name__}: {exc}"
-
-
-def bot_levels() -> tuple[list[str], str | None]:
-    """The levels on offer ("random" always among them) and why bots are missing, if so."""
-    bots, problem = _bots()
-    levels: list[str] = []
-    if bots is not None:
-        try:
-            levels = [str(level) for level in bots.LEVELS]
-        except Exception as exc:
-            problem = f"calypso_core.bots.LEVELS: {type(exc).__name__}: {exc}"
-    if "random" not in levels:
-        levels.insert(0, "random")
-    return levels, problem
-
-
-def default_level() -> str:
-    """The bots' own default level if they name one, else the second easiest."""
-    bots, _ = _bots()
-    levels, _ = bot_levels()
-    named = getattr(bots, "DEFAULT_LEVEL", None)
-    if isinstance(named, str) and named in levels:
-        return named
-    return levels[1] if len(levels) > 1 else levels[0]
-
-
-def has_hints() -> bool:
-    """Whether the bots can suggest a card to the person (``bots.suggest``)."""
-    bots, _ = _bots()
-    return callable(getattr(bots, "suggest", None))
-
-
-def make_chooser(level: str, seat: int, salt: str) -> Chooser:
-    """A computer player; any failure of a bot falls back to a random legal card, noted.
-
-    Its randomness is drawn afresh for every move from ``salt`` and the number of cards
-    played, so a move depends only on the position: after an undo, or a reload, the same
-    play brings the same replies.
-    """
-    bots, _ = _bots()
-    use_bot = bots is not None and level in bot_levels()[0]
-    if use_bot:
-        try:
-            bots.make_bot(level, seat, random.Random(salt))
-        except Exception as exc:
-            use_bot = False
-            if level != "random":
-                problem = f"{type(exc).__name__}: {exc}"
-                raise ProtocolError("bad_level", f"level {brief(level)}: {problem}") from None
-
-    def choose(state: GameState) -> tuple[Card, str | None]:
-        legal = state.legal_moves()
-        rng = random.Random(f"{salt}:{len(state.plays)}")
-        if not use_bot:
-            return rng.choice(legal), None
-        try:
-            bot = bots.make_bot(level, seat, rng)
-            chosen = bot.choose(state.observation(seat), legal)
-            card = Card.parse(chosen) if isinstance(chosen, str) else Card(chosen)
-            if card not in legal:
-                raise IllegalMoveError(f"{card} is not legal")
-            return card, None
-        except Exception as exc:
-            note = f"the {level} bot failed ({type(exc).__name__}: {exc}); played at random"
-            return rng.choice(legal), note
-
-    return choose
-
-
-# -- settings -------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a match was started with: enough, with the game records, to rebuild it."""
-
-    seed: str
-    rules: Rules
-    levels: tuple[str, str, str, str]  # per seat; South's is unused (the person plays)
-    games: int
-    suit: Suit | None  # the person's suit, or None for the seed's choice
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as JSON-ready data, as ``from_request`` reads them."""
-        return {
-            "seed": self.seed,
-            "rules": self.rules.to_dict(),
-            "levels": list(self.levels),
-            "games": self.games,
-            "suit": None if self.suit is None else str(self.suit),
-        }
-
-    @classmethod
-    def from_request(cls, data: dict[str, Any], *, saved: bool = False) -> Settings:
-        """Check new-game settings (or saved ones, where the seed is required)."""
-        if saved:
-            unknown = sorted(set(data) - set(SETTINGS_KEYS))
-            if unknown:
-                raise ProtocolError("bad_settings", f"settings: unknown {', '.join(unknown)}")
-        return cls(
-            seed=_check_seed(data.get("seed"), required=saved),
-            rules=_check_rules(data.get("rules")),
-            levels=_check_levels(data.get("level"), data.get("levels")),
-            games=_check_games(data.get("games", 1)),
-            suit=_check_suit(data.get("suit")),
-        )
-
-
-def _check_seed(seed: Any, *, required: bool) -> str:
-    # Seeds are text so that 42, "42" and ?seed=42 all give the same deal as the terminal.
-    if seed is None or seed == "":
-        if required:
-            raise ProtocolError("bad_settings", "settings: seed is missing")
-        return str(random.SystemRandom().randrange(10**9))
-    if type(seed) is int:
-        seed = str(seed)
-    if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS or not _is_utf8(seed):
-        raise ProtocolError(
-            "bad_seed", f"seed must be a number or a text of at most {MAX_SEED_CHARS} characters"
-        )
-    return seed
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:  # a lone surrogate, which JSON allows and seeding does not
-        return False
-    return True
-
-
-def _check_rules(rules: Any) -> Rules:
-    if rules is None:
-        return Rules()
-    try:
-        return Rules.from_dict(rules)
-    except (ValueError, TypeError) as exc:
-        raise ProtocolError("bad_rules", str(exc)) from None
-
-
-def _check_levels(level: Any, levels: Any) -> tuple[str, str, str, str]:
-    known, _ = bot_levels()
-    if level is not None and levels is not None:
-        raise ProtocolError("bad_level", "give level (all seats) or levels (per seat), not both")
-    if levels is None:
-        one = default_level() if level is None else level
-        levels = [one, one, "human", one]
-    if not isinstance(levels, list) or len(levels) != 4:
-        raise ProtocolError("bad_level", "levels must be a list of four levels, one per seat")
-    checked = []
-    for seat, item in enumerate(levels):
-        if seat == YOU:
-            checked.append("human")
-        elif item in known:
-            checked.append(item)
-        else:
-            raise ProtocolError(
-                "bad_level",
-                f"{SEAT_NAMES[seat]}: {brief(item)} is not a level (known: {', '.join(known)})",
-            )
-    return (checked[0], checked[1], checked[2], checked[3])
-
-
-def _check_games(games: Any) -> int:
-    if type(games) is not int or not 1 <= games <= MAX_GAMES:
-        raise ProtocolError("bad_games", f"games must be a number from 1 to {MAX_GAMES}")
-    return games
-
-
-def _check_suit(suit: Any) -> Suit | None:
-    if suit is None or suit == "random":
-        return None
-    try:
-        return Suit.parse(suit)
-    except CardParseError:
-        message = f"{brief(suit)} is not a suit (S, H, D, C or random)"
-        raise ProtocolError("bad_suit", message) from None
-
-
-# -- the match ------------------------------------------------------------------------------
+from .errors import ProtocolError, brief
+from .players import Chooser, make_chooser, suggest
+from .settings import Settings
+from .story import truncated, undo_length
 
 
 class Match:
-    """The games of one match, the game in play and its computer players."""
+    """The games of one match, the game in play, its computer players and whose hand
+    is shown."""
 
     def __init__(self, settings: Settings, history: list[GameState] | None = None,
                  state: GameState | None = None) -> None:
@@ -244,7 +36,7 @@ class Match:
         self.history = history or []
         self.state = state if state is not None else self._deal(len(self.history))
         self.bots = self._make_bots()
-        self.last_event: dict[str, Any] | None = None
+        self.viewer: int | None = self._first_viewer()
 
     def game_seed(self, index: int) -> str:
         """The shuffle seed of game ``index`` (0-based) of the match."""
@@ -257,13 +49,17 @@ class Match:
             return new_game(self.game_seed(index), s.rules, suits=previous.suits,
                             first_dealer=previous.dealer)
         state = new_game(s.seed, s.rules)
-        if s.suit is None or state.suits[YOU] == s.suit:
+        first = s.people[0].seat
+        if s.suit is None or state.suits[first] == s.suit:
             return state
+        # The first person gets the suit; the rest of the deal stays the seed's.
         drawn = state.suits
-        if drawn[YOU ^ 2] == s.suit:  # the partners swap suits
-            suits = (drawn[2], drawn[1], drawn[0], drawn[3])
+        suits = list(drawn)
+        if drawn[first ^ 2] == s.suit:  # the partners swap suits
+            suits[first], suits[first ^ 2] = drawn[first ^ 2], drawn[first]
         else:  # the pairs swap sides
-            suits = (s.suit.mate, drawn[0], s.suit, drawn[2])
+            suits[first], suits[first ^ 2] = s.suit, s.suit.mate
+            suits[(first + 1) % 4], suits[(first + 3) % 4] = drawn[first], drawn[first ^ 2]
         return new_game(s.seed, s.rules, suits=suits)
 
     def _make_bots(self) -> dict[int, Chooser]:
@@ -271,18 +67,38 @@ class Match:
         return {
             seat: make_chooser(level, seat, f"{salt}:{seat}")
             for seat, level in enumerate(self.settings.levels)
-            if seat != YOU
+            if self.settings.name_of(seat) is None
         }
+
+    def _first_viewer(self) -> int | None:
+        people = self.settings.seats
+        return people[0] if len(people) == 1 else None
+
+    @property
+    def several(self) -> bool:
+        """Whether more than one person plays (pass and play)."""
+        return len(self.settings.people) > 1
 
     @property
     def is_over(self) -> bool:
         """Whether the last game of the match is finished."""
         return self.state.is_over and len(self.history) + 1 >= self.settings.games
 
+    @property
+    def status(self) -> str:
+        """``your_turn`` (the viewer moves), ``waiting`` (a computer moves), ``handoff`` (a
+        person whose hand is covered moves) or ``game_over``."""
+        state = self.state
+        if state.is_over:
+            return "game_over"
+        if self.settings.name_of(state.to_move) is None:
+            return "waiting"
+        return "your_turn" if state.to_move == self.viewer else "handoff"
+
     # -- commands ---------------------------------------------------------------------------
 
-    def play(self, card: Any) -> None:
-        """The person plays a card."""
+    def play(self, card: Any) -> dict[str, Any]:
+        """The person whose hand is shown plays a card, on their turn; returns the move."""
         state = self.state
         if not isinstance(card, str) or len(card) > 4:
             raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief(card)}")
@@ -290,46 +106,77 @@ class Match:
             code = Card.parse(card)
         except CardParseError as exc:
             raise ProtocolError("bad_card", str(exc)) from None
-        if state.is_over:
+        status = self.status
+        if status == "game_over":
             raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
-        if state.to_move != YOU:
-            who = SEAT_NAMES[state.to_move]
+        who = SEAT_NAMES[state.to_move]
+        if status == "waiting":
             raise ProtocolError("not_your_turn", f"{code} cannot be played: it is {who}'s turn")
+        if status == "handoff":
+            raise ProtocolError(
+                "hand_covered", f"{code} cannot be played: {who}'s hand is covered (reveal it)"
+            )
+        seat = state.to_move
         try:
             state.play(code)
         except IllegalMoveError as exc:
             raise ProtocolError("illegal_move", str(exc)) from None
-        self._record_event(YOU, code, None, 0.0)
+        return self._moved(seat, code, None, 0.0)
 
-    def step(self) -> None:
-        """One computer player moves."""
+    def step(self) -> dict[str, Any]:
+        """One computer player moves; returns the move."""
         state = self.state
         if state.is_over:
             raise ProtocolError("game_over", "no computer move: the game is over")
         seat = state.to_move
-        if seat == YOU:
-            raise ProtocolError("not_bot_turn", "no computer move: it is your turn")
+        if seat not in self.bots:
+            raise ProtocolError(
+                "not_bot_turn", f"no computer move: it is {SEAT_NAMES[seat]}'s turn, a person's"
+            )
         start = time.perf_counter()
         card, note = self.bots[seat](state)
         elapsed = time.perf_counter() - start
         state.play(card)
-        self._record_event(seat, card, note, elapsed)
+        return self._moved(seat, card, note, elapsed)
 
-    def _record_event(self, seat: int, card: Card, note: str | None, elapsed: float) -> None:
+    def _moved(self, seat: int, card: Card, note: str | None, elapsed: float) -> dict[str, Any]:
+        """What a move did (the seat, the card, whether it ended a trick, a deal or the
+        game, how long it was thought over), after covering the hands if it passed the turn
+        to another person."""
         state = self.state
-        trick = None
-        completed = len(state.plays) % 4 == 0
-        if completed:
-            trick = trick_view(state.tricks[-1], tuple(int(s) for s in state.suits), state.rules)
-        self.last_event = {
+        plays = len(state.plays)
+        event = {
             "seat": seat,
-            "card": card_info(card),
-            "trick": trick,
-            "deal_over": completed and len(state.plays) % 52 == 0,
+            "card": str(card),
+            "trick_over": plays % 4 == 0,
+            "deal_over": plays % 52 == 0,
             "game_over": state.is_over,
             "think_ms": round(elapsed * 1000, 1),
             "note": note,
         }
+        self._cover_on_handoff()
+        return event
+
+    def _cover_on_handoff(self) -> None:
+        state = self.state
+        if (self.several and not state.is_over and state.to_move != self.viewer
+                and self.settings.name_of(state.to_move) is not None):
+            self.viewer = None
+
+    def reveal(self, seat: Any) -> None:
+        """Show the hand of the person to move (after the device was passed to them)."""
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game_over", "no hand to show: the game is over")
+        if seat != state.to_move or self.settings.name_of(seat) is None:
+            raise ProtocolError(
+                "not_your_turn",
+                f"{SEAT_NAMES[seat]}'s hand stays covered: it is {SEAT_NAMES[state.to_move]}'s "
+                "turn, and only the person to move may see their hand",
+            )
+        self.viewer = seat
 
     def next_game(self) -> None:
         """Start the next game of the match."""
@@ -339,34 +186,56 @@ class Match:
             raise ProtocolError("match_over", f"the match of {self.settings.games} games is over")
         history = [*self.history, self.state]
         nxt = Match(self.settings, history)
-        self.history, self.state, self.bots, self.last_event = history, nxt.state, nxt.bots, None
+        self.history, self.state, self.bots = history, nxt.state, nxt.bots
+        self.viewer = nxt.viewer
 
-    def hint(self) -> dict[str, Any]:
-        """A suggested card for the person, with the reason in words."""
-        state = self.state
-        if state.is_over or state.to_move != YOU:
-            raise ProtocolError("not_your_turn", "a hint is for your turn")
-        bots, problem = _bots()
-        suggest = getattr(bots, "suggest", None)
-        if suggest is None:
-            raise ProtocolError("unavailable", f"no hints without computer players ({problem})")
-        suggestion = suggest(state.clone(), seed=len(state.plays))
-        card = Card.parse(str(suggestion.card))
-        return {"card": card_info(card), "reason": str(suggestion.reason)}
+    def undo(self) -> None:
+        """Take back the person's last card of this game and every computer move after it."""
+        if self.several:
+            raise ProtocolError(
+                "undo_off", "undo is off when several people play: a card once seen by the "
+                "others cannot be unseen"
+            )
+        try:
+            keep = undo_length(self.state, self.settings.seats[0])
+        except ValueError:
+            raise ProtocolError("nothing_to_undo", "you have played no card in this game yet") \
+                from None
+        self.state = truncated(self.state, keep)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether ``undo`` has a card to take back."""
+        if self.several or self.state.is_over:
+            return False
+        try:
+            undo_length(self.state, self.settings.seats[0])
+        except ValueError:
+            return False
+        return True
+
+    def hint(self) -> tuple[Card, str]:
+        """A suggested card for the person whose turn it is, with the reason in words."""
+        if self.status != "your_turn":
+            raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
+        return suggest(self.state)
 
     # -- saving -----------------------------------------------------------------------------
 
     def save(self) -> dict[str, Any]:
-        """The recipe of the match: settings, the game in play, and the games before it."""
+        """The recipe of the match: settings, the game in play, and the games before it.
+        Each record names its players (docs/game-record.md#players)."""
+        players = self.settings.players()
         return {
-            "record": to_record(self.state),
+            "record": to_record(self.state, players),
             "settings": self.settings.to_dict(),
-            "history": [to_record(game) for game in self.history],
+            "history": [to_record(game, players) for game in self.history],
         }
 
     @classmethod
     def load(cls, record: Any, settings: Any, history: Any) -> Match:
-        """Rebuild a match from ``save()``; anything inconsistent is refused."""
+        """Rebuild a match from ``save()``; anything inconsistent is refused. With several
+        people, every hand is covered: the page shows the hand-off first."""
         if not isinstance(settings, dict):
             raise ProtocolError("bad_settings", "settings must be an object")
         checked = Settings.from_request(settings, saved=True)
@@ -383,6 +252,8 @@ class Match:
                 game = from_record(item)
             except RecordError as exc:
                 raise ProtocolError("bad_record", f"{name}: {exc}") from None
+            if "players" in item and item["players"] != checked.players():
+                raise ProtocolError("bad_record", f"{name}: its players differ from the settings")
             if game.rules != checked.rules:
                 raise ProtocolError("bad_record", f"{name}: its rules differ from the settings")
             if i < len(history) and not game.is_over:
@@ -394,36 +265,27 @@ class Match:
                     "bad_record", f"{name}: the first dealer is not the last dealer before"
                 )
             games.append(game)
-        if checked.suit is not None and games[0].suits[YOU] != checked.suit:
+        first = checked.people[0].seat
+        if checked.suit is not None and games[0].suits[first] != checked.suit:
             raise ProtocolError("bad_record", "the record's suits differ from the settings")
         return cls(checked, games[:-1], games[-1])
 
-    # -- the view ---------------------------------------------------------------------------
+    # -- what the match adds to the view ------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """The whole table for the person, with match totals, settings and the last event."""
-        view = table_view(self.state, YOU)
-        for seat in view["seats"]:
-            seat["level"] = self.settings.levels[seat["seat"]]
+    def match_view(self) -> dict[str, Any]:
+        """The games so far: which game this is (0-based), the finished ones and the totals."""
         finished = [
-            {"game": i + 1, "scores": list(g.partnership_scores()), "winner": g.winner()}
-            for i, g in enumerate(self.history)
+            {"scores": list(g.partnership_scores()), "winner": g.winner()} for g in self.history
         ]
-        before = [sum(g.partnership_scores()[side] for g in self.history) for side in (0, 1)]
-        now = self.state.partnership_scores()
-        totals = [before[0] + now[0], before[1] + now[1]]
+        totals = [sum(g.partnership_scores()[side] for g in [*self.history, self.state])
+                  for side in (0, 1)]
         over = self.is_over
-        view["match"] = {
+        return {
+            "game": len(self.history),
             "games": self.settings.games,
-            "game_number": len(self.history) + 1,
             "finished": finished,
-            "totals_before": before,
             "totals": totals,
             "is_over": over,
             "winner": (None if totals[0] == totals[1] else int(totals[1] > totals[0]))
             if over else None,
         }
-        view["settings"] = self.settings.to_dict()
-        view["last_event"] = self.last_event
-        return view
-
