@@ -137,8 +137,7 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     """The engine's facts the page needs: versions, seats, levels, rule options, the cards'
     names, the scoring values and the size of a game file."""
     defaults = Rules().to_dict()
-    levels, problem = bot_levels()
-    del levels
+    _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
