@@ -61,6 +61,7 @@ def test_hello_carries_the_engine_facts_the_page_would_otherwise_repeat() -> Non
     assert hello["scoring"] == {"calypsos": [500, 750, 1000, 1000], "calypso_card": 20,
                                 "pile_card": 10}
     assert hello["limits"] == {"file_bytes": 64_000}
+    assert hello["deals"] == {"count": 4, "tricks": 13}
     ranks = hello["cards"]["ranks"]
     assert [r["key"] for r in ranks] == list("AKQJT98765432")
     assert ranks[4] == {"key": "T", "label": "10", "name": "Ten"}

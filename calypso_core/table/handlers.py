@@ -18,7 +18,7 @@ from typing import Any
 from .. import __version__
 from ..cards import RANK_LETTERS, RANK_NAMES, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
 from ..explain import explain_trick
-from ..game import CARD_POINTS, LADDER, PILE_POINTS, GameState
+from ..game import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL, GameState
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
 from . import words
@@ -134,8 +134,8 @@ def _table(match: Match) -> dict[str, Any]:
 
 
 def hello(data: dict[str, Any]) -> dict[str, Any]:
-    """The engine's facts the page needs: versions, seats, levels, rule options, the cards'
-    names, the scoring values and the size of a game file."""
+    """The engine's facts the page needs: versions, seats, levels, rule options, the shape
+    of a game, the cards' names, the scoring values and the size of a game file."""
     defaults = Rules().to_dict()
     _, problem = bot_levels()
     return {
@@ -153,6 +153,7 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
             for key, (label, help_text) in words.OPTIONS.items()
         ],
         "games": {"min": 1, "max": 4, "default": 1},
+        "deals": {"count": DEALS, "tricks": TRICKS_PER_DEAL},
         "cards": {
             "ranks": [{"key": RANK_LETTERS[r], "label": "10" if RANK_LETTERS[r] == "T"
                        else RANK_LETTERS[r], "name": RANK_NAMES[r]} for r in range(12, -1, -1)],
