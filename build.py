@@ -98,14 +98,17 @@ def fetch_pyodide() -> Path:
     folder = CACHE / f"pyodide-{PYODIDE['version']}"
     if all((folder / name).is_file() for name in RUNTIME_FILES):
         return folder
-    if not shutil.which("npm"):
-        apt_install("npm")
     tarball = CACHE / f"pyodide-{PYODIDE['version']}.tgz"
     if not tarball.is_file():
+        if not shutil.which("npm"):
+            apt_install("npm", "npm", "npm fetches the pinned Pyodide runtime from the "
+                        "npm registry")
         CACHE.mkdir(exist_ok=True)
         log(f"fetching pyodide@{PYODIDE['version']} with npm pack")
-        run("npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
-            "--pack-destination", CACHE)
+        run_setup(f"npm pack pyodide@{PYODIDE['version']}",
+                  "check the network and npm's messages above",
+                  "npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
+                  "--pack-destination", CACHE)
     check_hash(tarball, PYODIDE["sha256"])
     partial = folder.with_suffix(".partial")
     shutil.rmtree(partial, ignore_errors=True)
@@ -180,14 +183,16 @@ def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
         return cached
     node = shutil.which("node") or shutil.which("nodejs")
     if not node:
-        apt_install("nodejs")
+        apt_install("nodejs", "node", "Node.js runs the Pyodide runtime once at build time to "
+                    "make its start-up snapshot")
         node = shutil.which("node") or shutil.which("nodejs") or "node"
     log("making the runtime's memory snapshot with node")
     raw = cached.with_suffix(".raw")
     raw.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([node, "--input-type=module", "-", str(runtime), str(raw),
-                    ", ".join(SNAPSHOT_MODULES)],
-                   input=SNAPSHOT_MAKER, text=True, check=True, cwd=ROOT, stdout=sys.stderr)
+    run_setup("node making the runtime's memory snapshot",
+              "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
+              node, "--input-type=module", "-", runtime, raw, ", ".join(SNAPSHOT_MODULES),
+              input=SNAPSHOT_MAKER)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
@@ -206,6 +211,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
                            "--implementation", "py")
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
+    render_rules_dialog(dist / "index.html")
     (dist / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
@@ -269,6 +275,66 @@ def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str
         if count != 1:
             sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
     return code
+
+
+# The page's Rules dialog is written once, in docs/rules.md, between these two marks; each
+# <div data-rules-from="docs/NAME.md"> of a page is filled with that file's marked section, so
+# a translation is one more file with the same marks and one more element with its lang.
+RULES_MARKS = ("<!-- rules-dialog -->", "<!-- /rules-dialog -->")
+RULES_FROM = re.compile(r'(<div\b[^>]*\bdata-rules-from="(docs/[\w.-]+\.md)"[^>]*>)(.*?)(</div>)',
+                        re.S)
+
+
+def render_rules_dialog(page: Path) -> None:
+    """Fill the page's rules elements from the marked sections of the docs they name."""
+    def fill(found: re.Match[str]) -> str:
+        name = found.group(2)
+        return found.group(1) + rules_dialog_html((ROOT / name).read_text(), name) + found.group(4)
+
+    text, count = RULES_FROM.subn(fill, page.read_text())
+    if not count:
+        sys.exit(f'build.py: {page.name} has no <div data-rules-from="docs/….md"> to fill')
+    page.write_text(text)
+
+
+def rules_dialog_html(markdown: str, name: str = "docs/rules.md") -> str:
+    """The section between RULES_MARKS as HTML: ### headings, paragraphs, numbered and bulleted
+    lists, **bold** and *italics*. Anything else stops the build rather than show as Markdown."""
+    start, end = (markdown.find(mark) for mark in RULES_MARKS)
+    if start < 0 or end < start:
+        sys.exit(f"build.py: {name} has no section between {RULES_MARKS[0]} and {RULES_MARKS[1]}")
+
+    def inline(text: str) -> str:
+        if any(sign in text for sign in "`|[]<>_#"):
+            sys.exit(f"build.py: {name}: the rules dialog shows plain text only: {text!r}")
+        text = text.replace("&", "&amp;")
+        text = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", text)
+        text = re.sub(r"\*(.+?)\*", r"<em>\1</em>", text)
+        if "*" in text:
+            sys.exit(f"build.py: {name}: an unpaired * in the rules dialog: {text!r}")
+        return text
+
+    out = []
+    section = markdown[start + len(RULES_MARKS[0]):end]
+    for block in re.split(r"\n\s*\n", section.strip()):
+        lines = block.splitlines()
+        if lines[0].startswith("### ") and len(lines) == 1:
+            out.append(f"<h3>{inline(lines[0][4:])}</h3>")
+        elif re.match(r"(\d+\.|-) ", lines[0]):
+            items: list[str] = []
+            for line in lines:
+                item = re.match(r"(?:\d+\.|-) (.*)", line)
+                if item:
+                    items.append(item.group(1))
+                elif line.startswith("  ") and items:
+                    items[-1] += " " + line.strip()
+                else:
+                    sys.exit(f"build.py: {name}: the rules dialog cannot show {line!r}")
+            tag = "ul" if lines[0].startswith("-") else "ol"
+            out.append(f"<{tag}>" + "".join(f"<li>{inline(i)}</li>" for i in items) + f"</{tag}>")
+        else:
+            out.append(f"<p>{inline(' '.join(line.strip() for line in lines))}</p>")
+    return "\n".join(out)
 
 
 def icon_png(size: int) -> bytes:
@@ -382,13 +448,39 @@ def serve(host: str, port: int) -> None:
 
 # --- test ------------------------------------------------------------------------------------
 
-def apt_install(package: str) -> None:
+def apt_install(package: str, command: str, why: str) -> None:
+    """Install a Debian package that provides ``command``, saying so first.
+
+    Without apt-get, or without root, build.py ends with one line saying what to install.
+    """
+    if not shutil.which("apt-get"):
+        sys.exit(f"build.py: {command} is missing ({why}); install {package} "
+                 "with your system's package manager, then run build.py again")
     if os.geteuid() != 0:
-        sys.exit(f"build.py: please install {package} (needs root)")
-    log(f"installing {package} with apt-get")
+        sys.exit(f"build.py: {command} is missing ({why}); install it as root "
+                 f"(apt-get install {package}), then run build.py again")
+    log(f"{command} is missing ({why}): installing the system package {package} "
+        "with apt-get update && apt-get install")
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    run("apt-get", "update", "-q", env=env)
-    run("apt-get", "install", "-y", "-q", package, env=env)
+    advice = f"install {package} yourself, then run build.py again"
+    run_setup("apt-get update", advice, "apt-get", "update", "-q", env=env)
+    run_setup(f"apt-get install {package}", advice, "apt-get", "install", "-y", "-q", package,
+              env=env)
+    if not shutil.which(command):
+        sys.exit(f"build.py: apt-get installed {package}, but {command} is still not on the "
+                 f"PATH; {advice}")
+
+
+def run_setup(what: str, advice: str, *cmd: str | Path, env: dict[str, str] | None = None,
+              input: str | None = None) -> None:
+    """Run a set-up tool; if it fails, build.py ends with one line: what failed and what to do."""
+    try:
+        subprocess.run([str(c) for c in cmd], check=True, cwd=ROOT, env=env, input=input,
+                       text=input is not None, stdout=sys.stderr)
+    except subprocess.CalledProcessError as exc:
+        sys.exit(f"build.py: {what} failed (exit status {exc.returncode}); {advice}")
+    except OSError as exc:
+        sys.exit(f"build.py: {what} could not start ({exc.strerror}); {advice}")
 
 
 def ensure_venv() -> Path:
@@ -412,10 +504,16 @@ def ensure_chromium(python: Path) -> str:
     found = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
     if found:
         return found
-    if os.geteuid() == 0:
-        apt_install("chromium")
+    why = "the browser tests drive Chromium; CALYPSO_CHROMIUM=/path/to/chromium names another"
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        apt_install("chromium", "chromium", why)
         return shutil.which("chromium") or ""
-    run(python, "-m", "playwright", "install", "chromium")
+    log(f"chromium is missing ({why}): downloading Playwright's own Chromium "
+        "with playwright install chromium")
+    run_setup("playwright install chromium",
+              "install Chromium (Debian: apt-get install chromium as root), or set "
+              "CALYPSO_CHROMIUM=/path/to/chromium, or CALYPSO_SKIP_BROWSER=1 to skip the "
+              "browser tests", python, "-m", "playwright", "install", "chromium")
     return ""
 
 

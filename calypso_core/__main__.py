@@ -1,4 +1,8 @@
-"""Command line: ``python -m calypso_core replay|play|suggest|match``."""
+"""The command line: ``python -m calypso_core replay|play|suggest|match`` (see ``--help``).
+
+Each command is registered by one ``add_*`` function listed in ``COMMANDS``; the shared
+reading and error handling are in ``cli_io``.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,27 @@ import json
 import sys
 from typing import Any
 
+from .bots import LEVELS
+from .bots.cli import add_match, add_suggest
+from .cli_io import (
+    ArgumentParser,
+    CommandError,
+    choice,
+    read_line,
+    read_record,
+    run_command,
+    write_line,
+)
 from .game import GameState
 from .observe import players_json, tricks_json
-from .record import RecordError, parse_record
+from .table.settings import MAX_SEED_CHARS
+
+DESCRIPTION = (
+    "Calypso, the four-trump partnership card game, from the command line: check and "
+    "summarise a game record, play a game in the terminal, ask a computer player for a "
+    "card, or measure two computer levels against each other."
+)
+EPILOG = f"Computer levels, weakest first: {', '.join(LEVELS)}."
 
 
 def replay_summary(state: GameState) -> dict[str, Any]:
@@ -23,63 +45,88 @@ def replay_summary(state: GameState) -> dict[str, Any]:
     }
 
 
-def read_record(path: str) -> GameState:
-    """Read and check a game record from a file, or stdin for ``-``."""
-    try:
-        if path == "-":
-            text = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                text = handle.read()
-    except OSError as exc:
-        raise RecordError(f"cannot read {path}: {exc.strerror}") from None
-    return parse_record(text)
-
-
 def _replay(args: argparse.Namespace) -> int:
     state = read_record(args.file)
-    print(json.dumps(replay_summary(state), indent=2 if args.pretty else None))
+    write_line(json.dumps(replay_summary(state), indent=2 if args.pretty else None))
     return 0
+
+
+def add_replay(sub: Any) -> None:
+    """``replay FILE [--pretty]``: check a record and print its summary as JSON."""
+    replay = sub.add_parser(
+        "replay",
+        help="check a game record and print its summary as JSON",
+        description="Check a game record and print its tricks, players and scores as JSON.",
+    )
+    replay.add_argument("file", help="record file, or - for standard input")
+    replay.add_argument("--pretty", action="store_true", help="indent the JSON")
+    replay.set_defaults(run=_replay)
+
+
+def _seed(text: str) -> str:
+    if len(text) > MAX_SEED_CHARS or not text.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"a seed is printable text of at most {MAX_SEED_CHARS} characters"
+        )
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # bytes that are not UTF-8, passed through from the shell
+        raise argparse.ArgumentTypeError("a seed must be UTF-8 text") from None
+    return text
 
 
 def _play(args: argparse.Namespace) -> int:
     from .terminal import play_in_terminal
 
-    return play_in_terminal(args)
+    if sys.stdin is None:
+        raise CommandError("play reads your cards from standard input, which is closed")
+    return play_in_terminal(args, read=read_line, write=write_line)
+
+
+def add_play(sub: Any) -> None:
+    """``play [--level L] [--seed S] [--seat N]``: a game in the terminal."""
+    play = sub.add_parser(
+        "play",
+        help="play a game in the terminal against computer players",
+        description="Play one game in the terminal; three computer players take the other seats.",
+    )
+    play.add_argument("--seed", type=_seed, default=None, help="deal seed (default: random)")
+    play.add_argument(
+        "--level", type=choice("level", LEVELS), default="random", metavar="LEVEL",
+        help=f"the computer players' level: {', '.join(LEVELS)} (default: %(default)s)",
+    )  # fmt: skip
+    play.add_argument(
+        "--seat", type=int, default=2, choices=range(4),
+        help="your seat: 0 North, 1 East, 2 South, 3 West (default: 2)",
+    )  # fmt: skip
+    play.set_defaults(run=_play)
+
+
+# Every command, in the order --help lists them: adding a command is one entry here.
+COMMANDS = (add_replay, add_play, add_suggest, add_match)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="python -m calypso_core", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    replay = sub.add_parser("replay", help="validate a game record and print its summary as JSON")
-    replay.add_argument("file", help="record file, or - for standard input")
-    replay.add_argument("--pretty", action="store_true", help="indent the JSON")
-    replay.set_defaults(run=_replay)
-
-    play = sub.add_parser("play", help="play a game in the terminal against computer players")
-    play.add_argument("--seed", default=None, help="deal seed (default: random)")
-    play.add_argument("--level", default="random", help="computer players' level")
-    play.add_argument("--seat", type=int, default=2, choices=range(4), help="your seat (2 = South)")
-    play.set_defaults(run=_play)
-
-    from .bots.cli import add_bot_commands
-
-    add_bot_commands(sub)
+    """The argument parser for every command."""
+    parser = ArgumentParser(prog="python -m calypso_core", description=DESCRIPTION, epilog=EPILOG)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in COMMANDS:
+        add(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status (2 for a bad record or input)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    try:
+    """Run the command line; return the exit status (2 for a bad record or input).
+
+    Every failure ends in one line on standard error, never a traceback.
+    """
+
+    def run() -> int:
+        args = build_parser().parse_args(argv)
         status: int = args.run(args)
-    except (RecordError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    return status
+        return status
+
+    return run_command(run)
 
 
 if __name__ == "__main__":

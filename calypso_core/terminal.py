@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections.abc import Callable
 
 from .cards import SEAT_NAMES
+from .cli_io import one_line
 from .explain import explain_trick
 from .game import IllegalMoveError, new_game
 from .observe import describe
-from .table.players import make_chooser
+from .table.errors import brief
+from .table.players import bot_levels, make_chooser
 
 
 def play_in_terminal(
@@ -19,7 +20,14 @@ def play_in_terminal(
     read: Callable[[str], str] = input,
     write: Callable[[str], object] = print,
 ) -> int:
-    """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones."""
+    """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones.
+
+    ``args`` has ``seed`` (text, or None for a random deal), ``level`` and ``seat``. Returns
+    0 when the game is played out, 1 when the person quits (``q`` or end of input).
+    """
+    levels, _ = bot_levels()
+    if args.level not in levels:
+        raise ValueError(f"unknown level {brief(args.level)} (levels: {', '.join(levels)})")
     # Seeds are text, as in the web app, so "--seed 42" replays the deal a printed seed names.
     seed = str(args.seed if args.seed is not None else random.SystemRandom().randrange(10**9))
     state = new_game(seed)
@@ -32,6 +40,9 @@ def play_in_terminal(
     }
     suit = state.suits[person].name.lower()
     write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {suit}.")
+    partner = (person + 2) % 4
+    others = [SEAT_NAMES[seat] + " (your partner)" * (seat == partner) for seat in bots]
+    write(f"{', '.join(others[:-1])} and {others[-1]} play at level {args.level}.")
     shown_tricks = 0
 
     def show_new_tricks() -> None:
@@ -69,7 +80,7 @@ def play_in_terminal(
                 state.play(text)
                 break
             except IllegalMoveError as exc:
-                write(f"  {exc}")
+                write("  " + one_line(str(exc)))
     show_new_tricks()
     ns, ew = state.partnership_scores()
     write(str(state))
@@ -77,5 +88,4 @@ def play_in_terminal(
     theirs = ew if person % 2 == 0 else ns
     outcome = "win" if ours > theirs else "lose" if ours < theirs else "draw"
     write(f"You {outcome}: {ours} to {theirs}.")
-    sys.stdout.flush()
     return 0

@@ -1,38 +1,89 @@
-"""The command line: ``python -m calypso_core replay FILE`` (``-`` for standard input)."""
+"""The command line: ``python -m calypso_core COMMAND``, its input, output and failures.
+
+Every failure, however it comes (a hostile file, a closed descriptor, a full disk, a closed
+pipe, Ctrl+C), ends in at most one bounded line on standard error and a non-zero status,
+never a traceback.
+"""
 
 from __future__ import annotations
 
+import argparse
+import ast
+import contextlib
 import io
 import json
 import os
+import resource
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from helpers import NORTH_RUNS_SPADES, NORTH_RUNS_SPADES_TRICKS, play_cards, play_tricks, position
 
-from calypso_core import new_game, to_record
-from calypso_core.__main__ import main
+from calypso_core import Rules, new_game, to_record
+from calypso_core.__main__ import COMMANDS, main
+from calypso_core.bots import ALL_LEVELS, LEVELS
+from calypso_core.bots.cli import RULE_OPTIONS, parse_rules_option
+from calypso_core.cards import CARDS
+from calypso_core.cli_io import ArgumentParser, one_line
+from calypso_core.record import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = Path(__file__).parent / "golden"
 FULL = GOLDEN / "standard-seed-2024.record.json"
 FULL_SUMMARY = json.loads((GOLDEN / "standard-seed-2024.summary.json").read_text())
+LEVELS_TEXT = ", ".join(LEVELS)
+# Python's stdout is block-buffered on a file or pipe unless PYTHONUNBUFFERED is set (CI
+# sets it): a failed write then shows at the write instead of at the flush. Both are tested.
+BUFFERING = {"buffered": "", "unbuffered": "1"}
 
 
-def run_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def run_cli(
+    *args: str,
+    stdin: bytes | int | IO[bytes] | None = None,
+    unbuffered: str = "",
+    timeout: float = 60,
+    preexec_fn: Callable[[], None] | None = None,
+    **popen: Any,
+) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": unbuffered}
+    # Bytes are typed in through a pipe; a file or descriptor is given as it is.
+    popen["input" if isinstance(stdin, bytes) else "stdin"] = stdin
+    popen.setdefault("stdout", subprocess.PIPE)
+    popen.setdefault("stderr", subprocess.PIPE)
     return subprocess.run(
         [sys.executable, "-m", "calypso_core", *args],
-        input=stdin,
-        capture_output=True,
         cwd=ROOT,
         env=env,
-        timeout=60,
+        timeout=timeout,
         check=False,
+        preexec_fn=preexec_fn,
+        **popen,
     )
+
+
+def error_line(done: subprocess.CompletedProcess[bytes]) -> str:
+    """The one line a failed command wrote on stderr, checked to be one bounded line."""
+    text = done.stderr.decode()
+    assert "Traceback" not in text and "Exception ignored" not in text, text
+    assert text.endswith("\n") and text.count("\n") == 1, text
+    assert len(text) <= 301, len(text)
+    return text.rstrip("\n")
+
+
+def cap_memory() -> None:
+    # Room for Python and a record; far too little to read /dev/zero until it gives up.
+    limit = 200 * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def close_stdin() -> None:
+    os.close(0)  # in the child, before Python starts: sys.stdin is then None
 
 
 def midgame_record() -> dict[str, Any]:
@@ -171,11 +222,389 @@ def test_main_refuses_a_record_over_the_size_limit(
     )
 
 
-def test_main_without_a_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as caught:
-        main([])
-    assert caught.value.code == 2
-    assert "usage:" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as caught:
-        main(["replay"])
-    assert caught.value.code == 2
+def test_main_without_a_command_is_a_usage_error_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([]) == 2
+    assert capsys.readouterr().err == (
+        "error: the following arguments are required: COMMAND; "
+        "see python -m calypso_core --help\n"
+    )
+    assert main(["replay"]) == 2
+    assert capsys.readouterr().err == (
+        "error: the following arguments are required: file; "
+        "see python -m calypso_core replay --help\n"
+    )
+
+
+# -- levels and help --------------------------------------------------------------------------
+
+
+def test_play_refuses_an_unknown_level_listing_the_levels() -> None:
+    # Regression: --level grandmaster silently played random bots.
+    done = run_cli("play", "--level", "grandmaster", "--seed", "1", stdin=b"q\n")
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert error_line(done) == (
+        f"error: argument --level: unknown level 'grandmaster' (levels: {LEVELS_TEXT}); "
+        "see python -m calypso_core play --help"
+    )
+
+
+def test_play_help_lists_the_levels() -> None:
+    done = run_cli("play", "--help")
+    assert done.returncode == 0
+    assert LEVELS_TEXT in " ".join(done.stdout.decode().split())
+
+
+def test_play_says_which_level_each_computer_seat_plays() -> None:
+    done = run_cli("play", "--level", "club", "--seed", "3", "--seat", "1", stdin=b"q\n")
+    assert done.returncode == 1  # the person quit
+    assert done.stdout.decode().splitlines()[:2] == [
+        "Calypso, seed 3. You are East, playing clubs.",
+        "North, South and West (your partner) play at level club.",
+    ]
+
+
+def command_names() -> list[str]:
+    names: list[str] = []
+
+    class Recorder:
+        def add_parser(self, name: str, **options: Any) -> argparse.ArgumentParser:
+            names.append(name)
+            options.pop("help", None)
+            return ArgumentParser(prog=name, **options)
+
+    for add in COMMANDS:
+        add(Recorder())
+    return names
+
+
+@pytest.mark.parametrize("command", [[], *([name] for name in command_names())])
+def test_help_reads_as_plain_text(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    # Regression: the top-level help showed the module docstring's ``double backticks``.
+    assert main([*command, "--help"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"usage: python -m calypso_core {' '.join(command)}".rstrip())
+    assert "``" not in text
+    if not command:
+        assert f"levels, weakest first: {LEVELS_TEXT}." in " ".join(text.split())
+
+
+def test_no_module_imports_the_command_line_entry_point() -> None:
+    # Regression: bots/cli imported read_record from __main__, which imports bots/cli.
+    for path in sorted((ROOT / "calypso_core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.module is None or "__main__" not in node.module, path
+            elif isinstance(node, ast.Import):
+                assert all("__main__" not in alias.name for alias in node.names), path
+
+
+# -- reading records: never more than the size limit -----------------------------------------
+
+
+@pytest.mark.parametrize("command", ["replay", "suggest"])
+def test_an_endless_file_of_zeros_is_refused_within_a_memory_cap(command: str) -> None:
+    # Regression: replay /dev/zero read until a MemoryError traceback.
+    done = run_cli(command, "/dev/zero", preexec_fn=cap_memory)
+    assert done.returncode == 2
+    assert error_line(done) == (
+        f"error: game record is more than {MAX_RECORD_BYTES} bytes; the limit is {MAX_RECORD_BYTES}"
+    )
+
+
+@pytest.mark.parametrize("command", ["replay", "suggest"])
+def test_an_endless_random_file_is_refused_quickly(command: str) -> None:
+    # Regression: replay /dev/urandom never ended.
+    done = run_cli(command, "/dev/urandom", timeout=30)
+    assert done.returncode == 2
+    assert "more than 64000 bytes" in error_line(done)
+
+
+def test_an_endless_standard_input_is_refused_within_a_memory_cap() -> None:
+    with open("/dev/zero", "rb") as zeros:
+        done = run_cli("replay", "-", stdin=zeros, preexec_fn=cap_memory)
+    assert done.returncode == 2
+    assert "more than 64000 bytes" in error_line(done)
+
+
+def test_a_record_file_over_the_limit_is_refused_with_its_size(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_bytes(b" " * 10_000_000)
+    done = run_cli("suggest", str(path), preexec_fn=cap_memory)
+    assert done.returncode == 2
+    assert error_line(done) == "error: game record is 10000000 bytes; the limit is 64000"
+
+
+# -- closed and full descriptors, Ctrl+C ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["replay", "-"], "error: cannot read standard input: it is closed"),
+        (["suggest", "-"], "error: cannot read standard input: it is closed"),
+        (["play"], "error: play reads your cards from standard input, which is closed"),
+    ],
+)
+def test_a_closed_standard_input_is_one_line(args: list[str], message: str) -> None:
+    # Regression: replay - with stdin closed (<&-) ended in an AttributeError traceback.
+    done = run_cli(*args, preexec_fn=close_stdin)
+    assert done.returncode == 2
+    assert error_line(done) == message
+
+
+OUTPUTS = {
+    "replay": (["replay", str(FULL)], b""),
+    "help": (["--help"], b""),
+    "play": (["play", "--seed", "1"], b"q\n"),
+    "match": (["match", "--a", "random", "--b", "random", "--boards", "1", "--json"], b""),
+}
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+@pytest.mark.parametrize("command", OUTPUTS)
+def test_a_full_disk_on_standard_output_is_one_line(command: str, buffering: str) -> None:
+    # Regression: replay > /dev/full ended in a traceback (unbuffered) or "Exception ignored".
+    args, stdin = OUTPUTS[command]
+    with open("/dev/full", "wb") as full:
+        done = run_cli(*args, stdin=stdin, unbuffered=BUFFERING[buffering], stdout=full)
+    assert done.returncode == 1
+    assert error_line(done) == "error: cannot write the output: No space left on device"
+
+
+@pytest.mark.parametrize("command", OUTPUTS)
+def test_a_closed_standard_output_is_one_line(command: str) -> None:
+    # Regression: with stdout closed (>&-) the output vanished and the status was 0.
+    args, stdin = OUTPUTS[command]
+    done = run_cli(*args, stdin=stdin, stdout=None, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1
+    assert error_line(done) == "error: cannot write the output: standard output is closed"
+
+
+@pytest.mark.parametrize("buffering", BUFFERING)
+@pytest.mark.parametrize("command", OUTPUTS)
+def test_a_closed_pipe_stops_quietly(command: str, buffering: str) -> None:
+    # The reader has gone before the first write, as after "| head -c 10" on a long output.
+    args, stdin = OUTPUTS[command]
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = run_cli(*args, stdin=stdin, unbuffered=BUFFERING[buffering], stdout=write_end)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 128 + signal.SIGPIPE
+    assert done.stderr == b""
+
+
+def test_head_reading_ten_bytes_of_a_game_leaves_no_noise(tmp_path: Path) -> None:
+    # Typing every card name in turn plays a whole game and writes far more than a pipe
+    # holds, so the game is still writing when head has gone.
+    typed = tmp_path / "typed.txt"
+    typed.write_text("\n".join(str(card) for card in CARDS) * 60 + "\n")
+    done = subprocess.run(
+        ["bash", "-c", f'"$0" -m calypso_core play --seed 5 < {typed} | head -c 10; '
+         'exit "${PIPESTATUS[0]}"', sys.executable],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert done.stdout == b"Calypso, s"
+    assert done.returncode == 128 + signal.SIGPIPE
+    assert done.stderr == b""
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 30) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.05)
+
+
+def test_ctrl_c_at_the_prompt_is_one_line_and_status_130() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        [sys.executable, "-m", "calypso_core", "play", "--seed", "1"],
+        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, start_new_session=True,
+    ) as game:  # fmt: skip
+        assert game.stdout is not None
+        wait_for(lambda: b"Your card" in os.read(game.stdout.fileno(), 65536))
+        os.killpg(game.pid, signal.SIGINT)  # as Ctrl+C does: the whole process group
+        _, err = game.communicate(timeout=30)
+    assert game.returncode == 130
+    assert err == b"error: interrupted\n"
+
+
+def children(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0
+    return int(fields[11]) + int(fields[12])  # user and system time
+
+
+def workers_busy(pid: int, count: int) -> bool:
+    workers = children(pid)
+    return len(workers) >= count and all(cpu_ticks(worker) >= 20 for worker in workers)
+
+
+def test_ctrl_c_during_a_match_on_two_processes_is_one_line() -> None:
+    # Regression: each worker printed a traceback, and the match then waited for them.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["match", "--a", "expert", "--b", "club", "--boards", "6", "--jobs", "2"]
+    with subprocess.Popen(
+        [sys.executable, "-m", "calypso_core", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+    ) as match:  # fmt: skip
+        try:
+            # Interrupted while the workers play their boards, as a person would. (A signal
+            # that comes while a worker is being forked can be lost in it, a CPython race
+            # the command covers by ending its workers itself, once they are registered.)
+            wait_for(lambda: workers_busy(match.pid, 2))
+            os.killpg(match.pid, signal.SIGINT)
+            out, err = match.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(match.pid, signal.SIGKILL)  # nothing of the match may outlive it
+    assert match.returncode == 130
+    assert (out, err) == (b"", b"error: interrupted\n")
+
+
+# -- error lines are bounded and printable ----------------------------------------------------
+
+HUGE = "x" * 50_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["match", "--a", "random", "--b", "random", "--rules", HUGE],
+        ["match", "--a", HUGE, "--b", "random"],
+        ["match", "--a", "random", "--b", "random", "--boards", HUGE],
+        ["play", "--seed", HUGE],
+        ["replay", "/tmp/" + "y" * 5000],
+    ],
+    ids=["rules", "level", "boards", "seed", "path"],
+)
+def test_an_error_about_a_huge_input_is_one_short_line(args: list[str]) -> None:
+    # Regression: the whole 50 KB input came back on one line.
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert len(error_line(done)) <= 300
+
+
+def test_a_path_with_a_newline_gives_one_line_with_it_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "two\nlines\x1b[31m.json"
+    done = run_cli("replay", str(path))
+    assert done.returncode == 2
+    assert error_line(done) == (
+        f"error: cannot read {tmp_path}/two\\nlines\\x1b[31m.json: No such file or directory"
+    )
+
+
+def test_one_line_escapes_control_characters_and_cuts_long_text() -> None:
+    assert one_line("a\nb\tc\x00\udcff") == "a\\nb\\tc\\x00\\udcff"
+    assert one_line("ok ♥ é") == "ok ♥ é"
+    cut = one_line(f"unknown option {'z' * 1000!r} (options: a, b)")
+    assert len(cut) == 300
+    assert cut.startswith("unknown option 'zzz") and cut.endswith("zzz' (options: a, b)")
+    assert "…" in cut
+
+
+# -- options that would not be used are refused -----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--a", "random", "--b", "club", "--a-iterations", "5"],
+         "--a-iterations: level random does not search (search levels: expert, master, cheater)"),
+        (["--a", "expert", "--b", "novice", "--b-iterations", "5"],
+         "--b-iterations: level novice does not search (search levels: expert, master, cheater)"),
+        (["--a", "random", "--b", "club", "--time-limit", "1"],
+         "--time-limit: neither random nor club searches, so neither has a clock to cap"),
+        (["--a", "club", "--b", "club", "--rules", "all_fours="],
+         "--rules: 'all_fours=' should be all_fours, all_fours=true or all_fours=false"),
+        (["--a", "club", "--b", "club", "--rules", "all_fours,fast_play"],
+         f"--rules: unknown option 'fast_play' (options: {', '.join(RULE_OPTIONS)})"),
+    ],
+)  # fmt: skip
+def test_match_refuses_an_option_it_would_not_use(options: list[str], message: str) -> None:
+    # Regression: --a-iterations 5 with a random A was ignored; all_fours= read as true.
+    done = run_cli("match", "--boards", "1", *options)
+    assert done.returncode == 2
+    assert done.stdout == b""
+    assert error_line(done) == f"error: {message}"
+
+
+def test_a_time_limit_is_used_when_one_side_searches() -> None:
+    done = run_cli(
+        "match", "--a", "expert", "--b", "random", "--boards", "1", "--a-iterations", "4",
+        "--time-limit", "5", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["a"] == "expert"
+
+
+def test_a_one_board_match_writes_valid_json() -> None:
+    # Regression: its unbounded interval came out as [-Infinity, Infinity], which is not JSON.
+    done = run_cli("match", "--a", "random", "--b", "random", "--boards", "1", "--json")
+    assert done.returncode == 0, done.stderr
+
+    def refuse(name: str) -> None:
+        raise AssertionError(f"{name} in the output")
+
+    assert json.loads(done.stdout, parse_constant=refuse)["ci95"] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("all_fours=", "'all_fours=' should be all_fours, all_fours=true or all_fours=false"),
+        ("all_fours=maybe",
+         "'all_fours=maybe' should be all_fours, all_fours=true or all_fours=false"),
+        ("=true", "unknown option ''"),
+        ("fast_play", "unknown option 'fast_play' (options: lead_trump_must_be_beaten, "
+                      "last_trump_in_wins, all_fours, leftovers_start_next_calypso)"),
+        ("all_fours,all_fours=false", "option 'all_fours' is given twice"),
+        ('{"all_fours": true, "all_fours": false}', "option 'all_fours' is given twice"),
+        ('{"all_fours": 1}', "all_fours must be true or false, not 1"),
+        ('{"all_fours": ' + "[" * 100_000, "the JSON is nested too deeply"),
+        ("{all_fours}", "not valid JSON: Expecting property name enclosed in double quotes"),
+    ],
+    ids=["empty", "maybe", "no-name", "unknown", "twice", "json-twice", "json-int", "json-deep",
+         "json-bad"],
+)  # fmt: skip
+def test_rules_option_refusals(text: str, message: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        parse_rules_option(text)
+    assert str(refused.value).startswith(f"--rules: {message}")
+
+
+def test_rules_option_bare_names_and_words_switch_options() -> None:
+    assert parse_rules_option("all_fours") == Rules(all_fours=True)
+    assert parse_rules_option(" all_fours = ON , last_trump_in_wins=1") == Rules(
+        all_fours=True, last_trump_in_wins=True
+    )
+    assert parse_rules_option("leftovers_start_next_calypso=off") == Rules(
+        leftovers_start_next_calypso=False
+    )
+    assert parse_rules_option("{}") == Rules()
+
+
+def test_deeply_nested_rules_json_is_one_line() -> None:
+    done = run_cli("match", "--a", "club", "--b", "club", "--rules", '{"a": ' + "[" * 100_000)
+    assert done.returncode == 2
+    assert error_line(done) == "error: --rules: the JSON is nested too deeply"
+
+
+def test_every_level_name_is_accepted_by_match() -> None:
+    assert "cheater" in ALL_LEVELS  # a yardstick for measurements, offered only here
+    done = run_cli("match", "--a", "cheater", "--b", "grandmaster")
+    assert done.returncode == 2
+    assert f"(levels: {', '.join(ALL_LEVELS)})" in error_line(done)

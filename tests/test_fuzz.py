@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 
 from calypso_core import GameState, from_record, parse_record, to_record
 from calypso_core import table as protocol
+from calypso_core.jsontext import MAX_NESTING
 from calypso_core.record import MAX_RECORD_BYTES, RecordError
-from calypso_core.table.limits import MAX_NESTING, MAX_REQUEST_CHARS
+from calypso_core.table.transport import MAX_REQUEST_CHARS
 
 SOUTH = 2
 SLOW_S = 2.0  # no single input may take longer (a real request takes milliseconds)

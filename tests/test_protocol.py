@@ -13,7 +13,10 @@ from protocol_calls import advance, call, error, ok, same_table
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, table
 from calypso_core.explain import explain_trick
+from calypso_core.jsontext import top_level_id
+from calypso_core.record import MAX_RECORD_BYTES
 from calypso_core.table import players as players_module
+from calypso_core.table.transport import MAX_REQUEST_CHARS
 from calypso_core.table.views import suit_order
 
 SOUTH = 2
@@ -111,8 +114,51 @@ def test_malformed_requests_get_structured_errors(request_text: str, code: str) 
 
 
 def test_an_oversized_request_is_refused_before_parsing() -> None:
-    reply = json.loads(table.handle('{"type": "hello", "x": "' + "a" * 300_000 + '"}'))
+    text = '{"type": "hello", "x": "' + "a" * MAX_REQUEST_CHARS + '"}'
+    reply = json.loads(table.handle(text))
     assert reply["error"]["code"] == "bad_request"
+    assert f"the limit is {MAX_REQUEST_CHARS}" in reply["error"]["message"]
+
+
+# Refused by each check before the request is read as data; the id is readable in each.
+REFUSED_WITH_AN_ID = {
+    "too long": ('{"type": "hello", "x": "' + "a" * MAX_REQUEST_CHARS + '", "id": 41}',
+                 "bad_request"),
+    "too deep": ('{"type": "load", "record": ' + "[" * 40 + "]" * 40 + ', "id": "r-42"}',
+                 "bad_json"),
+    "lone surrogate": ('{"id": 43, "type": "new_game", "seed": "\\ud800"}', "bad_json"),
+    "not JSON": ('{"id": 44, "type": "play", "card": NaN}', "bad_json"),
+    "key twice": ('{"id": 45, "type": "view", "type": "step"}', "bad_json"),
+    "unknown type": ('{"type": "no_such_type", "id": 46}', "unknown_type"),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED_WITH_AN_ID)
+def test_a_refused_request_is_answered_with_its_id(name: str) -> None:
+    # The page matches replies by id: a refusal answered with "id": null was dropped, and
+    # the page waited for a reply that never came.
+    text, code = REFUSED_WITH_AN_ID[name]
+    reply = json.loads(table.handle(text))
+    assert reply["error"]["code"] == code
+    assert reply["id"] == top_level_id(text) != None  # noqa: E711
+
+
+def test_an_import_the_page_accepts_is_judged_as_a_game_record_whatever_its_bytes() -> None:
+    # 64,000 control characters were a 384,000-character request, refused for its size
+    # with "id": null: the page hung, restarted its worker twice and blamed the engine.
+    for text in ["\x01" * MAX_RECORD_BYTES, "\ufffd" * (MAX_RECORD_BYTES // 3),
+                 '"\\' * (MAX_RECORD_BYTES // 2)]:
+        request = json.dumps({"text": text, "id": 47, "type": "import"})
+        assert len(request) <= MAX_REQUEST_CHARS
+        reply = json.loads(table.handle(request))
+        assert reply["id"] == 47
+        assert reply["error"]["code"] == "bad_record"
+
+
+def test_an_id_that_is_not_an_id_is_not_sent_back() -> None:
+    for text in ['{"id": 1.5, "type": "view"}', '{"id": 9007199254740993, "type": "view"}',
+                 '{"id": [1], "type": "view", "x": NaN}', '{"type": "view", "x": {"id": 1}}']:
+        assert json.loads(table.handle(text))["id"] is None
 
 
 def test_a_non_string_request_is_refused() -> None:

@@ -187,7 +187,8 @@ def test_all_fours_lets_you_trump_in_although_you_can_follow() -> None:
     with pytest.raises(IllegalMoveError, match="2D is not legal for East, who must follow H"):
         state.play("2D")
     state.play("5C")
-    # South's own suit is the suit led: following it is all he may do (see #following-suit).
+    # South's own suit is the suit led: following it is all he may do
+    # (docs/rules.md#following-suit).
     assert [str(card) for card in state.legal_moves()] == ["3H", "AH"]
     with pytest.raises(IllegalMoveError, match="2C is not legal for South, who must follow H"):
         state.play("2C")

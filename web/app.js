@@ -2,25 +2,21 @@
 // in the engine (Python, in the worker); this file only sequences requests and drawing.
 //
 // URL parameters start a given deal directly: ?seed=…&level=…&speed=…  (also games=1-4,
-// suit=S|H|D|C). speed is instant|fast|normal|slow or milliseconds per computer move.
+// suit=S|H|D|C); link.js checks them. Games are saved after every move by saves.js.
 
 import { engine } from "./engine-client.js";
 import { bindInput } from "./input.js";
+import { linkKey, readLink } from "./link.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
+import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
 import * as sound from "./sound.js";
+import { SPEEDS, parseSpeed } from "./speed.js";
 import * as stats from "./stats.js";
 import * as storage from "./storage.js";
 import * as tour from "./tour.js";
 import * as view from "./view.js";
-
-// Milliseconds per computer move, and how long a completed trick stays in view.
-const SPEEDS = {
-  instant: { move: 0, trick: 0 },
-  fast: { move: 250, trick: 900 },
-  normal: { move: 550, trick: 1600 },
-  slow: { move: 950, trick: 2600 },
-};
 
 const client = engine();
 const app = {
@@ -66,10 +62,7 @@ function soundFor(before, after) {
 }
 
 function setSpeed(speed) {
-  const ms = Number(speed);
-  app.speed = SPEEDS[speed] ?? (Number.isFinite(ms) && ms >= 0
-    ? { move: ms, trick: ms * 3 }
-    : SPEEDS.normal);
+  app.speed = parseSpeed(speed) ?? SPEEDS.normal;
   // The closest named speed, for the new-game form.
   app.speedName = Object.keys(SPEEDS).find((name) => SPEEDS[name].move >= app.speed.move) ?? "slow";
   document.documentElement.style.setProperty("--move-ms", `${app.speed.move}ms`);
@@ -119,6 +112,7 @@ async function show(requestView, failure) {
     return false;
   }
   app.lastError = null;
+  persist();
   if (run !== app.run) return true;
   view.renderNotice(null);
   app.busy = false;
@@ -143,6 +137,7 @@ async function advance(run) {
     if (run !== app.run) return;
     soundFor(app.view, next);
     app.view = next;
+    persist();
     if (next.last_event?.note) console.warn(next.last_event.note);
     if (app.speed.move > 0) { // at instant speed only the end of the run is drawn
       draw();
@@ -159,7 +154,6 @@ async function advance(run) {
   } else if (app.view.status === "your_turn" && app.prefs.sound) {
     sound.play("turn");
   }
-  await persist();
 }
 
 async function playCard(card) {
@@ -185,6 +179,7 @@ async function playCard(card) {
   soundFor(app.view, next);
   hideCut();
   app.view = next;
+  persist();
   draw();
   await sleep(next.last_event?.trick ? app.speed.trick : app.speed.move);
   await advance(run);
@@ -196,12 +191,13 @@ async function undo() {
   if (ok) view.renderNotice(null);
 }
 
-async function persist() {
-  try {
-    storage.saveGame(await client.request("record"));
-  } catch (error) {
-    console.warn("the game could not be saved:", error.message);
-  }
+// Saves the game in play as the engine last recorded it (the client keeps that record after
+// every request that changes the game); a save that fails is said at once.
+function persist() {
+  if (!client.game) return;
+  const over = Boolean(app.view?.is_over && app.view.match?.is_over);
+  const outcome = saves.save(client.game, { over });
+  if (savedGames.showSaveOutcome(outcome) === "recovered") view.renderNotice("Your game is saved again.");
 }
 
 async function hint() {
@@ -396,6 +392,46 @@ async function continueImported() {
   if (ok) view.renderNotice("The imported game goes on from where it was saved.");
 }
 
+// -- saved games (saves.js: one save per game, one game per tab) ---------------------------
+
+async function showSaves() {
+  savedGames.drawSaves(document.querySelector("[data-saves]"), await saves.list(), app.hello);
+  openOnly("saves");
+}
+
+// Plays another saved game in this tab; the game in play stays saved as it stands.
+async function openSave(id) {
+  const opening = await saves.open(id);
+  if (!opening.game) {
+    view.renderNotice(opening.problem);
+    return showSaves();
+  }
+  closeAllDialogs();
+  app.run += 1; // the game in play stops here, once the engine has answered what it was asked
+  await client.request("record").catch(() => null);
+  persist();
+  let loaded;
+  try {
+    loaded = await client.request("load", opening.game);
+  } catch (error) {
+    opening.cancel();
+    await show(() => client.request("view"), "Could not go back to the game in play");
+    problem("That saved game could not be opened", error);
+    return undefined;
+  }
+  opening.commit(); // from here on, this tab's moves are saved into the game opened
+  return show(async () => loaded, "That saved game could not be opened");
+}
+
+async function deleteSave(id) {
+  const button = document.querySelector(`[data-action=delete_save][data-save="${CSS.escape(id)}"]`);
+  if (button && !savedGames.confirmDelete(button)) return;
+  const refused = await saves.remove(id);
+  if (refused) view.renderNotice(refused);
+  else persist(); // the space freed may be what a failed save needed
+  await showSaves();
+}
+
 function startTour() {
   closeAllDialogs();
   document.querySelector("[data-tour-offer]").hidden = true;
@@ -477,6 +513,12 @@ function dispatch(intent) {
       return changePrefs();
     case "export":
       return exportGame();
+    case "saves":
+      return showSaves();
+    case "open_save":
+      return openSave(intent.save);
+    case "delete_save":
+      return deleteSave(intent.save);
     case "import":
       return document.querySelector("[data-import-file]").click();
     case "import_file":
@@ -520,6 +562,9 @@ function dispatch(intent) {
 // -- boot -----------------------------------------------------------------------------------
 
 async function main() {
+  // Which saved game this tab plays is settled while the engine boots (see saves.js).
+  const address = location.href;
+  const claimed = saves.claim(linkKey(address));
   prefsStore.apply(app.prefs);
   sound.setEnabled(app.prefs.sound);
   bindInput(dispatch);
@@ -535,9 +580,11 @@ async function main() {
   view.fillNewGameForm(app.hello);
   if (app.hello.bots_problem) console.warn("computer players unavailable:", app.hello.bots_problem);
 
-  const params = new URLSearchParams(location.search);
-  setSpeed(params.get("speed") ?? app.settings.speed);
-  await firstGame(params);
+  const link = readLink(address, app.hello);
+  setSpeed(link.speed ?? app.settings.speed);
+  await firstGame(link, await claimed);
+  // The link's game is dealt once: a reload now resumes it (saves.js) instead.
+  if (link.url !== location.href) history.replaceState(history.state, "", link.url);
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
   if (app.view) {
     view.setEngineReady(app.hello);
@@ -547,37 +594,38 @@ async function main() {
   }
 }
 
-// Deals the first game: the one the URL names, else the saved one, else a new one.
-async function firstGame(params) {
-  const fromUrl = ["seed", "level", "games", "suit"].some((key) => params.has(key));
-  const { game: saved, problem: unreadable } = fromUrl ? { game: null } : storage.loadGame();
-  if (fromUrl) {
-    const settings = { ...app.settings, levels: null };
-    if (params.has("level")) settings.level = params.get("level");
-    if (params.has("games")) settings.games = Number(params.get("games"));
-    if (params.has("suit")) settings.suit = params.get("suit");
-    if (params.has("level") && !app.hello.levels.some((l) => l.key === settings.level)) {
-      return fallBack(`There is no level "${settings.level}"`);
-    }
-    if (await startGame(settings, params.get("seed"))) return undefined;
-    return fallBack(noticeText());
-  }
+// Deals the first game: this tab's saved one (for a link, the one it dealt before), else the
+// one the link names, else a new one; says whatever the person should know about it.
+async function firstGame(link, { game: saved, notice, problem: unreadable }) {
+  const told = [...link.notices, notice].filter(Boolean).join(" ") || null;
   if (saved) {
     if (await show(() => client.request("load", saved), "Your saved game could not be restored")) {
+      view.renderNotice(told);
       return undefined;
     }
-    storage.setAside(saved);
+    saves.setAside(saved);
     return fallBack(`${noticeText()}. It was set aside`);
   }
-  return fallBack(unreadable ? `${unreadable}; it was set aside` : null);
+  if (link.deal) {
+    saves.dealtFromLink(link.deal.key);
+    if (await startGame({ ...app.settings, levels: null, ...link.deal.settings }, link.deal.seed)) {
+      view.renderNotice(told);
+      return undefined;
+    }
+    saves.dealtFromLink(null);
+    return fallBack(noticeText(), told);
+  }
+  return fallBack(unreadable ? `${unreadable}; it was set aside` : null, told);
 }
 
 function noticeText() {
   return document.querySelector("[data-notice]").textContent;
 }
 
-// Deals a game with the person's usual settings; if even that fails, says so plainly.
-async function fallBack(reason) {
+// Deals a game with the person's usual settings; if even that fails, says so plainly. The
+// notice gives the reason, after what the person was already told.
+async function fallBack(reason, told = null) {
+  const say = (text) => view.renderNotice([told, text].filter(Boolean).join(" ") || null);
   let started = await startGame(app.settings);
   if (!started && /^bad_/.test(app.lastError?.code ?? "")) {
     // The person's saved settings are what the engine refuses: keep them aside, use defaults.
@@ -585,14 +633,14 @@ async function fallBack(reason) {
     app.settings = storage.resetSettings(app.settings);
     started = await startGame(app.settings);
     if (started) {
-      view.renderNotice(`${reason ? `${reason}. ` : ""}Your saved settings could not be used (${refused}); they were set aside and the defaults dealt a new game.`);
+      say(`${reason ? `${reason}. ` : ""}Your saved settings could not be used (${refused}); they were set aside and the defaults dealt a new game.`);
       return;
     }
   }
   if (!started) {
     view.renderBootError({ code: "no_game", message: noticeText() });
-  } else if (reason) {
-    view.renderNotice(`${reason}; a new game was dealt with your usual settings.`);
+  } else {
+    say(reason && `${reason}; a new game was dealt with your usual settings.`);
   }
 }
 

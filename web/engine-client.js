@@ -6,6 +6,7 @@
 //   const {engine, protocol} = await client.ready;   // the hello reply
 //   const result = await client.request("type", {...payload});
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
+//   client.game;                           // the game's record after its last change
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message}.
 //
@@ -17,6 +18,10 @@
 // and sends again the requests that had no reply — the page sees one slow reply. A request
 // in flight at two crashes in a row is refused ("engine_crashed": it may be the cause); after
 // MAX_RESTARTS restarts within RESTART_WINDOW_MS the client gives up like a failed boot.
+//
+// Replies are matched by id. The worker answers in the order it was asked, so a reply whose
+// id could not be read (null: the request was refused before it could be parsed) belongs to
+// the oldest request still waiting: no request waits for a reply that cannot come.
 
 export class EngineError extends Error {
   constructor({ code, message }) {
@@ -40,6 +45,7 @@ export class EngineClient {
     // Far longer than any computer player thinks (their budgets have wall-clock caps).
     this.replyTimeoutMs = 90_000;
     this._pending = new Map(); // id -> entry (see _enqueue), until its reply is handed over
+    this._unanswered = []; // entries posted to the current worker, oldest first, until answered
     this._nextId = 1;
     this._progressListeners = new Set();
     this._restartListeners = new Set();
@@ -82,6 +88,12 @@ export class EngineClient {
     return unwrap(answer);
   }
 
+  /** The game in play as the engine last recorded it ({record, settings, history}, what
+   * "record" returns), renewed by every request that may change the game; null before. */
+  get game() {
+    return this._saved;
+  }
+
   /** Ends the worker as a crash would; the client replaces it (for tests and diagnostics). */
   kill() {
     this.worker.terminate();
@@ -108,6 +120,7 @@ export class EngineClient {
     const worker = new Worker(this.workerUrl, { type: "module" });
     this.worker = worker;
     this._booted = false;
+    this._unanswered = [];
     const current = () => worker === this.worker && !this.failure;
     worker.addEventListener("message", (event) => {
       if (current()) this._receive(event.data);
@@ -133,8 +146,13 @@ export class EngineClient {
   _enqueue(type, payload = {}) {
     if (this.failure) throw new EngineError(this.failure);
     const id = this._nextId++;
-    const entry = { id, message: JSON.stringify({ ...payload, id, type }), attempts: 0,
-      reply: null, heldBy: null, holds: null };
+    let message;
+    try {
+      message = JSON.stringify({ ...payload, id, type });
+    } catch (error) { // a cycle, a BigInt, nesting too deep for the stack
+      throw new EngineError({ code: "bad_request", message: `the ${type} request cannot be written as JSON: ${error.message}` });
+    }
+    const entry = { id, message, attempts: 0, reply: null, heldBy: null, holds: null };
     entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
     this._pending.set(id, entry);
     this._post(entry);
@@ -144,6 +162,7 @@ export class EngineClient {
   _post(entry) {
     entry.attempts += 1;
     entry.reply = null;
+    this._unanswered.push(entry);
     this.worker.postMessage(entry.message);
     this._armWatchdog();
   }
@@ -162,8 +181,9 @@ export class EngineClient {
       return;
     }
     const reply = JSON.parse(data);
-    const entry = this._pending.get(reply.id);
+    const entry = reply.id === null && !reply.ok ? this._unanswered[0] : this._pending.get(reply.id);
     if (!entry) return; // a reply to a message not sent through request()
+    this._unanswered = this._unanswered.filter((waiting) => waiting !== entry);
     this._armWatchdog();
     if (entry.heldBy) {
       entry.reply = reply; // settled with the record behind it

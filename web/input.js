@@ -1,7 +1,7 @@
 // Input: turns clicks and keys into named intents for app.js; it knows no game rules.
-// Intents: {type: "play_card", card}, {type: <a [data-action] name>}, {type: "deal"},
-// {type: "per_seat", show}, {type: "prefs"} (the settings form changed), {type: "import_file",
-// file}; the keys H, U and L ask for a hint, an undo and the last trick.
+// Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save},
+// {type: "deal"}, {type: "per_seat", show}, {type: "prefs"} (the settings form changed),
+// {type: "import_file", file}; the keys H, U and L ask for a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -37,7 +37,7 @@ export function bindInput(dispatch) {
       return;
     }
     const action = event.target.closest("[data-action]");
-    if (action && !action.disabled) dispatch({ type: action.dataset.action });
+    if (action && !action.disabled) dispatch({ type: action.dataset.action, save: action.dataset.save });
   });
 
   document.addEventListener("keydown", (event) => {

@@ -9,8 +9,6 @@ const SUITS = [["S", "♠", "spades"], ["H", "♥", "hearts"], ["D", "♦", "dia
 const SYMBOL = Object.fromEntries(SUITS.map(([s, sym]) => [s, sym]));
 const SUIT_WORD = Object.fromEntries(SUITS.map(([s, , word]) => [s, word]));
 
-const $ = (selector, root = document) => root.querySelector(selector);
-
 function redraw(el, key, build) {
   if (!el || el.dataset.key === key) return false;
   el.dataset.key = key;
@@ -19,7 +17,7 @@ function redraw(el, key, build) {
 }
 
 /** A small inline card ("Q♣"), coloured by suit, named for screen readers. */
-export function miniCard(card, extra = {}) {
+function miniCard(card, extra = {}) {
   return h("span", { class: "pip-card", "data-suit": card.suit, title: card.name,
     "aria-label": card.name, role: "img", ...extra }, `${card.rank_label}${card.symbol}`);
 }
@@ -127,7 +125,7 @@ export function drawAids(el, view) {
 // -- tricks drawn as cards ------------------------------------------------------------------
 
 /** A trick in compass layout (N top, W left, E right, S bottom), the winner marked. */
-export function compassTrick(trick, labels = SEAT_NAMES) {
+function compassTrick(trick, labels = SEAT_NAMES) {
   return h("div", { class: "compass" }, [0, 3, 1, 2].map((seat) => {
     const card = trick.cards.find((c) => c.seat === seat);
     return h("div", { class: `compass-slot compass-${seat}`, "data-seat": seat,
@@ -237,5 +235,3 @@ export function readPrefsForm(form, prefs) {
   }
   return { prefs: next, speed: form.elements.speed?.value };
 }
-
-export { $ };

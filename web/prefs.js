@@ -6,7 +6,7 @@
 const KEY = "calypso.prefs.v1";
 
 // Each preference: its default and the values it may take (a boolean, or one of a list).
-export const PREFS = Object.freeze({
+const PREFS = Object.freeze({
   cardSize: { default: "medium", values: ["small", "medium", "large"] },
   colors: { default: "two", values: ["two", "four"] },
   felt: { default: "green", values: ["green", "blue", "red", "grey"] },
@@ -19,7 +19,7 @@ export const PREFS = Object.freeze({
   tourDone: { default: false },
 });
 
-export function defaults() {
+function defaults() {
   return Object.fromEntries(Object.entries(PREFS).map(([key, p]) => [key, p.default]));
 }
 

@@ -58,7 +58,7 @@ function save(stats) {
 }
 
 /** The level a game was played against: the opponents' level, or "mixed". */
-export function levelOf(view) {
+function levelOf(view) {
   const [north, east, , west] = view.settings.levels;
   return north === east && east === west ? east : "mixed";
 }

@@ -3,17 +3,27 @@
 // box: the table stays usable; Escape or Skip ends it, Back and Next move through it, and
 // focus returns where it was when it ends.
 
+// Each step's `rules` are sentences of the rules in brief in docs/rules.md, word for word
+// (tests/test_docs.py checks it), so the walkthrough never states a rule differently.
 const STEPS = [
   { target: "[data-hand]", title: "Your hand",
-    text: "These are your 13 cards. The bright ones are the cards you may play now: click one, or pick it with the arrow keys and press Enter. You must follow the suit led when you can." },
+    text: "These are your 13 cards. The bright ones are the cards you may play now: click one, or pick it with the arrow keys and press Enter.",
+    rules: ["Follow the suit led if you can."] },
   { target: "[data-trick]", title: "The trick",
-    text: "Each player puts one card here, clockwise. If you cannot follow suit, a card of your own trump suit trumps in; the highest trump-in takes the trick. Otherwise the highest card of the suit led wins." },
+    text: "Each player puts one card here, clockwise.",
+    rules: ["If you cannot follow suit, you may play any card; a card of your own suit then trumps in.",
+      "A lead of the leader's own suit is a trump lead.",
+      "The highest trump-in takes the trick; if nobody trumps in, a trump lead wins; otherwise the highest card of the suit led wins."] },
   { target: "[data-seat='2'] .calypso", title: "Your calypso",
-    text: "Your goal: one card of every rank of your own suit, ace to two. Tricks your side wins fill these slots for you and your partner. A full calypso scores 500, the next 750, then 1,000." },
+    text: "Your goal is to complete calypsos. These slots show yours in progress; tricks your side wins fill them, and your partner's too.",
+    rules: ["A calypso is one card of each of the thirteen ranks, ace to two, of your own suit."] },
   { target: "[data-scores]", title: "The score",
-    text: "Your side's points against theirs: completed calypsos, 20 for each card of a calypso in progress, and 10 for each card in your side's pile. After four deals the higher total wins." },
+    text: "Your side's points against theirs, counted as the game goes.",
+    rules: ["At the end of the game each player scores 500 for a first calypso, 750 for a second and 1,000 for each after that; 20 for each card of an unfinished calypso; and 10 for each card in their side's pile that came from a trick they won.",
+      "The partnership with more points wins."] },
   { target: ".side", title: "Help at the table",
-    text: "The log explains who won each trick and why; the memory aids count the cards still unseen. Hint (H) suggests a card, Undo (U) takes one back, and the Menu has the rules, statistics and settings." },
+    text: "The log explains who won each trick and why; the memory aids count the cards still unseen. Hint (H) suggests a card, Undo (U) takes one back, and the Menu has the rules, statistics and settings.",
+    rules: [] },
 ];
 
 let index = -1;
@@ -47,7 +57,7 @@ function show() {
   target.scrollIntoView({ block: "nearest" });
   el.querySelector("[data-tour-step]").textContent = `Step ${index + 1} of ${STEPS.length}`;
   el.querySelector("[data-tour-title]").textContent = step.title;
-  el.querySelector("[data-tour-text]").textContent = step.text;
+  el.querySelector("[data-tour-text]").textContent = [step.text, ...step.rules].join(" ");
   el.querySelector("[data-action=tour_back]").disabled = index === 0;
   el.querySelector("[data-action=tour_next]").textContent = index === STEPS.length - 1 ? "Done" : "Next";
   el.hidden = false;
@@ -95,8 +105,4 @@ export function end() {
   box().removeEventListener("keydown", keys);
   if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
   onEnd?.();
-}
-
-export function isRunning() {
-  return index >= 0;
 }

@@ -272,7 +272,7 @@ export function focusHand() {
 }
 
 /** What the live region says now: the last trick's winner, then whose turn it is. */
-export function statusText(view, ui) {
+function statusText(view, ui) {
   if (view.is_over) {
     const sheet = view.score_sheet;
     const [ns, ew] = view.partnership_scores;

@@ -169,23 +169,33 @@ const booted = boot().catch((err) => {
   return null;
 });
 
-function replyError(request, code, message) {
-  let id = null;
-  try {
-    id = JSON.parse(request)?.id ?? null;
-  } catch {
-    // the id of malformed JSON is unknown
+// The id a refusal carries, so that the page's client can match it to its request: a text
+// or a whole number, as the protocol allows; null when none can be read (the client then
+// takes the reply for its oldest request: this worker answers in order).
+function idOf(request) {
+  let id = request?.id;
+  if (typeof request === "string") {
+    try {
+      id = JSON.parse(request)?.id;
+    } catch {
+      id = null; // the id of malformed JSON is unknown
+    }
   }
-  postMessage(JSON.stringify({ id, ok: false, error: { code, message } }));
+  return typeof id === "string" || Number.isSafeInteger(id) ? id : null;
+}
+
+function replyError(request, code, message) {
+  postMessage(JSON.stringify({ id: idOf(request), ok: false, error: { code, message } }));
 }
 
 addEventListener("message", async (event) => {
   const handle = await booted;
   const request = event.data;
-  if (request?.type === "stats" && handle) {
-    postMessage(stats());
+  if (request?.type === "stats") {
+    // Answered as the object it asked for, never as a reply the client might take for its own.
+    postMessage(handle ? stats() : { type: "stats", error: fatal });
   } else if (typeof request !== "string") {
-    replyError(null, "bad_request", "requests must be JSON strings");
+    replyError(request, "bad_request", "requests must be JSON strings");
   } else if (!handle) {
     replyError(request, fatal.code, fatal.message);
   } else {

@@ -19,12 +19,12 @@ from .. import __version__
 from ..cards import RANK_LETTERS, RANK_NAMES, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
 from ..explain import explain_trick
 from ..game import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL, GameState
+from ..jsontext import nests_too_deeply
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
 from . import words
 from .aids import memory_aids
 from .errors import ProtocolError, brief
-from .limits import MAX_NESTING, nesting
 from .match import Match
 from .players import bot_levels, default_level, has_hints, level_facts
 from .settings import (
@@ -289,7 +289,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
             "bad_record", f"the file is {size:,} bytes; a game record is at most "
             f"{MAX_RECORD_BYTES:,}"
         )
-    if nesting(text) > MAX_NESTING:
+    if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
     try:
         state = parse_record(text)

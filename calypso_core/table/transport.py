@@ -14,11 +14,18 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
+from ..record import MAX_RECORD_BYTES
 from . import handlers
 from .errors import ProtocolError, brief
-from .limits import MAX_MESSAGE_CHARS, MAX_NESTING, MAX_REQUEST_CHARS, MAX_SAFE_INTEGER, nesting
 
 PROTOCOL_VERSION = handlers.PROTOCOL_VERSION
+# Room for the largest request the page sends: an import of a game file at the record size
+# limit written all in escapes ("\u0001" is six characters for one byte), or a load with
+# a match's four records.
+MAX_REQUEST_CHARS = 6 * MAX_RECORD_BYTES + 16_000
+MAX_MESSAGE_CHARS = 300
+MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
 Handler = Callable[[dict[str, Any]], Any]
 
 # Each request type: its handler and the payload keys it accepts besides "id" and "type".
@@ -45,18 +52,35 @@ reset = handlers.reset
 
 
 def handle(request: str) -> str:
-    """Answer one JSON request with one JSON reply; never raises."""
+    """Answer one JSON request with one JSON reply; never raises.
+
+    The reply carries the request's id whenever it can be read, refusals included: the
+    page matches replies to requests by id.
+    """
     req_id: Any = None
     try:
         data = _parse(request)
         req_id = data.get("id")
         result = _dispatch(data)
     except ProtocolError as exc:
-        return _reply(req_id, error={"code": exc.code, "message": str(exc)})
+        return _reply(_id_of(request, req_id), error={"code": exc.code, "message": str(exc)})
     except Exception as exc:  # a bug must still answer, or the page waits forever
         message = f"the engine failed: {type(exc).__name__}: {exc}"
-        return _reply(req_id, error={"code": "internal", "message": message})
+        return _reply(_id_of(request, req_id), error={"code": "internal", "message": message})
     return _reply(req_id, result=result)
+
+
+def _id_of(request: Any, parsed: Any) -> Any:
+    """The id of a refused request: as parsed, else read from its text (one pass)."""
+    if parsed is not None or not isinstance(request, str):
+        return parsed
+    found = top_level_id(request)
+    return found if _is_id(found) else None
+
+
+def _is_id(value: Any) -> bool:
+    return (value is None or type(value) is str
+            or (type(value) is int and abs(value) <= MAX_SAFE_INTEGER))
 
 
 def _parse(request: Any) -> dict[str, Any]:
@@ -66,16 +90,14 @@ def _parse(request: Any) -> dict[str, Any]:
         raise ProtocolError(
             "bad_request", f"request is {len(request)} characters; the limit is {MAX_REQUEST_CHARS}"
         )
-    if nesting(request) > MAX_NESTING:
+    if nests_too_deeply(request):
         raise ProtocolError(
             "bad_json", f"request nests arrays and objects over {MAX_NESTING} levels deep"
         )
     try:
-        data = json.loads(request, parse_constant=_refuse_constant,
-                          object_pairs_hook=_refuse_duplicates)
-        # JSON may spell lone surrogates ("\ud800"), which are not text: seeding from one
-        # fails, and so would sending it on. Encoding what was read finds any, keys included.
-        json.dumps(data, ensure_ascii=False).encode()
+        # Lone surrogates ("\ud800") are refused here: seeding from one fails, and so would
+        # sending it on.
+        data = loads(request)
     except ValueError as exc:  # UnicodeEncodeError is one
         raise ProtocolError("bad_json", f"request is not JSON text: {exc}") from None
     except RecursionError:
@@ -83,25 +105,10 @@ def _parse(request: Any) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ProtocolError("bad_request", "a request must be a JSON object")
     req_id = data.get("id")
-    if not (req_id is None or type(req_id) is str
-            or (type(req_id) is int and abs(req_id) <= MAX_SAFE_INTEGER)):
+    if not _is_id(req_id):
         raise ProtocolError(
             "bad_request", f"id must be a text or a whole number, not {brief(req_id)}"
         )
-    return data
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # Python and JavaScript both keep the last of two equal keys; refusing is clearer.
-    data: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in data:
-            raise ValueError(f"the key {brief(key)} appears twice")
-        data[key] = value
     return data
 
 

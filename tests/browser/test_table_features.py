@@ -162,6 +162,9 @@ def test_the_rules_show_the_worked_examples_as_cards(table: Page) -> None:
     page.locator("[data-dialog=menu]").get_by_role("button", name="Rules").click()
     rules = page.locator("[data-dialog=rules]")
     expect(rules).to_be_visible()
+    # The text above the examples is docs/rules.md's "game in brief", rendered by build.py.
+    expect(rules.get_by_role("heading", name="Who takes a trick")).to_be_visible()
+    expect(rules.locator("[data-rules-from] ol li")).to_have_count(3)
     examples = rules.locator("[data-example]")
     expect(examples).to_have_count(8)
     winners = [ex.locator(".example-card[data-winner]").count() for ex in examples.all()]
@@ -181,6 +184,7 @@ def test_the_walkthrough_points_at_each_part_and_can_be_skipped(table: Page) -> 
     expect(page.locator("[data-hand][data-tour-target]")).to_have_count(1)
     tour.get_by_role("button", name="Next").click()
     expect(page.locator("[data-trick][data-tour-target]")).to_have_count(1)
+    expect(tour).to_contain_text("if nobody trumps in, a trump lead wins")
     tour.get_by_role("button", name="Skip").click()
     expect(tour).to_be_hidden()
     expect(page.locator("[data-tour-target]")).to_have_count(0)

@@ -1,0 +1,335 @@
+// Saved games: each game in play has its own save, and each tab plays one of them, so two
+// tabs never overwrite each other's game and nothing played is lost without a word.
+//
+// A save is the engine's recipe ({record, settings, history}, what its "record" request
+// gives) in an envelope {app, schema, game, saved, over, link}, under its own key:
+// "calypso.save.v1" (where earlier versions kept their one save, still read) or
+// "calypso.save.v1.<id>". The page writes it after every move.
+//
+// Which tab plays which save:
+// - A tab holds its save with a Web Lock of the same name for as long as it is open, and
+//   sessionStorage remembers the save's id: a reload of the tab (or the "new version…
+//   Reload" prompt) takes the same save again, even if the old page lets go of the lock a
+//   moment late. A duplicated tab finds the lock taken and plays another save.
+// - A tab with no save of its own resumes the most recently played save no other tab
+//   holds (unfinished games first); if every save is held, it deals a new game into a new
+//   save and says why. Every save is listed in the Saved games dialog, to switch to or
+//   delete; a save held by another tab is played there.
+// - A link that deals a game (?seed=…) is remembered with its save: opening the link again
+//   resumes that game where it was instead of dealing it again (app.js also takes the
+//   game's parameters out of the address once they are used, so a reload resumes too).
+//
+// Saving can fail (storage full, or blocked by the browser). Then the last good save stays
+// as it was, the newest one is kept in this tab's sessionStorage (a reload of the tab
+// still brings it back), every later move tries again, and save() says what happened so
+// that the page can tell the person at once. Without Web Locks (a page not served over
+// HTTPS or from localhost) every save counts as free: two tabs may then share one.
+
+const PREFIX = "calypso.save.v1";
+const SET_ASIDE_KEY = "calypso.save.unreadable";
+const SETTINGS_ASIDE_KEY = "calypso.settings.unreadable";
+const TAB_KEY = "calypso.tab.v1"; // sessionStorage: {id, pending?} — this tab's save
+const SCHEMA = 1;
+const APP = "calypso";
+const RELOAD_GRACE_MS = 2_000; // how long a reloaded tab waits for its old page's lock
+const MAX_READ_CHARS = 1_000_000; // far above a real save (a few KB): larger is damage
+
+let current = null; // {id, link: {key, seed} | null} once claim() has run
+const locks = new Map(); // lock name -> function that releases it
+
+const keyOf = (id) => (id ? `${PREFIX}.${id}` : PREFIX);
+
+function isObject(value) {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+// -- reading ----------------------------------------------------------------------------
+
+/** The ids of every save in this browser (readable or not). */
+function allIds() {
+  const ids = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (key === PREFIX) ids.push("");
+      else if (key?.startsWith(`${PREFIX}.`)) ids.push(key.slice(PREFIX.length + 1));
+    }
+  } catch {
+    // storage blocked: as if nothing were saved
+  }
+  return ids;
+}
+
+// An envelope from its text: {envelope} or {problem} (words for the person), or {} if none.
+function parse(text) {
+  if (text === null || text === undefined) return {};
+  if (text.length > MAX_READ_CHARS) return { problem: "Your saved game was damaged (it is far too large)" };
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { problem: "Your saved game was damaged (it is not readable data)" };
+  }
+  if (!isObject(value) || (value.app !== undefined && value.app !== APP)) {
+    return { problem: "The saved game came from another application", value };
+  }
+  if (value.schema !== SCHEMA) {
+    return { problem: `The saved game is from another version of Calypso (save format ${JSON.stringify(value.schema)?.slice(0, 20)})`, value };
+  }
+  if (!isObject(value.game)) return { problem: "Your saved game was incomplete", value };
+  return { envelope: value };
+}
+
+function readSave(id) {
+  let text = null;
+  try {
+    text = localStorage.getItem(keyOf(id));
+  } catch {
+    return {};
+  }
+  return { ...parse(text), text };
+}
+
+function readTab() {
+  try {
+    const tab = JSON.parse(sessionStorage.getItem(TAB_KEY) ?? "null");
+    if (isObject(tab) && typeof tab.id === "string" && /^[\w-]{0,40}$/.test(tab.id)) {
+      return { id: tab.id, pending: isObject(tab.pending) ? parse(JSON.stringify(tab.pending)).envelope ?? null : null };
+    }
+  } catch {
+    // unreadable or blocked: this tab has no save of its own yet
+  }
+  return null;
+}
+
+function writeTab(tab) {
+  try {
+    sessionStorage.setItem(TAB_KEY, JSON.stringify(tab));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// -- locks ------------------------------------------------------------------------------
+
+// Takes the lock of a save: at once if free (wait 0), else within waitMs. True if taken.
+function lock(id, waitMs = 0) {
+  const name = keyOf(id);
+  if (locks.has(name)) return Promise.resolve(true);
+  if (!navigator.locks) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const options = waitMs ? { signal: AbortSignal.timeout(waitMs) } : { ifAvailable: true };
+    navigator.locks.request(name, options, (granted) => {
+      if (!granted) {
+        resolve(false);
+        return undefined;
+      }
+      resolve(true);
+      return new Promise((release) => locks.set(name, release)); // held until released
+    }).catch(() => resolve(false)); // the wait timed out
+  });
+}
+
+function unlock(id) {
+  const name = keyOf(id);
+  locks.get(name)?.();
+  locks.delete(name);
+}
+
+/** Names of the saves other tabs hold. */
+async function heldElsewhere() {
+  if (!navigator.locks) return new Set();
+  const { held } = await navigator.locks.query();
+  return new Set(held.map((l) => l.name).filter((name) => name.startsWith(PREFIX) && !locks.has(name)));
+}
+
+// -- choosing this tab's save ------------------------------------------------------------
+
+function become(id, envelope = null) {
+  if (current && current.id !== id) unlock(current.id);
+  current = { id, link: envelope?.link ? { key: envelope.link, seed: envelope.game.settings?.seed } : null };
+  writeTab({ id });
+}
+
+// A new save for a new game: the old single key when nobody uses it, else a fresh id.
+async function claimNew() {
+  if (!allIds().includes("") && await lock("")) return become("");
+  const id = crypto.randomUUID().slice(0, 8);
+  await lock(id);
+  return become(id);
+}
+
+// The saves no other tab holds, most worth resuming first: unfinished, then most recent;
+// unreadable ones last (each is set aside when its turn comes).
+async function freeSaves() {
+  const held = await heldElsewhere();
+  const saves = allIds().filter((id) => !held.has(keyOf(id))).map((id) => ({ id, ...readSave(id) }));
+  const rank = (s) => (s.envelope ? [s.envelope.over ? 1 : 0, -(Number(s.envelope.saved) || 0)] : [2, 0]);
+  return saves.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return x[0] - y[0] || x[1] - y[1];
+  });
+}
+
+// Takes a save found at boot: {game} to load, or {problem} if it cannot be read (it is then
+// set aside and this tab keeps the key for its new game).
+function take(id, read) {
+  if (read.envelope) {
+    become(id, read.envelope);
+    return { game: read.envelope.game };
+  }
+  become(id);
+  setAside(read.value ?? { text: read.text?.slice(0, 100_000) });
+  return { game: null, problem: read.problem };
+}
+
+/**
+ * Chooses this tab's save at boot and holds it. link is the key of the game a link asks for
+ * (null without one). Returns {game, notice, problem}: game ({record, settings, history})
+ * to load, or null to deal a new game (the link's, if any) into this tab's new save;
+ * notice says what the person should know; problem says why a save could not be read.
+ */
+export async function claim(link = null) {
+  const tab = readTab();
+  if (tab && await lock(tab.id, RELOAD_GRACE_MS)) {
+    const read = tab.pending ? { envelope: tab.pending } : readSave(tab.id);
+    if (read.envelope && (!link || read.envelope.link === link)) {
+      const taken = take(tab.id, read);
+      if (tab.pending) save(tab.pending.game, { over: tab.pending.over }); // try the storage again
+      return taken;
+    }
+    if (!link && (read.problem || read.value)) return take(tab.id, read);
+    unlock(tab.id);
+  }
+  const free = await freeSaves();
+  if (link) {
+    const same = free.find((s) => s.envelope?.link === link && !s.envelope.over);
+    if (same && await lock(same.id)) {
+      const plays = same.envelope.game.record?.plays?.length ?? 0;
+      return { ...take(same.id, same), notice: `This link's game goes on where you left it (${plays} ${plays === 1 ? "card" : "cards"} played).` };
+    }
+    await claimNew();
+    return { game: null };
+  }
+  for (const candidate of free) {
+    if (await lock(candidate.id)) return take(candidate.id, candidate);
+  }
+  const others = allIds().length;
+  await claimNew();
+  return {
+    game: null,
+    notice: others ? "Your game is open in another tab, so this tab dealt a new one. Both are kept: Menu → Saved games lists them." : null,
+  };
+}
+
+/** Remembers that the game being dealt comes from a link (key; null: it does not after all),
+ * until another game is dealt. */
+export function dealtFromLink(key) {
+  if (current) current.link = key ? { key, seed: null } : null;
+}
+
+// -- writing ----------------------------------------------------------------------------
+
+/**
+ * Saves the game in play ({record, settings, history}); over: the match is finished.
+ * Returns {ok: true} or {ok: false, reason: "full" | "blocked", kept: "tab" | "nowhere"}.
+ */
+export function save(game, { over = false } = {}) {
+  if (!current || !isObject(game)) return { ok: true };
+  const link = current.link;
+  if (link && link.seed === null) link.seed = game.settings?.seed;
+  if (link && link.seed !== game.settings?.seed) current.link = null;
+  const envelope = { app: APP, schema: SCHEMA, game, saved: Date.now(), over: Boolean(over), link: current.link?.key ?? null };
+  const text = JSON.stringify(envelope);
+  let failure = write(keyOf(current.id), text);
+  if (failure?.name === "QuotaExceededError") {
+    // Copies kept for a bug report are worth less than the game in play.
+    for (const key of [SET_ASIDE_KEY, SETTINGS_ASIDE_KEY]) write(key, null);
+    failure = write(keyOf(current.id), text);
+  }
+  if (!failure) {
+    writeTab({ id: current.id });
+    return { ok: true };
+  }
+  return {
+    ok: false,
+    reason: failure.name === "QuotaExceededError" ? "full" : "blocked",
+    kept: writeTab({ id: current.id, pending: envelope }) ? "tab" : "nowhere",
+  };
+}
+
+// Writes a key (null removes it); returns the error, or null when it worked.
+function write(key, text) {
+  try {
+    if (text === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, text);
+    return null;
+  } catch (error) {
+    return error;
+  }
+}
+
+/** Moves this tab's save out of the way when it cannot be loaded (kept for a bug report). */
+export function setAside(game) {
+  write(SET_ASIDE_KEY, JSON.stringify(game));
+  if (current) write(keyOf(current.id), null);
+  writeTab({ id: current?.id ?? "" });
+}
+
+// -- the Saved games dialog --------------------------------------------------------------
+
+/**
+ * Every save, this tab's first: {id, mine, elsewhere (held by another tab), seed, plays,
+ * game, games, levels, over, saved (ms), problem}.
+ */
+export async function list() {
+  const held = await heldElsewhere();
+  const rows = allIds().map((id) => {
+    const { envelope, problem } = readSave(id);
+    const game = envelope?.game;
+    return {
+      id,
+      mine: id === current?.id,
+      elsewhere: held.has(keyOf(id)),
+      seed: game?.settings?.seed ?? null,
+      plays: Array.isArray(game?.record?.plays) ? game.record.plays.length : null,
+      game: Array.isArray(game?.history) ? game.history.length + 1 : 1,
+      games: game?.settings?.games ?? 1,
+      levels: Array.isArray(game?.settings?.levels) ? game.settings.levels : [],
+      over: Boolean(envelope?.over),
+      saved: Number(envelope?.saved) || 0,
+      problem: problem ?? null,
+    };
+  });
+  return rows.sort((a, b) => Number(b.mine) - Number(a.mine) || b.saved - a.saved);
+}
+
+/**
+ * Prepares to play another save in this tab: {game, commit(), cancel()} once its lock is
+ * taken (commit after the engine loaded it: this tab then lets go of its old save, which
+ * stays saved), or {problem} if it is open in another tab or cannot be read.
+ */
+export async function open(id) {
+  if (id === current?.id) return { problem: "That game is already in play in this tab." };
+  if (!await lock(id)) return { problem: "That game is open in another tab: play it there, or close that tab first." };
+  const { envelope, problem } = readSave(id);
+  if (!envelope) {
+    unlock(id);
+    return { problem: problem ?? "That saved game is gone." };
+  }
+  return {
+    game: envelope.game,
+    commit: () => become(id, envelope),
+    cancel: () => unlock(id),
+  };
+}
+
+/** Deletes a save that no tab holds; returns a problem in words, or null. */
+export async function remove(id) {
+  if (id === current?.id) return "The game in play in this tab cannot be deleted here.";
+  if (!await lock(id)) return "That game is open in another tab.";
+  write(keyOf(id), null);
+  unlock(id);
+  return null;
+}
