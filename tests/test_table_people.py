@@ -340,3 +340,22 @@ def test_a_game_file_whose_people_this_table_cannot_seat_falls_back() -> None:
     seated = ok("import", text=json.dumps(to_record(state, unknown_level)))["settings"]
     assert seated["people"] == [{"seat": 0, "name": "Ana"}]
     assert seated["levels"][1] == ok("hello")["default_level"]
+
+
+def test_a_replaced_worker_loads_with_the_hand_that_was_shown() -> None:
+    # The page's client reloads the game into a new worker with the viewer it had; anything
+    # but a person's seat is refused, and the game in play is kept.
+    view = ok("new_game", seed="crash-1", level="random", people=people(2, 0))
+    while view["status"] != "your_turn":
+        view = ok("step") if view["status"] == "waiting" else \
+            ok("reveal", seat=view["handoff"]["seat"])
+    saved = ok("record")
+    for bad in (1, 4, -1, "2", True, 2.0):
+        assert error("load", **saved, viewer=bad) == "bad_request"
+    table.reset()
+    again = ok("load", **saved, viewer=view["viewer"])
+    assert again["viewer"] == view["viewer"] and again["hand"] == view["hand"]
+    assert again["status"] == "your_turn"
+    # The other person's seat would not be shown on the wrong turn: the hands stay covered.
+    other = 2 if view["viewer"] == 0 else 0
+    assert ok("load", **saved, viewer=other)["status"] == "handoff"

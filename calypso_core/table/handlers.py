@@ -175,12 +175,14 @@ def new_game(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def load(data: dict[str, Any]) -> dict[str, Any]:
-    """Rebuild a saved match; with several people every hand is covered (the hand-off)."""
+    """Rebuild a saved match; with several people every hand is covered (the hand-off),
+    unless ``viewer`` says whose hand the page was showing (a worker replaced mid-game)."""
     for key in ("record", "settings"):
         if key not in data:
             raise ProtocolError("bad_request", f"load needs {key}")
     _check_record_sizes(data["record"], data.get("history", []))
     loaded = Match.load(data["record"], data["settings"], data.get("history", []))
+    loaded.show(data.get("viewer"))
     return _start(loaded)
 
 

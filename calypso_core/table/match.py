@@ -178,6 +178,17 @@ class Match:
             )
         self.viewer = seat
 
+    def show(self, seat: Any) -> None:
+        """Show the hand that was shown before (a worker replaced mid-game), whoever is to
+        move; None leaves the hands as they are."""
+        if seat is None:
+            return
+        if type(seat) is not int or self.settings.name_of(seat) is None:
+            raise ProtocolError("bad_request", f"viewer must be a person's seat, not {brief(seat)}")
+        if self.several:
+            self.viewer = seat
+        self._cover_on_handoff()
+
     def next_game(self) -> None:
         """Start the next game of the match."""
         if not self.state.is_over:

@@ -41,7 +41,7 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "hint": (handlers.hint, frozenset()),
     "aids": (handlers.aids, frozenset()),
     "record": (handlers.record, frozenset()),
-    "load": (handlers.load, frozenset({"record", "settings", "history"})),
+    "load": (handlers.load, frozenset({"record", "settings", "history", "viewer"})),
     "undo": (handlers.undo, frozenset()),
     "replay": (handlers.replay, frozenset({"record", "tricks"})),
     "import": (handlers.import_file, frozenset({"text"})),
