@@ -114,6 +114,7 @@ def replay_position(state: GameState, tricks: int, *, reveal: bool = False) -> d
         "trick": last,
         "seats": [
             {
+                "suit": SUIT_LETTERS[suits[seat]],
                 "hand": codes([Card(c) for c in sorted_hand([int(c) for c in at.hand(seat)],
                                                             suits[seat])]),
                 "calypso": codes(at.calypso(seat)),

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record
-from calypso_core.table import transport as protocol
+from calypso_core import table as protocol
 
 from .table import PLAYABLE, SETTLED, plays
 from .watching import booted_page, settled
@@ -275,11 +275,11 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
             const client = engine();
             const views = [await client.request("load", saved)];
             let view = views[0];
-            while (!view.is_over) {
-                view = view.to_move === 2
-                    ? await client.request("play", { card: view.hand.find((c) => c.playable).card })
+            while (view.status !== "game_over") {
+                view = view.status === "your_turn"
+                    ? await client.request("play", { card: view.legal[0] })
                     : await client.request("step");
-                if (view.last_event?.trick) views.push(view);
+                if (view.event?.trick_over) views.push(view);
             }
             return { views, record: await client.request("record") };
         }""",
@@ -288,13 +288,12 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
     protocol.reset()
     views = [call_cpython("load", **start)]
     view = views[0]
-    while not view["is_over"]:
-        if view["to_move"] == 2:
-            card = next(c["card"] for c in view["hand"] if c["playable"])
-            view = call_cpython("play", card=card)
+    while view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = call_cpython("play", card=view["legal"][0])
         else:
             view = call_cpython("step")
-        if view["last_event"] and view["last_event"]["trick"]:
+        if view["event"] and view["event"]["trick_over"]:
             views.append(view)
     record = call_cpython("record")
     protocol.reset()
@@ -303,7 +302,7 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
         assert without_timing(mine) == without_timing(theirs)
     assert record == in_pyodide["record"]
     state = from_record(record["record"])
-    assert views[-1]["partnership_scores"] == list(state.partnership_scores())
+    assert views[-1]["scores"] == list(state.partnership_scores())
     # Put the page's game back as it was, so the page and its engine agree again.
     assert engine_request(page, "load", saved)["ok"]
 
@@ -315,9 +314,9 @@ def call_cpython(kind: str, **payload: Any) -> Any:
 
 
 def without_timing(view: dict[str, Any]) -> dict[str, Any]:
-    event = view.get("last_event")
+    event = view.get("event")
     if event:
-        view = {**view, "last_event": {**event, "think_ms": None}}
+        view = {**view, "event": {**event, "think_ms": None}}
     return view
 
 
