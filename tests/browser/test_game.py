@@ -359,3 +359,32 @@ def test_an_unknown_level_in_the_url_is_reported_and_a_game_is_dealt(
     settle(page)
     expect(page.locator("[data-notice]")).to_contain_text('There is no level "grandmaster"')
     expect(page.locator(PLAYABLE).first).to_be_enabled()
+
+
+def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
+    # The page keeps the save recipe from the replies: apart from a new game's record, each
+    # move is one request (it used to be two, and a third after every turn).
+    page = table
+    page.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const client = engine();
+        window.__sent = [];
+        const worker = client.worker;
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (message) => {
+            if (typeof message === "string") window.__sent.push(JSON.parse(message).type);
+            return post(message);
+        };
+    }""")
+    deal(page, "trips-1")
+    for _ in range(60):
+        if settle(page) == "over":
+            break
+        play_first_playable(page)
+    sent = page.evaluate("window.__sent")
+    assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
+    assert sent.count("step") + sent.count("play") == 208
+    assert len(sent) == 210, sorted(set(sent))
+    saved = engine_request(page, "record")["result"]
+    assert page.evaluate("""async () => (await import("./engine-client.js")).engine().game""") \
+        == saved
