@@ -674,3 +674,17 @@ def test_replies_over_a_whole_game_are_small() -> None:
     sizes.sort()
     assert sizes[len(sizes) // 2] <= 4_000
     assert sizes[-1] <= 6_000
+
+
+def test_an_optional_key_given_as_null_is_left_out() -> None:
+    view = ok("new_game", seed=None, rules=None, level=None, levels=None, people=None,
+              games=None, suit=None)
+    assert view["match"]["games"] == 1 and view["table"]["settings"]["people"] == [
+        {"seat": SOUTH, "name": ""}]
+    saved = ok("record")
+    assert ok("load", record=saved["record"], settings=saved["settings"], history=None,
+              viewer=None)["plays"] == 0
+    while ok("view")["status"] != "game_over":
+        view = ok("view")
+        ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    assert ok("replay", tricks=None)["tricks"] == 52

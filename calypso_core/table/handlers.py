@@ -180,8 +180,11 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
     for key in ("record", "settings"):
         if key not in data:
             raise ProtocolError("bad_request", f"load needs {key}")
-    _check_record_sizes(data["record"], data.get("history", []))
-    loaded = Match.load(data["record"], data["settings"], data.get("history", []))
+    history = data.get("history")
+    if history is None:  # not given, or null (as for every optional key): no earlier games
+        history = []
+    _check_record_sizes(data["record"], history)
+    loaded = Match.load(data["record"], data["settings"], history)
     loaded.show(data.get("viewer"))
     return _start(loaded)
 
@@ -269,7 +272,9 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         people = people_of(given["players"]) if "players" in given else ()
         labels = seat_labels(people) if people else list(SEAT_NAMES)
         sides = side_labels(labels, tuple(p.seat for p in people))
-    tricks = data.get("tricks", len(state.tricks))
+    tricks = data.get("tricks")
+    if tricks is None:  # not given, or given as null (as for every optional key): all of them
+        tricks = len(state.tricks)
     if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
         raise ProtocolError(
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "

@@ -50,12 +50,8 @@ def bot_levels() -> tuple[list[str], str | None]:
 
 
 def default_level() -> str:
-    """The bots' own default level if they name one, else the second weakest."""
-    bots, _ = _bots()
+    """The second weakest level on offer (random play when no bots are)."""
     levels, _ = bot_levels()
-    named = getattr(bots, "DEFAULT_LEVEL", None)
-    if isinstance(named, str) and named in levels:
-        return named
     return levels[1] if len(levels) > 1 else levels[0]
 
 

@@ -72,7 +72,7 @@ class Settings:
             rules=_check_rules(data.get("rules")),
             levels=_check_levels(data.get("level"), data.get("levels"), people),
             people=people,
-            games=_check_games(data.get("games", 1)),
+            games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
         )
 
