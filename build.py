@@ -50,7 +50,7 @@ ENGINE_FOLDER = "/engine"
 # builds' snapshots never share a URL. Its modules: what the page's first game imports.
 # Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
 SNAPSHOT_FOLDER = "snapshot"
-SNAPSHOT_MODULES = ["calypso_core.protocol", "calypso_core.bots"]
+SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots"]
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png

@@ -23,7 +23,7 @@ from .cli_io import (
     write_line,
 )
 from .game import GameState, players_json, tricks_json
-from .match import MAX_SEED_CHARS
+from .table.settings import MAX_SEED_CHARS
 
 DESCRIPTION = (
     "Calypso, the four-trump partnership card game, from the command line: check and "

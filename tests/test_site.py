@@ -213,4 +213,4 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
     # The engine was imported from the path the worker writes the wheel to.
     assert info["engine_path"] == f"/engine/{wheel.name}"
     assert info["engine_path"].encode() in image
-    assert b"calypso_core.protocol" in image
+    assert b"calypso_core.table" in image

@@ -1,5 +1,5 @@
 // The engine's module worker: boots Pyodide once, installs the engine wheel, then hands each
-// request string to calypso_core.protocol.handle and posts its reply string back.
+// request string to calypso_core.table.handle and posts its reply string back.
 // Python owns the protocol; this file only moves strings and reports how loading went.
 //
 // Worker -> page messages: a reply is a JSON string; anything else is an object,
@@ -195,7 +195,7 @@ function importEngine(pyodide, info, wheel) {
   pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
   pyodide.FS.writeFile(path, wheel);
   pyodide.runPython(`import sys\nif ${JSON.stringify(path)} not in sys.path: sys.path.insert(0, ${JSON.stringify(path)})`);
-  return pyodide.pyimport("calypso_core.protocol");
+  return pyodide.pyimport("calypso_core.table");
 }
 
 // The runtime restored from the snapshot with the engine in it; any failure is the caller's.
@@ -235,7 +235,7 @@ async function boot() {
         () => startRuntime(loadPyodide));
       progress("engine", 0.95);
       const bytes = await wheel;
-      started = [pyodide, await step("engine_import_failed", "cannot import calypso_core.protocol",
+      started = [pyodide, await step("engine_import_failed", "cannot import calypso_core.table",
         () => importEngine(pyodide, info, bytes))];
     }
     const [pyodide, protocol] = started;
