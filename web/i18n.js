@@ -105,6 +105,10 @@ export function translatePage(root = document) {
   // The rules in brief are built into the page once per language (build.py): show this one.
   for (const el of root.querySelectorAll("[data-rules-from]")) el.hidden = el.lang !== lang;
   document.title = t("app.title");
+  // Words drawn by the style sheet (badges on the winning card and the hinted one).
+  const style = document.documentElement.style;
+  style.setProperty("--word-wins", JSON.stringify(t("table.wins_badge")));
+  style.setProperty("--word-hint", JSON.stringify(t("bar.hint")));
   const manifest = document.querySelector("link[rel=manifest]");
   if (manifest) manifest.href = lang === "en" ? "manifest.webmanifest" : `manifest.${lang}.webmanifest`;
 }

@@ -1,0 +1,222 @@
+"""The page in Russian: a whole game played by card buttons named in Russian, every dialog
+opened, and no English word of the catalog left on the page; the language chosen by the URL
+or the browser, and switched in the settings without losing the game.
+
+Words are looked up in the catalogs (calypso_core/messages/), so the test follows the
+translation; what it checks is that the page shows the Russian ones and no English ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from calypso_core import Card
+from calypso_core.messages import catalog, message, render
+
+from .table import PLAYABLE, SETTLED, hand, plays
+from .watching import booted_page, settled
+
+pytestmark = pytest.mark.browser
+
+BOOT_TIMEOUT_MS = 90_000
+RU = catalog("ru")
+RUSSIAN_CARD_NAMES = {render(message("card.name", rank=str(c)[0], suit=str(c)[1]), "ru")
+                      for c in map(Card, range(52))}
+
+
+def english_words() -> set[str]:
+    """Words of the English catalog that the Russian one never uses: any of them on the page
+    is a word left untranslated. (Card codes such as QH, typed in both, are not words.)"""
+
+    def words(lang: str) -> set[str]:
+        found: set[str] = set()
+        for value in catalog(lang).values():
+            texts = value.values() if isinstance(value, dict) else [value]
+            for text in texts:
+                found |= {w.lower() for w in re.findall(r"[A-Za-z]{2,}", text)}
+        return found
+
+    return {w for w in words("en") - words("ru") if not re.fullmatch(r"[2-9tjqka][shdc]", w)}
+
+
+ENGLISH = english_words()
+
+
+def untranslated(page: Page) -> list[str]:
+    """English catalog words in the page's visible text, in the words its style sheet draws and
+    in its accessible names."""
+    text: str = page.evaluate("""() => {
+        const named = [...document.querySelectorAll("[aria-label], [title], [placeholder]")]
+            .filter((el) => el.checkVisibility())
+            .map((el) => [el.getAttribute("aria-label"), el.getAttribute("title"),
+                          el.getAttribute("placeholder")].filter(Boolean).join(" "));
+        // Words the style sheet draws (badges) are visible too.
+        const drawn = [...document.querySelectorAll("body *")].filter((el) => el.checkVisibility())
+            .flatMap((el) => ["::before", "::after"].map((at) => getComputedStyle(el, at).content))
+            .filter((content) => content.startsWith('"'));
+        return [document.body.innerText, document.title, ...named, ...drawn].join("\\n");
+    }""")
+    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() in ENGLISH})
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
+    with booted_page(browser, server_url, "?lang=ru&seed=ru-1&level=random&speed=0",
+                     BOOT_TIMEOUT_MS, viewport={"width": 1366, "height": 900}) as opened:
+        yield opened
+
+
+@pytest.fixture
+def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
+    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
+        yield page
+
+
+def settle(page: Page) -> str:
+    page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS)
+    return page.locator("[data-table]").get_attribute("data-state") or ""
+
+
+def from_menu(page: Page, key: str) -> None:
+    page.get_by_role("button", name=RU["bar.menu"], exact=True).click()
+    page.locator("[data-dialog=menu]").get_by_role("button", name=RU[key], exact=True).click()
+
+
+def close(page: Page, dialog: str) -> None:
+    box = page.locator(f"[data-dialog={dialog}]")
+    box.get_by_role("button", name=RU["dialog.close"], exact=True).click()
+    expect(box).to_be_hidden()
+
+
+def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table: Page) -> None:
+    page = table
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    assert page.title() == RU["app.title"]
+    assert page.locator("link[rel=manifest]").get_attribute("href") == "manifest.ru.webmanifest"
+    seen: dict[str, list[str]] = {"table": untranslated(page)}
+    played = 0
+    while settle(page) != "over":
+        # A person who reads Russian picks a card by its Russian name, as a screen reader says it.
+        name = page.locator(PLAYABLE).first.get_attribute("aria-label") or ""
+        assert name in RUSSIAN_CARD_NAMES, name
+        before = plays(page)
+        page.locator("[data-hand]").get_by_role("button", name=name, exact=True).first.click()
+        expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
+                                                                   timeout=BOOT_TIMEOUT_MS)
+        played += 1
+        seen["table"] += untranslated(page)  # the log says why each trick was won
+        if played == 20:
+            page.get_by_role("button", name=RU["bar.last_trick"], exact=True).click()
+            expect(page.locator("[data-dialog=last_trick]")).to_be_visible()
+            seen["last trick"] = untranslated(page)
+            close(page, "last_trick")
+    assert played == 52 and plays(page) == 208
+    sheet = page.locator("[data-dialog=score_sheet]")
+    expect(sheet).to_be_visible()
+    seen["score sheet"] = untranslated(page)
+    sheet.get_by_role("button", name=RU["sheet.replay"], exact=True).click()
+    expect(page.locator("[data-dialog=replay]")).to_be_visible()
+    page.locator("[data-dialog=replay]").get_by_role(
+        "button", name=RU["replay.next"], exact=True).click()
+    seen["replay"] = untranslated(page)
+    close(page, "replay")
+    for key, dialog in [("menu.rules", "rules"), ("menu.stats", "stats"),
+                        ("menu.settings", "settings"), ("menu.saves", "saves")]:
+        from_menu(page, key)
+        expect(page.locator(f"[data-dialog={dialog}]")).to_be_visible()
+        seen[dialog] = untranslated(page)
+        page.keyboard.press("Escape")
+        expect(page.locator(f"[data-dialog={dialog}]")).to_be_hidden()
+    page.get_by_role("button", name=RU["bar.menu"], exact=True).click()
+    seen["menu"] = untranslated(page)
+    page.keyboard.press("Escape")
+    page.get_by_role("button", name=RU["bar.new_game"], exact=True).click()
+    expect(page.locator("[data-dialog=new_game]")).to_be_visible()
+    seen["new game"] = untranslated(page)
+    page.keyboard.press("Escape")
+    from_menu(page, "menu.show_cut")
+    expect(page.locator("[data-cut-banner]")).to_be_visible()
+    seen["cut"] = untranslated(page)
+    page.locator("[data-cut-banner]").get_by_role("button", name=RU["cut.play"],
+                                                  exact=True).click()
+    from_menu(page, "menu.tour")
+    tour = page.locator("[data-tour]")
+    for step in range(5):
+        expect(tour).to_be_visible()
+        seen[f"walkthrough {step + 1}"] = untranslated(page)
+        last = step == 4
+        tour.get_by_role("button", name=RU["tour.done" if last else "tour.next"],
+                         exact=True).click()
+    expect(tour).to_be_hidden()
+    assert {where: words for where, words in seen.items() if words} == {}
+
+
+def test_the_rules_dialog_shows_the_russian_rules_and_worked_examples(table: Page) -> None:
+    page = table
+    from_menu(page, "menu.rules")
+    rules = page.locator("[data-dialog=rules]")
+    expect(rules.locator("[data-rules-from][lang=ru]")).to_be_visible()
+    expect(rules.locator("[data-rules-from][lang=en]")).to_be_hidden()
+    examples = rules.locator("[data-example]")
+    expect(examples).to_have_count(8)
+    # The second example: East trumps in with the 3♣ over North's trump lead of the 6♠.
+    expect(examples.nth(1)).to_contain_text(
+        render(message("trick.trump_in_beats_lead", seat=1, card="3C"), "ru"))
+    expect(examples.nth(1).get_by_role("img", name="Восток (трефы): Тройка треф, берёт взятку"))\
+        .to_be_visible()
+    page.keyboard.press("Escape")
+    expect(rules).to_be_hidden()
+
+
+def test_switching_language_in_the_settings_keeps_the_game(table: Page) -> None:
+    page = table
+    page.get_by_role("button", name=RU["bar.new_game"], exact=True).click()
+    dialog = page.locator("[data-dialog=new_game]")
+    dialog.get_by_role("button", name=RU["form.deal"], exact=True).click()
+    settle(page)
+    for _ in range(3):
+        page.locator(PLAYABLE).first.click()
+        settle(page)
+    before, cards = plays(page), hand(page)
+    first = page.locator("[data-hand] [data-card]").first.inner_text()
+    from_menu(page, "menu.settings")
+    settings = page.locator("[data-dialog=settings]")
+    settings.get_by_label(RU["settings.language"]).select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(settings.get_by_label("Language")).to_have_value("en")
+    assert page.title() == catalog("en")["app.title"]
+    assert plays(page) == before
+    assert hand(page) == cards
+    # The same cards, now drawn with English letters (a Queen is "Q", not «Д»).
+    assert page.locator("[data-hand] [data-card]").first.inner_text() != first or not re.search(
+        "[ДКВТ]", first)
+    name = page.locator(PLAYABLE).first.get_attribute("aria-label") or ""
+    assert re.fullmatch(r"[A-Z][a-z]+ of [a-z]+", name), name
+    settings.get_by_label("Language").select_option("ru")
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    assert plays(page) == before
+    page.keyboard.press("Escape")
+
+
+@pytest.mark.parametrize(("query", "locale", "saved", "expected"), [
+    ("", "ru-RU", None, "ru"),          # the browser's preferred language
+    ("?lang=en", "ru-RU", None, "en"),  # a ?lang= beats the browser
+    ("?lang=en", "en-US", "ru", "ru"),  # a saved choice beats both
+    ("?lang=xx", "de-DE", None, "en"),  # nothing known: English
+])
+def test_the_language_is_saved_else_asked_else_the_browsers_else_english(
+    browser: Browser, server_url: str, query: str, locale: str, saved: str | None,
+    expected: str,
+) -> None:
+    context = browser.new_context(locale=locale)
+    if saved:
+        context.add_init_script(f"localStorage.setItem('calypso.lang.v1', '{saved}')")
+    page = context.new_page()
+    page.goto(server_url + query)
+    expect(page.locator("html")).to_have_attribute("lang", expected, timeout=BOOT_TIMEOUT_MS)
+    expect(page).to_have_title(catalog(expected)["app.title"])
+    context.close()
