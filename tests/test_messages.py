@@ -181,7 +181,9 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
     "error.": ("msg(`error.${error.code}`)", set()),  # the codes: see the test below
     "tour.": ("t(`tour.${step.key}.title`)", set()),  # the steps: see the test below
 }
-LITERAL = re.compile(r"""["'`]([a-z_]+(?:\.[a-z0-9_]+)+)["'`]|data-i18n(?:-attr)?="([^"]+)\"""")
+# A quoted key; not a ``module.name`` of a docstring (two backticks).
+LITERAL = re.compile(r"""(?<!`)["'`]([a-z_]+(?:\.[a-z0-9_]+)+)["'`](?!`)"""
+                     r"""|data-i18n(?:-attr)?="([^"]+)\"""")
 FILE_NAMES = re.compile(r"\.(js|json|css|html|md|svg|png|webmanifest|py)$")
 
 
