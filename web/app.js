@@ -8,6 +8,7 @@
 import { main } from "./boot.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
+import { engine } from "./engine-client.js";
 import * as flow from "./flow.js";
 import * as forms from "./forms.js";
 import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";
@@ -109,8 +110,11 @@ function reword() {
 prefsStore.apply(app.prefs);
 sound.setEnabled(app.prefs.sound);
 onDraw(draw);
-// The page's words first: the loading screen speaks the language from the start.
+// Loading progress is shown from the worker's first report, while the page's words load;
+// the words come before the first game (the loading screen words itself again then).
+engine().onProgress(page.renderBoot);
 await setLanguage(chooseLanguage());
+page.redrawBoot();
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
 main();

@@ -19,7 +19,6 @@ export async function main() {
   // Which saved game this tab plays is settled while the engine boots (see saves.js).
   const address = location.href;
   const claimed = saves.claim(linkKey(address));
-  client.onProgress(page.renderBoot);
   try {
     app.hello = await client.ready;
   } catch (error) {

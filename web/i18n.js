@@ -27,6 +27,11 @@ export function language() {
   return lang;
 }
 
+/** Whether a catalog is loaded (until then the page shows the English words of its HTML). */
+export function hasWords() {
+  return Object.keys(catalog).length > 0;
+}
+
 /** The language to start in (a ?lang= value that is not one of LANGUAGES is passed over;
  * link.js says so). */
 export function chooseLanguage(href = location.href, preferred = navigator.languages ?? []) {

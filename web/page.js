@@ -2,7 +2,7 @@
 // on <html>, and opening and closing dialogs.
 
 import { $, $$ } from "./dom.js";
-import { decimal, say, t } from "./i18n.js";
+import { decimal, hasWords, say, t } from "./i18n.js";
 
 const ORDER = ["runtime", "engine", "ready"]; // the stages; each has words "boot.<stage>"
 let boot = null; // the last progress shown, to word again in another language
@@ -14,12 +14,15 @@ function megabytes(bytes) {
 
 /**
  * Shows loading progress: a bar, the stage in words, which steps are done, and the bytes of
- * the big files loaded so far of those expected.
+ * the big files loaded so far of those expected. Progress comes while the page's words may
+ * still be loading: the numbers are shown at once, the words once they are there
+ * (redrawBoot).
  */
 export function renderBoot({ stage, fraction, received, expected }) {
   boot = { stage, fraction, received, expected };
   $("[data-boot-progress]").value = fraction;
-  $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
+  const words = hasWords();
+  if (words) $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
   const at = ORDER.indexOf(stage);
   for (const li of $$("[data-boot-step]")) {
     const i = ORDER.indexOf(li.dataset.bootStep);
@@ -27,7 +30,7 @@ export function renderBoot({ stage, fraction, received, expected }) {
   }
   if (expected) {
     const line = $("[data-boot-bytes]");
-    line.textContent = t("boot.bytes", { received: megabytes(received), expected: megabytes(expected) });
+    if (words) line.textContent = t("boot.bytes", { received: megabytes(received), expected: megabytes(expected) });
     Object.assign(line.dataset, { received, expected });
   }
 }
