@@ -317,6 +317,8 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
         expect(row.locator("[data-summary=points]")).to_have_text(
             f"{log['summary']['points'][side]:,}")
     expect(page.locator("[data-log] [data-log-trick]")).to_have_count(13)
+    # The log's column holds its tricks and the summary within its width: nothing cut off.
+    assert page.locator("[data-log]").evaluate("el => el.scrollWidth <= el.clientWidth")
     # The caption does not call deal 1's last trick the last trick of this deal.
     assert log["tricks"][-1]["reason"] not in page.locator(
         "[data-trick-caption]").inner_text()
