@@ -67,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     from .bots.cli import add_bot_commands
 
     add_bot_commands(sub)
+    from .bots.review_cli import add_review_command
+
+    add_review_command(sub)
     return parser
 
 
