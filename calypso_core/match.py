@@ -122,6 +122,20 @@ def make_chooser(level: str, seat: int, salt: str) -> Chooser:
     return choose
 
 
+def computer_players(settings: Settings, game: int) -> dict[int, Chooser]:
+    """The computer players of game ``game`` (0-based) of a match, by seat.
+
+    Each is seeded from the match seed, the game and its seat, so that replaying a game
+    (the master in your seat, calypso_core/rerun.py) meets the same players.
+    """
+    salt = f"bots:{settings.seed}:{game}"
+    return {
+        seat: make_chooser(level, seat, f"{salt}:{seat}")
+        for seat, level in enumerate(settings.levels)
+        if seat != YOU
+    }
+
+
 # -- settings -------------------------------------------------------------------------------
 
 
@@ -267,12 +281,7 @@ class Match:
         return new_game(s.seed, s.rules, suits=suits)
 
     def _make_bots(self) -> dict[int, Chooser]:
-        salt = f"bots:{self.settings.seed}:{len(self.history)}"
-        return {
-            seat: make_chooser(level, seat, f"{salt}:{seat}")
-            for seat, level in enumerate(self.settings.levels)
-            if seat != YOU
-        }
+        return computer_players(self.settings, len(self.history))
 
     @property
     def is_over(self) -> bool:

@@ -1,0 +1,128 @@
+"""The master in your seat: a finished game of a match played again, the master in South's place.
+
+The rerun deals the same deck (the game's own seed within the match) to the same seats and
+meets the same computer players with the same seeds (``match.computer_players``); only the
+person's cards are the master's. The players reply to different cards differently, but
+with the same randomness, so the difference in score measures how well the person played
+the cards, not the luck of them. The master's own randomness comes from the match seed, the
+game and the number of cards played, as the computer players' does, and its search budget
+is counted in iterations with no clock: the same rerun gives the same score anywhere.
+
+A computer player of the search levels (expert, master) stops at its clock cap when it runs
+out of time; where that happened in the original game, the same player may choose another
+card in the rerun. Random, novice and club players never use the clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+from .game import GameState, new_game
+from .match import YOU, Match, Settings, computer_players
+from .record import to_record
+
+# Plays the person's seat in a rerun: given the position, the card.
+Player = Callable[[GameState], Card]
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """The original game and its rerun with another player in South's seat."""
+
+    original: GameState
+    rerun: GameState
+
+    @property
+    def your_score(self) -> int:
+        """The person's partnership score (North-South) in the original game."""
+        return self.original.partnership_scores()[0]
+
+    @property
+    def master_score(self) -> int:
+        """North-South's score with the master in the person's seat."""
+        return self.rerun.partnership_scores()[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """Both games' partnership scores, the difference and the rerun's record."""
+        return {
+            "you": list(self.original.partnership_scores()),
+            "master": list(self.rerun.partnership_scores()),
+            "difference": self.your_score - self.master_score,
+            "record": to_record(self.rerun),
+        }
+
+
+def rerun_game(settings: Settings, game: GameState, index: int, player: Player) -> GameState:
+    """Play game ``index`` (0-based) of a match again, ``player`` in the person's seat.
+
+    ``game`` must be that game of the match (its deck is the one the settings deal);
+    the other seats are the match's computer players for that game, with their seeds.
+    """
+    _check_game(settings, game, index)
+    state = new_game(
+        rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
+    )
+    bots = computer_players(settings, index)
+    while not state.is_over:
+        seat = state.to_move
+        card = player(state) if seat == YOU else bots[seat](state)[0]
+        state.play(card)
+    return state
+
+
+def master_player(settings: Settings, index: int, iterations: int | None = None) -> Player:
+    """The master for the person's seat, its randomness drawn afresh for every move.
+
+    ``iterations`` is its search budget a move (the master's default when None), clock off.
+    """
+    from .bots import make_bot
+    from .bots.search import MasterBot
+
+    budget = MasterBot.ITERATIONS if iterations is None else iterations
+    salt = f"master-in-your-seat:{settings.seed}:{index}"
+
+    def play(state: GameState) -> Card:
+        rng = random.Random(f"{salt}:{len(state.plays)}")
+        bot = make_bot("master", YOU, rng, iterations=budget, time_limit=None)
+        return bot.choose(state.observation(YOU), state.legal_moves())
+
+    return play
+
+
+def master_in_your_seat(
+    settings: Settings | dict[str, Any],
+    game: GameState,
+    index: int = 0,
+    *,
+    iterations: int | None = None,
+) -> Rerun:
+    """Game ``index`` of a match played again with the master in South's seat.
+
+    ``settings`` are the match's (or their saved form); ``iterations`` is the master's
+    budget a move (its default when None).
+    """
+    if isinstance(settings, dict):
+        settings = Settings.from_request(settings, saved=True)
+    if not game.is_over:
+        raise ValueError("the master plays your seat again only in a finished game")
+    rerun = rerun_game(settings, game, index, master_player(settings, index, iterations))
+    return Rerun(game, rerun)
+
+
+def _check_game(settings: Settings, game: GameState, index: int) -> None:
+    if type(index) is not int or not 0 <= index < settings.games:
+        raise ValueError(f"game {index!r} is not in a match of {settings.games} games")
+    if game.rules != settings.rules:
+        raise ValueError("the game's rules differ from the match's settings")
+    first = Match(settings)
+    if game.suits != first.state.suits:
+        raise ValueError("the game's suits differ from those the match's settings deal")
+    deck = new_game(first.game_seed(index), settings.rules).deck
+    if game.deck != deck:
+        raise ValueError(f"the game's deck is not the one game {index + 1} of this match deals")
+    if index == 0 and game.first_dealer != first.state.first_dealer:
+        raise ValueError("the game's first dealer is not the one the match's settings deal")
