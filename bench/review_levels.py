@@ -37,6 +37,7 @@ from calypso_core.bots.review import GRADE_NAMES, grade, iter_review
 
 SEARCH = ("expert", "master")
 REVIEWED = 2  # South
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 def play_level_game(level: str, seed: int, game: int, budgets: dict[str, int]) -> Any:
@@ -113,7 +114,8 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "cost_per_game": round(statistics.fmean(sum(m[1] for m in g["moves"])
                                                     for g in games), 1),
             "costly": round(sum(m[1] > 0 for m in cards) / len(cards), 3),
-            **{f"{name}s_per_game": round(counts[name] / len(games), 2) for name in GRADE_NAMES},
+            **{f"{PLURAL[name]}_per_game": round(counts[name] / len(games), 2)
+               for name in GRADE_NAMES},
             **{f"{name}_rate": round(counts[name] / len(cards), 4) for name in GRADE_NAMES},
             "margin": round(statistics.fmean(g["margin"] for g in games)),
             "review_seconds": round(statistics.fmean(g["seconds"] for g in games), 1),

@@ -4,9 +4,9 @@
 
 Reviews South's cards of the first ``--deals`` deals of a record (the golden standard game
 by default) at the review budget in CPython, then the same in Pyodide under Node with the
-engine wheel of dist/ (built if missing), and prints both times and their ratio. Node runs
-pure Python 2-3x slower than CPython here and Chromium 1.1-2.2x (platform notes), so the
-Node time is a pessimistic estimate of the page's. Needs Node.js.
+engine wheel of dist/ (built if missing), and prints both times deal by deal and their
+ratio. Node runs pure Python 2-3x slower than CPython here and Chromium 1.1-2.2x (platform
+notes), so the Node time is a pessimistic estimate of the page's. Needs Node.js.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import importlib.util
 import json
 import sys
 import tempfile
-import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -25,18 +25,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pyodide_node import engine_wheel, run_in_pyodide
 
 from calypso_core import new_game, parse_record, to_record
-from calypso_core.bots.review import REVIEW_ITERATIONS, review_game
+from calypso_core.bots.review import REVIEW_ITERATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMED = """
 import json, time
 from calypso_core import parse_record
-from calypso_core.bots.review import review_game
+from calypso_core.bots.review import iter_review
 
-state = parse_record({record!r})
-start = time.perf_counter()
-review = review_game(state, {seat}, budget={budget}, seed=0)
-print(json.dumps({{"seconds": time.perf_counter() - start, "cost": review.total_cost}}))
+def timed(state, seat, budget):
+    seconds = [0.0, 0.0, 0.0, 0.0]
+    cost = 0
+    start = time.perf_counter()
+    for move in iter_review(state, seat, budget=budget, seed=0):
+        now = time.perf_counter()
+        seconds[move.deal] += now - start
+        start = now
+        cost += move.cost
+    return {"seconds": seconds, "cost": cost}
+
+if __name__ == "__main__":
+    print(json.dumps(timed(parse_record(RECORD), SEAT, BUDGET)))
 """
 
 
@@ -62,24 +71,25 @@ def main() -> int:
     for card in full.plays[: 52 * args.deals]:
         cut.play(card)
     record = json.dumps(to_record(cut))
-    start = time.perf_counter()
-    review = review_game(parse_record(record), args.seat, budget=args.budget, seed=0)
-    cpython = time.perf_counter() - start
+    namespace: dict[str, Any] = {"__name__": "timing"}
+    exec(TIMED, namespace)
+    cpython = namespace["timed"](parse_record(record), args.seat, args.budget)
     build = load_build()
     dist = ROOT / "dist"
     if not (dist / build.MANIFEST).is_file():  # type: ignore[attr-defined]
         build.build(dist)  # type: ignore[attr-defined]
     with tempfile.TemporaryDirectory() as folder:
-        code = TIMED.format(record=record, seat=args.seat, budget=args.budget)
+        code = f"RECORD = {record!r}\nSEAT = {args.seat}\nBUDGET = {args.budget}\n{TIMED}"
         out = run_in_pyodide(code, build.fetch_pyodide(),  # type: ignore[attr-defined]
                              engine_wheel(dist), Path(folder), timeout=3600)
     pyodide = json.loads(out)
-    assert pyodide["cost"] == review.total_cost, "the two runtimes disagree"
+    assert pyodide["cost"] == cpython["cost"], "the two runtimes disagree"
+    deals = slice(0, args.deals)
     print(json.dumps({
-        "budget": args.budget, "deals": args.deals, "cards": len(review.moves),
-        "searched": sum(not m.forced for m in review.moves),
-        "cpython_s": round(cpython, 2), "pyodide_node_s": round(pyodide["seconds"], 2),
-        "ratio": round(pyodide["seconds"] / cpython, 2),
+        "budget": args.budget, "deals": args.deals,
+        "cpython_s": [round(t, 1) for t in cpython["seconds"][deals]],
+        "pyodide_node_s": [round(t, 1) for t in pyodide["seconds"][deals]],
+        "ratio": round(sum(pyodide["seconds"]) / sum(cpython["seconds"]), 2),
     }))
     return 0
 

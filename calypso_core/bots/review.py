@@ -38,7 +38,7 @@ REVIEW_ITERATIONS = 8000
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
 # Grades, worst first: a cost of at least this many points earns the grade.
-GRADES = (("blunder", 150), ("mistake", 60), ("inaccuracy", 20))
+GRADES = (("blunder", 100), ("mistake", 50), ("inaccuracy", 20))
 GRADE_NAMES = tuple(name for name, _ in reversed(GRADES))
 
 
