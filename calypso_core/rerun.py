@@ -16,7 +16,7 @@ card in the rerun. Random, novice and club players never use the clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,11 +56,15 @@ class Rerun:
         }
 
 
-def rerun_game(settings: Settings, game: GameState, index: int, player: Player) -> GameState:
+def rerun_steps(
+    settings: Settings, game: GameState, index: int, player: Player
+) -> Iterator[GameState]:
     """Play game ``index`` (0-based) of a match again, ``player`` in the person's seat.
 
-    ``game`` must be that game of the match (its deck is the one the settings deal);
-    the other seats are the match's computer players for that game, with their seeds.
+    Yields the position after every card, so that a worker can report progress and stop
+    between cards. ``game`` must be that game of the match (its deck is the one the
+    settings deal); the other seats are the match's computer players for that game, with
+    their seeds.
     """
     _check_game(settings, game, index)
     state = new_game(
@@ -71,6 +75,12 @@ def rerun_game(settings: Settings, game: GameState, index: int, player: Player) 
         seat = state.to_move
         card = player(state) if seat == YOU else bots[seat](state)[0]
         state.play(card)
+        yield state
+
+
+def rerun_game(settings: Settings, game: GameState, index: int, player: Player) -> GameState:
+    """The finished rerun of ``rerun_steps``."""
+    *_, state = rerun_steps(settings, game, index, player)
     return state
 
 

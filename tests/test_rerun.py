@@ -10,7 +10,7 @@ import pytest
 from calypso_core import Card, GameState, Rules, new_game, to_record
 from calypso_core.daily import DAILY_LEVELS, daily_seed, daily_settings, parse_date, today
 from calypso_core.match import YOU, Match, Settings, computer_players
-from calypso_core.rerun import Player, master_in_your_seat, rerun_game
+from calypso_core.rerun import Player, master_in_your_seat, rerun_game, rerun_steps
 
 LEVELS = ["club", "novice", "human", "random"]
 
@@ -45,6 +45,13 @@ def test_rerunning_a_game_with_the_persons_own_cards_gives_back_the_game() -> No
     for index, game in enumerate(games):
         again = rerun_game(settings, game, index, replaying(game))
         assert to_record(again) == to_record(game)
+
+
+def test_a_rerun_goes_one_card_at_a_time() -> None:
+    settings = Settings.from_request({"seed": "rerun-7", "levels": LEVELS, "games": 1})
+    (game,) = play_match(settings, 7)
+    played = [len(state.plays) for state in rerun_steps(settings, game, 0, replaying(game))]
+    assert played == list(range(1, 209))
 
 
 def test_the_rerun_meets_the_computer_players_of_that_game_of_the_match() -> None:
