@@ -24,15 +24,28 @@ from .sampler import Layout, sample_layout, sim_from_layout
 
 
 class SearchResult:
-    """What a search found: the card, each candidate's mean value and the effort spent."""
+    """What a search found: the card, each candidate's mean value and the effort spent.
 
-    __slots__ = ("best", "iterations", "layouts", "values")
+    ``samples`` holds each layout's weight and every candidate's value in it (in the order
+    of the legal cards searched): all candidates share the layout and the playout's random
+    numbers, so the spread of their differences measures how sure a comparison is.
+    """
 
-    def __init__(self, best: int, values: dict[int, float], layouts: int, iterations: int) -> None:
+    __slots__ = ("best", "iterations", "layouts", "samples", "values")
+
+    def __init__(
+        self,
+        best: int,
+        values: dict[int, float],
+        layouts: int,
+        iterations: int,
+        samples: list[tuple[float, list[float]]],
+    ) -> None:
         self.best = best
         self.values = values
         self.layouts = layouts
         self.iterations = iterations
+        self.samples = samples
 
 
 class SearchBot(Bot):
@@ -74,6 +87,7 @@ class SearchBot(Bot):
         side = self.seat & 1
         totals = dict.fromkeys(legal, 0.0)
         weight_sum = 0.0
+        samples: list[tuple[float, list[float]]] = []
         spent = 0
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
@@ -83,6 +97,7 @@ class SearchBot(Bot):
             weight = self._weight(k, layout) if self.inference else 1.0
             sim = sim_from_layout(k, layout)
             seed = rng.getrandbits(32)
+            row: list[float] = []
             for code in legal:
                 child = sim.clone()
                 child.play_unchecked(code)
@@ -95,13 +110,15 @@ class SearchBot(Bot):
                     value = evaluate(child, side)
                     spent += 1
                 totals[code] += weight * value
+                row.append(value)
+            samples.append((weight, row))
             weight_sum += weight
             layouts += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         values = {c: totals[c] / weight_sum for c in legal}
         best = max(legal, key=lambda c: values[c])
-        result = SearchResult(best, values, layouts, spent)
+        result = SearchResult(best, values, layouts, spent, samples)
         self.last_result = result
         return result
 
