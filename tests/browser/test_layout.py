@@ -415,7 +415,17 @@ def test_every_dialog_has_no_serious_accessibility_problem(
         expect(page.locator(f"[data-dialog={dialog}]")).to_be_hidden()
 
     page.get_by_role("button", name="New game").click()
-    expect(page.locator("[data-level-help]")).to_contain_text("Random")
+    # Each level says where it stands (weakest first), what it does and how long it thinks.
+    levels = engine_request(page, "hello")["result"]["levels"]
+    help_ = page.locator("[data-level-help]")
+    expect(help_).to_contain_text(f"Random (level 1 of {len(levels)}, the weakest)")
+    expect(help_).to_contain_text("Plays at once.")
+    strongest = levels[-1]
+    page.locator("[data-dialog=new_game]").get_by_label("Level", exact=True).select_option(
+        strongest["key"])
+    expect(help_).to_contain_text(
+        f"{strongest['label']} (level {len(levels)} of {len(levels)}, the strongest)")
+    expect(help_).to_contain_text("Thinks up to")
     check("new_game")
     page.get_by_role("button", name="Menu").click()
     check("menu")
