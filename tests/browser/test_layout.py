@@ -332,6 +332,26 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
         len(engine_request(page, "view")["result"]["log"]["tricks"]))
 
 
+def test_a_small_phone_keeps_the_table_within_its_width_and_scrolls_to_the_hand(
+    table: Page, screenshots: Shot,
+) -> None:
+    """Below the sizes above (360x640), the page may scroll down, never sideways."""
+    page = table
+    page.set_viewport_size({"width": 360, "height": 640})
+    if settle(page) != "ready":
+        deal(page, "layout-small-phone")
+    screenshots(page, "turn-small-phone-360x640")
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    for button in page.locator(".bar button:visible").all():
+        box = button.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, button.inner_text()
+    last = page.locator("[data-hand] [data-card]").last
+    last.scroll_into_view_if_needed()
+    assert last.evaluate("""(el) => { const r = el.getBoundingClientRect();
+        return el.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); }""")
+    page.evaluate("() => scrollTo(0, 0)")
+
+
 # -- several people at one device -----------------------------------------------------------
 
 
