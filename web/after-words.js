@@ -12,7 +12,8 @@ const dateName = (date) => new Date(`${date}T00:00:00Z`).toLocaleDateString("en-
 // -- the review -------------------------------------------------------------------------------
 
 export const reviewTitle = (who, you, deal) => {
-  const whose = you || who === null ? "Your cards" : `${who}'s cards`;
+  const whose = you ? "Your cards" : who === null ? null : `${who}'s cards`;
+  if (whose === null) return "Review";
   return deal === null ? `Review: ${whose}` : `Review: ${whose}, deal ${deal + 1}`;
 };
 export const reviewLead = () => "Each card is judged from what its player knew when it was played: the master's "

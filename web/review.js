@@ -293,7 +293,8 @@ export function draw() {
   if (!box || !review.source) return;
   const people = review.source.people;
   const seat = review.source.seat;
-  const who = seat === null ? null : people.find((p) => p.seat === seat)?.label ?? null;
+  const who = seat !== null ? people.find((p) => p.seat === seat)?.label ?? null
+    : review.started ? review.started.labels[review.started.seat] : null;
   $("[data-review-title]").textContent = W.reviewTitle(who, people.length <= 1 && !review.source.record,
     review.source.deal);
   $("[data-action=review_cancel]").hidden = !review.running;

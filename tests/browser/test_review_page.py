@@ -9,12 +9,13 @@ budgets (web/dev.js) so that they take seconds; waits are on visible state, neve
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from calypso_core import from_record
+from calypso_core import from_record, new_game, to_record
 
 from .test_game import BOOT_TIMEOUT_MS, SETTLED, engine_request, play_first_playable, settle
 from .watching import booted_page, settled
@@ -159,6 +160,30 @@ def test_the_statistics_chart_results_per_level_and_the_difference_from_the_mast
     expect(stats.locator("[data-master-average]")).to_contain_text("Over 1 game")
     expect(stats.locator("[data-streak]")).to_have_attribute("data-streak", "0")
     stats.get_by_role("button", name="Close").click()
+
+
+def test_a_game_file_opened_in_the_replay_is_reviewed_from_there(table: Page) -> None:
+    # Opening a file in the replay before any review of it threw "Cannot read properties of
+    # null (reading 'seat')" while marking the replay's costly cards.
+    page = table
+    budgets(page, review=40)
+    state = new_game("review-file-1")
+    rng = random.Random(5)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    page.locator("[data-import-file]").set_input_files({
+        "name": "finished.json", "mimeType": "application/json",
+        "buffer": json.dumps(to_record(state)).encode()})
+    replay = page.locator("[data-dialog=replay]")
+    expect(replay).to_be_visible()
+    expect(replay.locator("[data-review-mark]")).to_have_count(0)
+    replay.get_by_role("button", name="Review", exact=True).click()
+    dialog = page.locator("[data-dialog=review]")
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
+    expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
+    expect(dialog.locator("[data-review-title]")).to_have_text("Review: South's cards")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
 
 
 def test_charts_draw_no_inline_style(table: Page) -> None:
