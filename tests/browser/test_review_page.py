@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -195,21 +196,59 @@ def test_charts_draw_no_inline_style(table: Page) -> None:
 def test_a_daily_link_deals_that_days_calypso_and_a_bad_date_is_said(
     browser: Browser, server_url: str
 ) -> None:
-    with booted_page(browser, server_url, "?daily=2025-01-31&seed=x", BOOT_TIMEOUT_MS) as (
-        page, problems):
-        with settled(page, problems, SETTLED, BOOT_TIMEOUT_MS):
+    def opened(query: str) -> tuple[str, dict[str, Any], str]:
+        with booted_page(browser, server_url, query, BOOT_TIMEOUT_MS) as (page, problems), \
+                settled(page, problems, SETTLED, BOOT_TIMEOUT_MS):
             notice = page.locator("[data-notice]")
-            expect(notice).to_contain_text("The Calypso of the day")
-            expect(notice).to_contain_text("seed was left out")
-            saved = engine_request(page, "record")["result"]
-            assert saved["settings"]["seed"] == "daily:2025-01-31"
-            assert saved["settings"]["levels"].count("master") == 3
-            assert "daily=" not in page.url
-    with booted_page(browser, server_url, "?daily=2025-02-30", BOOT_TIMEOUT_MS) as (
-        page, problems):
-        with settled(page, problems, SETTLED, BOOT_TIMEOUT_MS):
-            expect(page.locator("[data-notice]")).to_contain_text(
-                "could not be dealt")
-            saved = engine_request(page, "record")["result"]
-            assert not saved["settings"]["seed"].startswith("daily:")
-            assert json.dumps(saved)  # a usual game is in play
+            expect(notice).to_be_visible()
+            return notice.inner_text(), engine_request(page, "record")["result"], page.url
+
+    notice, saved, url = opened("?daily=2025-01-31&seed=x")
+    assert "The Calypso of the day" in notice and "seed was left out" in notice
+    assert saved["settings"]["seed"] == "daily:2025-01-31"
+    assert saved["settings"]["levels"].count("master") == 3
+    assert "daily=" not in url
+    notice, saved, _ = opened("?daily=2025-02-30")
+    assert "could not be dealt" in notice
+    assert not saved["settings"]["seed"].startswith("daily:")  # the usual game instead
+
+
+def test_the_first_finished_daily_attempt_is_kept_shared_without_cards_and_counted_in_a_streak(
+    table: Page,
+) -> None:
+    result = table.evaluate("""async () => {
+        const stats = await import("./stats.js");
+        const daily = await import("./daily.js");
+        const table = { settings: { seed: "daily:2025-01-31" }, daily: "2025-01-31",
+            seats: [0, 1, 2, 3].map((seat) => ({ person: seat === 2, side: seat % 2 })) };
+        const game = (scores) => ({ status: "game_over", match: { game: 0 }, plays: 208, scores });
+        const first = game([1860, 1500]);
+        const practice = game([2400, 900]);
+        daily.gameOver(first, table);
+        daily.gameOver(practice, table);
+        const drawn = (view) => {
+            const el = document.createElement("div");
+            daily.drawDaily(el, { view, table });
+            return { attempt: el.querySelector("[data-daily-attempt]").dataset.dailyAttempt,
+                line: el.querySelector("[data-share-line]").value,
+                link: el.querySelector("[data-daily-link]").getAttribute("href") };
+        };
+        for (const date of ["2025-01-29", "2025-01-30"]) {
+            stats.keepDaily(date, { id: date, you: 1, them: 2 }, date);
+        }
+        const out = { first: drawn(first), practice: drawn(practice),
+            streak: stats.streak("2025-01-31"), entry: stats.dailyEntry("2025-01-31") };
+        stats.reset();
+        return out;
+    }""")
+    assert result["first"]["attempt"] == "kept" and result["practice"]["attempt"] == "practice"
+    assert result["entry"]["you"] == 1860  # the first attempt, not the better practice
+    line = result["first"]["line"]
+    assert line.startswith("Calypso of the day 2025-01-31: I scored 1,860")
+    assert "daily=2025-01-31" in line and result["first"]["link"].endswith("?daily=2025-01-31")
+    cards = [f"{rank}{suit}" for rank in "AKQJT98765432" for suit in "SHDC"]
+    assert not any(card in line.split("http")[0] for card in cards)
+    assert not any(symbol in line for symbol in "♠♥♦♣")
+    # A streak counts days whose deal was played on its own date: the 29th and the 30th
+    # were; the 31st's deal was played today (later), so it is kept but not in the streak.
+    assert result["streak"] == {"current": 2, "best": 2, "days": 3}
