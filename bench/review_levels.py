@@ -38,6 +38,7 @@ from calypso_core.bots.review import GRADE_NAMES, grade, iter_review
 SEARCH = ("expert", "master")
 REVIEWED = 2  # South
 PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
+DEAL_PLAYS = 52  # a standard game's deal: 13 tricks of four cards, so a play's deal is play // 52
 
 
 def play_level_game(level: str, seed: int, game: int, budgets: dict[str, int]) -> Any:
@@ -93,7 +94,8 @@ def load_log(path: Path) -> list[dict[str, Any]]:
 
 
 def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per level (and budget): games, mean cost a card with a 95% interval, grade rates."""
+    """Per level (and budget): games, mean cost a card with a 95% interval, grade rates, and
+    the blunders in each of the four deals."""
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for row in rows:
         groups.setdefault((row["level"], row["budget"], row["review_seed"]), []).append(row)
@@ -117,6 +119,8 @@ def summarize(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             **{f"{PLURAL[name]}_per_game": round(counts[name] / len(games), 2)
                for name in GRADE_NAMES},
             **{f"{name}_rate": round(counts[name] / len(cards), 4) for name in GRADE_NAMES},
+            "blunders_by_deal": [sum(grade(m[1]) == "blunder" and m[0] // DEAL_PLAYS == deal
+                                     for m in cards) for deal in range(4)],
             "margin": round(statistics.fmean(g["margin"] for g in games)),
             "review_seconds": round(statistics.fmean(g["seconds"] for g in games), 1),
         })
