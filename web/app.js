@@ -6,6 +6,7 @@
 // suit=S|H|D|C, humans=south,north); link.js checks them. Games are saved by saves.js.
 
 import { main } from "./boot.js";
+import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $ } from "./dom.js";
 import * as flow from "./flow.js";
@@ -15,6 +16,8 @@ import { closeAllDialogs, closeDialog, openDialog, openOnly, toggleSide } from "
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
+import * as rerun from "./rerun.js";
+import * as review from "./review.js";
 import { drawScoreSheet } from "./sheet.js";
 import * as sound from "./sound.js";
 import { app, onDraw } from "./state.js";
@@ -39,6 +42,9 @@ function draw() {
   panels.drawLog($("[data-log]"), ui);
   panels.drawAids($("[data-aids]"), ui);
   drawScoreSheet(ui);
+  rerun.drawMaster($("[data-sheet-master]"), ui);
+  daily.drawDaily($("[data-sheet-daily]"), ui);
+  review.draw();
   render(ui);
   if (app.openSheet) {
     app.openSheet = false;
@@ -88,6 +94,30 @@ const INTENTS = {
   tour_back: () => tour.back(),
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
+  daily: () => daily.startDaily(),
+  share_copy: () => daily.copyShareLine(),
+  review: () => review.reviewInPlay(),
+  review_game: () => review.reviewInPlay(),
+  review_replay: () => review.reviewReplay(),
+  review_deal: () => review.reviewOffered(),
+  review_offer_close: () => review.dismissOffer(),
+  review_seat: ({ value }) => review.chooseSeat(value),
+  review_cancel: () => review.cancel(),
+  review_resume: () => review.resume(),
+  review_closed: () => review.closed(),
+  review_try: ({ value }) => review.tryAgain(value),
+  review_pick: ({ value }) => review.pick(value),
+  review_best: () => review.showBest(),
+  review_back: () => review.backToList(),
+  review_show: ({ value }) => {
+    const target = review.replayTarget(value);
+    if (target) replay.openReplay(target);
+  },
+  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 })),
+  master_replay: () => {
+    const record = rerun.masterRecord();
+    if (record) replay.openReplay({ record });
+  },
   close_dialog: () => closeAllDialogs(),
   reload: () => location.reload(),
 };
@@ -95,5 +125,12 @@ const INTENTS = {
 prefsStore.apply(app.prefs);
 sound.setEnabled(app.prefs.sound);
 onDraw(draw);
+flow.onAfter({
+  dealOver: (view) => review.offerDeal(view),
+  gameOver: (view, table) => {
+    daily.gameOver(view, table);
+    rerun.start(view, table);
+  },
+});
 bindInput((intent) => INTENTS[intent.type]?.(intent));
 main();

@@ -3,6 +3,7 @@
 // and, if even that fails, the page says why instead of going blank.
 
 import { setVocabulary } from "./cards.js";
+import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
@@ -62,8 +63,10 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }) {
   }
   if (link.deal) {
     saves.dealtFromLink(link.deal.key);
-    if (await startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed)) {
-      page.renderNotice(told);
+    const dealt = link.deal.daily !== undefined ? startDaily(link.deal.daily)
+      : startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed);
+    if (await dealt) {
+      page.renderNotice([told, page.noticeText()].filter(Boolean).join(" ") || null);
       return undefined;
     }
     saves.dealtFromLink(null);

@@ -1,6 +1,7 @@
 // The dialogs and panels around play: the new-game dialog, the last trick, the cut, the
-// rules' examples, statistics, settings, saved games and the walkthrough.
+// rules' examples, statistics (with their charts), settings, saved games and the walkthrough.
 
+import { todayUtc } from "./daily.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
@@ -13,6 +14,7 @@ import * as saves from "./saves.js";
 import * as sound from "./sound.js";
 import { app, requestDraw } from "./state.js";
 import * as stats from "./stats.js";
+import { drawProgress } from "./stats-charts.js";
 import * as storage from "./storage.js";
 import * as tour from "./tour.js";
 
@@ -78,6 +80,7 @@ export function showStats() {
   button.textContent = "Reset statistics";
   delete button.dataset.confirm;
   panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
+  drawProgress($("[data-stats-progress]"), app.hello?.levels, todayUtc());
   openOnly("stats");
 }
 

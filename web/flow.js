@@ -23,6 +23,18 @@ import { focusHand, showBusy } from "./table-view.js";
 
 const client = engine();
 
+// What follows the end of a deal and of a game (the review's offer, the master in your seat,
+// the Calypso of the day), each called with the view and the match's table; app.js sets them.
+const after = { dealOver: () => {}, gameOver: () => {} };
+
+export function onAfter(hooks) {
+  Object.assign(after, hooks);
+}
+
+function afterMove(view) {
+  if (view.event?.deal_over && !view.event.game_over) after.dealOver(view, app.table);
+}
+
 export function setSpeed(speed) {
   app.speed = parseSpeed(speed) ?? SPEEDS.normal;
   // The closest named speed, for the new-game form.
@@ -183,6 +195,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     if (next.event?.note) console.warn(next.event.note);
     take(next);
     persist();
+    afterMove(next);
     pause = sleep(pauseAfter(next));
   }
   await pause; // the last move stays in view for its pause, as every move before it
@@ -194,6 +207,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     if (names.alone()) stats.countGame(app.view, app.table);
     closeAllDialogs();
     app.openSheet = true;
+    after.gameOver(app.view, app.table);
   } else if (status === "your_turn" && app.prefs.sound) {
     sound.play("turn");
   }
@@ -227,6 +241,7 @@ export async function playCard(card) {
   hideTourOffer();
   take(next);
   persist();
+  afterMove(next);
   // The computers think while this card is shown.
   const pending = next.status === "waiting" ? client.request("step") : null;
   await advance(run, pending, sleep(pauseAfter(next)));

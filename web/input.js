@@ -1,9 +1,11 @@
 // Input: turns clicks and keys into named intents for app.js; it knows no game rules.
-// Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save},
+// Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save,
+// value: its data-value},
 // {type: "deal"}, {type: "level_all"} (the new game's level changed),
 // {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
 // settings form changed), {type: "import_file", file}, {type: "close_side"} (Escape while
-// the side drawer is open); the keys H, U and L ask for a hint, an undo and the last trick.
+// the side drawer is open), {type: "review_closed"} (the review dialog was closed); the keys
+// H, U and L ask for a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -40,7 +42,7 @@ export function bindInput(dispatch) {
     }
     const action = event.target.closest("[data-action]");
     if (action && !action.disabled) {
-      dispatch({ type: action.dataset.action, save: action.dataset.save });
+      dispatch({ type: action.dataset.action, save: action.dataset.save, value: action.dataset.value });
     }
   });
 
@@ -89,6 +91,7 @@ export function bindInput(dispatch) {
     if (file.files?.[0]) dispatch({ type: "import_file", file: file.files[0] });
     file.value = "";
   });
+  document.querySelector("[data-dialog=review]").addEventListener("close", () => dispatch({ type: "review_closed" }));
   const dialog = document.querySelector("[data-dialog=new_game]");
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "deal") dispatch({ type: "deal" });

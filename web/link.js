@@ -6,6 +6,10 @@
 // allows; one out of range is left out, so the usual setting applies, and a notice names it.
 // The seed is the engine's to check.
 //
+// ?daily=YYYY-MM-DD deals the Calypso of that day (daily.js); the engine checks the date, and
+// a date it refuses is said in a notice, the usual game dealt instead. The other game
+// parameters do not apply to it and are left out, with a notice.
+//
 // A link's game is dealt once: app.js replaces the address with one without the game's
 // parameters (history.replaceState), so a reload resumes the game instead of dealing it
 // again, and saves.js remembers the link with the game's save (`key`), so opening the same
@@ -13,7 +17,7 @@
 
 import { parseSpeed, speedChoices } from "./speed.js";
 
-const GAME_PARAMS = ["seed", "level", "games", "suit", "humans"];
+const GAME_PARAMS = ["seed", "level", "games", "suit", "humans", "daily"];
 const MAX_SHOWN = 40; // characters of a refused value quoted in a notice
 
 const quoted = (text) => JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text);
@@ -29,7 +33,8 @@ export function linkKey(href) {
 /**
  * Reads a page address's query against the engine's hello. Returns {deal, speed, notices,
  * url}: deal is null or {seed, settings, key} (settings: the checked level, games and suit;
- * key: the link's game parameters, to recognise it later); speed is the checked speed or
+ * key: the link's game parameters, to recognise it later), or {daily: the date's text, key}
+ * for the Calypso of a day; speed is the checked speed or
  * null; notices are sentences about refused parameters; url is the address without the
  * game's parameters and without a refused speed.
  */
@@ -38,7 +43,11 @@ export function readLink(href, hello) {
   const params = url.searchParams;
   const notices = [];
   let deal = null;
-  if (GAME_PARAMS.some((name) => params.has(name))) {
+  if (params.has("daily")) {
+    const ignored = GAME_PARAMS.filter((name) => name !== "daily" && params.has(name));
+    if (ignored.length) notices.push(dailyOnly(ignored));
+    deal = { daily: params.get("daily"), key: linkKey(href) };
+  } else if (GAME_PARAMS.some((name) => params.has(name))) {
     const settings = {};
     const level = params.get("level");
     if (level !== null) {
@@ -73,6 +82,11 @@ export function readLink(href, hello) {
   }
   for (const name of GAME_PARAMS) params.delete(name);
   return { deal, speed, notices, url: url.href };
+}
+
+// The notice for game parameters beside ?daily=, which deals a game of its own.
+function dailyOnly(names) {
+  return `The Calypso of the day is always the same game: ${names.join(", ")} ${names.length === 1 ? "was" : "were"} left out.`;
 }
 
 // The seats of ?humans=south,north: {seats} or {error} in words.

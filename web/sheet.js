@@ -1,8 +1,10 @@
 // The score sheet at the end of a game: each player's and partnership's points with how they
-// were counted, and the match so far. The scoring values come from the engine's hello, the
-// names from its labels.
+// were counted, the partnerships' scores deal by deal (a chart with its table), and the match
+// so far. The scoring values come from the engine's hello, the names from its labels.
 
+import * as W from "./after-words.js";
 import { suitOf } from "./cards.js";
+import { lineChart } from "./charts.js";
 import { $, h, points, redraw } from "./dom.js";
 import { alone, label, seatName, sideLabel } from "./names.js";
 
@@ -23,6 +25,19 @@ export function calypsoLadder(values) {
 function calypsosDetail(completed) {
   if (!completed) return "";
   return `${completed} ${completed === 1 ? "calypso" : "calypsos"}`;
+}
+
+// The partnerships' scores at the end of each deal (the engine's sheet.deals).
+function dealsChart(deals) {
+  const xs = deals.map((_, i) => W.dealName(i));
+  return lineChart({
+    id: "deals",
+    title: W.dealsChartTitle(),
+    yLabel: W.pointsAxis(),
+    xs,
+    series: [0, 1].map((side) => ({ label: sideLabel(side), values: deals.map((d) => d[side]) })),
+    table: { head: [W.dealColumn(), sideLabel(0), sideLabel(1)], rows: deals.map((d, i) => [xs[i], d[0], d[1]]) },
+  });
 }
 
 /** Draws the sheet of a finished game into the score-sheet dialog. */
@@ -77,6 +92,7 @@ export function drawScoreSheet(ui) {
         h("tbody", {}, body))),
       h("p", { class: "sheet-legend", text: `Calypsos score ${calypsoLadder(scoring.calypsos)}; `
         + `each card of the calypso in progress ${scoring.calypso_card}; each pile card ${scoring.pile_card}.` }),
+      dealsChart(sheet.deals),
     ];
     if (match.games > 1) {
       const games = match.finished.map((g) => g.scores);

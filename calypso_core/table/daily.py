@@ -44,6 +44,18 @@ def daily_seed(date: datetime.date | str) -> str:
     return f"daily:{day.isoformat()}"
 
 
+def daily_date(settings: Settings) -> str | None:
+    """The date (``YYYY-MM-DD``) whose deal a match is, or None for any other match."""
+    seed = settings.seed
+    if not seed.startswith("daily:"):
+        return None
+    try:
+        day = parse_date(seed.removeprefix("daily:"))
+    except ValueError:
+        return None
+    return day.isoformat() if settings == daily_settings(day) else None
+
+
 def daily_settings(date: datetime.date | str) -> Settings:
     """The match settings of a date's deal: its seed, standard rules, masters all round."""
     return Settings.from_request(

@@ -70,7 +70,7 @@ def rerun_steps(
     settings deal); the other seats are the match's computer players for that game, with
     their seeds.
     """
-    _check_game(settings, game, index)
+    check_game(settings, game, index)
     state = new_game(
         rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
     )
@@ -135,7 +135,9 @@ def the_person(settings: Settings) -> int:
     return settings.people[0].seat
 
 
-def _check_game(settings: Settings, game: GameState, index: int) -> None:
+def check_game(settings: Settings, game: GameState, index: int) -> None:
+    """Refuse (``ValueError``) a game that is not game ``index`` of the match these settings
+    deal: its rules, suits, first dealer and deck must be the match's."""
     if type(index) is not int or not 0 <= index < settings.games:
         raise ValueError(f"game {index!r} is not in a match of {settings.games} games")
     if game.rules != settings.rules:

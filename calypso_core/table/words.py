@@ -44,6 +44,15 @@ OPTIONS = {
 }
 
 
+# The review's grades (docs/review.md#grades), mildest first.
+GRADE_LABELS = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+
+
+def grade_label(grade: str) -> str:
+    """A review grade's name for people: ``"Mistake"``."""
+    return GRADE_LABELS.get(grade, grade.capitalize())
+
+
 def level_label(level: str) -> str:
     """A level's name for people: ``"Master"``."""
     return level.replace("_", " ").capitalize()

@@ -385,7 +385,9 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
     sent = page.evaluate("window.__sent")
     assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
     assert sent.count("step") + sent.count("play") == 208
-    assert len(sent) == 210, sorted(set(sent))
+    # After the game, the master plays the person's seat again (web/rerun.js): its own job.
+    game = [kind for kind in sent if kind not in ("rerun", "rerun_next")]
+    assert len(game) == 210, sorted(set(game))
     saved = engine_request(page, "record")["result"]
     assert page.evaluate("""async () => (await import("./engine-client.js")).engine().game""") \
         == saved

@@ -322,6 +322,8 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
     # The caption does not call deal 1's last trick the last trick of this deal.
     assert log["tricks"][-1]["reason"] not in page.locator(
         "[data-trick-caption]").inner_text()
+    # The review's offer shows too, above the table: it covers none of the hand.
+    expect(page.locator("[data-review-offer]")).to_be_visible()
     hinted = show_hint(page)
     screenshots(page, "deal-over-laptop-1280x720")
     assert in_view_problems(page, hint=hinted) == []
