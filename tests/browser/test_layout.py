@@ -32,6 +32,7 @@ from calypso_core import new_game, to_record
 from .accessibility import axe_problems
 from .table import PLAYABLE, SETTLED, TIMEOUT_MS
 from .test_game import engine_request
+from .test_review_page import SLOW, budgets
 from .watching import booted_page, origin_of, settled, watch
 
 pytestmark = pytest.mark.browser
@@ -490,7 +491,7 @@ def finished_game_file(seed: str, left: int) -> bytes:
     return json.dumps(to_record(state)).encode()
 
 
-def test_the_score_sheet_and_the_replay_have_no_serious_accessibility_problem(
+def test_the_score_sheet_the_replay_and_the_review_have_no_serious_accessibility_problem(
     table: Page, axe_script: str, screenshots: Shot,
 ) -> None:
     page = table
@@ -521,7 +522,16 @@ def test_the_score_sheet_and_the_replay_have_no_serious_accessibility_problem(
     expect(led).to_contain_text("led")
     screenshots(page, "replay")
     assert axe_problems(page, axe_script) == []
-    replay.get_by_role("button", name="Close").click()
+    # The review of the game in the replay (a small budget: the dialog, not the bots).
+    budgets(page, review=60)
+    replay.get_by_role("button", name="Review").click()
+    review = page.locator("[data-dialog=review]")
+    expect(review).to_have_attribute("data-review-state", "done", timeout=SLOW)
+    screenshots(page, "review")
+    assert axe_problems(page, axe_script) == []
+    review.get_by_role("button", name="Close").click()
+    expect(review).to_be_hidden()
+    page.evaluate("() => localStorage.removeItem('calypso.dev.v1')")
 
 
 def test_a_two_game_match_sheet_opens_at_its_top(
