@@ -31,6 +31,8 @@ from typing import Any, ClassVar
 # --- Every pinned version and hash lives here. ---------------------------------------------
 PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
+AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibility checks only
+            "sha256": "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"}
 PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
 MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see make_snapshot)
             "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
@@ -120,6 +122,36 @@ def fetch_pyodide() -> Path:
     (partial / "package").rename(folder)
     partial.rmdir()
     return folder
+
+
+def fetch_axe_core() -> Path:
+    """Return axe-core's script from the pinned npm package, cached in .cache/.
+
+    The browser tests load it into the page under test; it is never part of dist/.
+    """
+    script = CACHE / f"axe-core-{AXE_CORE['version']}" / "axe.min.js"
+    if script.is_file():
+        return script
+    tarball = CACHE / f"axe-core-{AXE_CORE['version']}.tgz"
+    if not tarball.is_file():
+        if not shutil.which("npm"):
+            apt_install("npm", "npm", "npm fetches the pinned axe-core for the browser tests' "
+                        "accessibility checks")
+        CACHE.mkdir(exist_ok=True)
+        log(f"fetching axe-core@{AXE_CORE['version']} with npm pack")
+        run_setup(f"npm pack axe-core@{AXE_CORE['version']}",
+                  "check the network and npm's messages above",
+                  "npm", "pack", "--quiet", f"axe-core@{AXE_CORE['version']}",
+                  "--pack-destination", CACHE)
+    check_hash(tarball, AXE_CORE["sha256"])
+    partial = script.parent.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(tarball) as tar:
+        tar.extract("package/axe.min.js", partial, filter="data")
+    shutil.rmtree(script.parent, ignore_errors=True)
+    (partial / "package").rename(script.parent)
+    partial.rmdir()
+    return script
 
 
 def fetch_wheel(project: str, pin: dict[str, str], *pip_args: str) -> Path:
@@ -562,6 +594,7 @@ def test(pytest_args: list[str]) -> int:
     env = {**os.environ, "CALYPSO_DIST": str(DIST), "PYTHONDONTWRITEBYTECODE": "1"}
     if os.environ.get("CALYPSO_SKIP_BROWSER") != "1":
         env["CALYPSO_CHROMIUM"] = ensure_chromium(python)
+        env["CALYPSO_AXE"] = str(fetch_axe_core())
     build()
     failed = []
     for name, cmd in [("mypy", ["-m", "mypy", "--strict", "calypso_core"]),

@@ -12,7 +12,7 @@ import { $ } from "./dom.js";
 import * as flow from "./flow.js";
 import * as forms from "./forms.js";
 import { bindInput } from "./input.js";
-import { closeAllDialogs, closeDialog, openDialog, openOnly } from "./page.js";
+import { closeAllDialogs, closeDialog, openDialog, openOnly, toggleSide } from "./page.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
@@ -85,6 +85,8 @@ const INTENTS = {
   replay_next: () => replay.replayStep(1),
   replay_last: () => replay.replayStep("last"),
   replay_continue: () => replay.continueImported(),
+  toggle_side: () => toggleSide(),
+  close_side: () => toggleSide(false),
   show_cut: () => flow.showCut(true),
   close_cut: () => flow.hideCut(),
   tour: () => dialogs.startTour(),

@@ -5,7 +5,7 @@
 import { setVocabulary } from "./cards.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
-import { setSpeed, show, startGame } from "./flow.js";
+import { offerTour, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import { linkKey, readLink } from "./link.js";
 import * as names from "./names.js";
@@ -42,7 +42,7 @@ export async function main() {
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
   if (app.view) {
     page.setEngineReady(app.hello);
-    if (!app.prefs.tourDone) document.querySelector("[data-tour-offer]").hidden = false;
+    offerTour();
   } else {
     page.setEngineFailed();
   }

@@ -4,7 +4,7 @@
 import { todayUtc } from "./daily.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
-import { problem, persist, setSpeed, show, startGame } from "./flow.js";
+import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import * as panels from "./panels.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
@@ -163,11 +163,11 @@ function tourDone() {
 
 export function startTour() {
   closeAllDialogs();
-  $("[data-tour-offer]").hidden = true;
+  hideTourOffer();
   tour.start(tourDone);
 }
 
 export function declineTour() {
-  $("[data-tour-offer]").hidden = true;
+  hideTourOffer();
   tourDone();
 }

@@ -12,6 +12,7 @@ import { engine } from "./engine-client.js";
 import * as names from "./names.js";
 import { closeAllDialogs, closeDialog, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
+import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as sound from "./sound.js";
@@ -78,28 +79,28 @@ function soundFor(before, after) {
   } else sound.play("card");
 }
 
+// The end of a deal stays in view longer than a trick's: its summary is under the trick.
+const DEAL_PAUSE_TRICKS = 2;
+
 function pauseAfter(view) {
+  if (view.event?.deal_over && !view.event.game_over) return app.speed.trick * DEAL_PAUSE_TRICKS;
   return view.event?.trick_over ? app.speed.trick : app.speed.move;
 }
 
 // -- the cut ----------------------------------------------------------------------------------
 
-let cutTimer = null;
-
-/** Shows the cut before the match: for a while at its start (when the settings say so), or
- * until closed when asked for. */
+/** Shows the cut before the match (when the settings say so, or when asked for), above the
+ * table: it never covers a card, so the computers play on while it is read. It stays until
+ * closed or until the person plays a card; the deal's log keeps it too. */
 export function showCut(force = false) {
   const cut = app.table?.cut;
   if (!cut || (!force && !app.prefs.showCut)) return;
   if (force) closeAllDialogs();
   panels.drawCut($("[data-cut]"), cut);
   $("[data-cut-banner]").hidden = false;
-  clearTimeout(cutTimer);
-  if (!force) cutTimer = setTimeout(hideCut, Math.max(3500, app.speed.trick * 3));
 }
 
 export function hideCut() {
-  clearTimeout(cutTimer);
   const banner = $("[data-cut-banner]");
   const hadFocus = banner.contains(document.activeElement);
   banner.hidden = true;
@@ -237,6 +238,7 @@ export async function playCard(card) {
   if (run !== app.run) return;
   soundFor(app.view, next);
   hideCut();
+  hideTourOffer();
   take(next);
   persist();
   afterMove(next);
@@ -287,6 +289,39 @@ export async function hint() {
   } catch (error) {
     problem("No hint", error);
   }
+}
+
+// -- the walkthrough's offer ------------------------------------------------------------------
+
+/** Offers the walkthrough once, on the first visit, above the table, saying which level the
+ * computer players of the first game play at; it goes once the person plays a card. */
+export function offerTour() {
+  if (app.prefs.tourDone) return;
+  const offer = $("[data-tour-offer]");
+  $("[data-first-level]", offer).textContent = levelsDealt();
+  offer.hidden = false;
+  hideCut(); // the deal's log keeps the cut: one message above the table at a time
+  app.prefs = { ...app.prefs, tourDone: true }; // offered once, taken or not
+  prefsStore.save(app.prefs);
+}
+
+export function hideTourOffer() {
+  const offer = $("[data-tour-offer]");
+  if (offer.hidden) return;
+  const hadFocus = offer.contains(document.activeElement);
+  offer.hidden = true;
+  if (hadFocus) focusHand();
+}
+
+// "The computer players play at the Novice level." — from the match's settings and hello.
+function levelsDealt() {
+  const table = app.table;
+  if (!table) return "";
+  const levels = [...new Set(table.seats.filter((s) => !s.person).map((s) => s.level))];
+  const labels = levels.map((key) => app.hello.levels.find((l) => l.key === key)?.label ?? key);
+  if (!labels.length) return "";
+  return labels.length === 1 ? `The computer players play at the ${labels[0]} level.`
+    : `The computer players play at the ${labels.join(", ")} levels.`;
 }
 
 // -- saving -----------------------------------------------------------------------------------

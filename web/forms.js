@@ -12,10 +12,14 @@ let defaultPeople = [];
 
 const form = () => $("[data-new-game-form]");
 
-function levelHelp(level) {
+/** "Expert (level 4 of 5, the strongest): … Thinks up to 2 s a move." — where the level
+ * stands among the engine's levels (weakest first), what it does and how long it thinks. */
+function levelHelp(level, levels) {
   const think = level.think_ms ? `Thinks up to ${(level.think_ms / 1000).toLocaleString("en")} s a move.`
     : "Plays at once.";
-  return `${level.label}: ${level.help} ${think}`;
+  const at = levels.indexOf(level);
+  const rank = at === 0 ? ", the weakest" : at === levels.length - 1 ? ", the strongest" : "";
+  return `${level.label} (level ${at + 1} of ${levels.length}${rank}): ${level.help} ${think}`;
 }
 
 /** Fills the new-game form's choices from the engine's hello: levels (weakest first), the
@@ -91,7 +95,7 @@ export function updateNewGameForm() {
   }
   const levels = JSON.parse(f.dataset.levels ?? "[]");
   const level = levels.find((l) => l.key === f.elements.level.value);
-  $("[data-level-help]", f).textContent = level ? levelHelp(level) : "";
+  $("[data-level-help]", f).textContent = level ? levelHelp(level, levels) : "";
   const first = people[0];
   $("[data-suit-label]", f).textContent = people.length <= 1 ? "Your suit"
     : `${$(`label[for=ng-seat-${first}]`, f).textContent}'s suit`;

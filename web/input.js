@@ -3,8 +3,9 @@
 // value: its data-value},
 // {type: "deal"}, {type: "level_all"} (the new game's level changed),
 // {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
-// settings form changed), {type: "import_file", file}, {type: "review_closed"} (the review
-// dialog was closed); the keys H, U and L ask for a hint, an undo and the last trick.
+// settings form changed), {type: "import_file", file}, {type: "close_side"} (Escape while
+// the side drawer is open), {type: "review_closed"} (the review dialog was closed); the keys
+// H, U and L ask for a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -46,6 +47,11 @@ export function bindInput(dispatch) {
   });
 
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && document.documentElement.hasAttribute("data-side-open") &&
+        !document.querySelector("dialog[open]")) {
+      dispatch({ type: "close_side" });
+      return;
+    }
     const replay = document.querySelector("[data-dialog=replay][open]");
     if (replay && (event.key === "ArrowLeft" || event.key === "ArrowRight") && !typing(event.target)) {
       event.preventDefault();

@@ -47,3 +47,8 @@ export function alone() {
 export function wins(seat) {
   return alone() && table.seats[seat].person ? `${label(seat)} win` : `${label(seat)} wins`;
 }
+
+/** A label marked as the trick's leader: "West · led". */
+export function ledBy(text) {
+  return `${text} · led`;
+}

@@ -4,7 +4,7 @@
 
 import { cardFace, cardOf, compassTrick, miniCard, rankList, suitList, suitOf } from "./cards.js";
 import { h, points, redraw } from "./dom.js";
-import { label, labels, seatName, wins } from "./names.js";
+import { label, labels, seatName, sideLabel, wins } from "./names.js";
 
 function seatTag(seat) {
   const name = seatName(seat);
@@ -34,7 +34,7 @@ export function drawLog(el, ui) {
   const log = view.log;
   const cut = ui.showCut && table.cut && view.match.game === 0 && log.deal === 0 ? table.cut : null;
   const current = log.deal === view.deal && view.trick.cards.length ? view.trick : null;
-  const key = JSON.stringify([log, current, cut?.text, labels()]);
+  const key = JSON.stringify([log, current, cut?.text, labels(), [sideLabel(0), sideLabel(1)]]);
   const changed = redraw(el, key, () => {
     const items = [];
     if (cut) {
@@ -45,6 +45,7 @@ export function drawLog(el, ui) {
     items.push(h("li", { class: "log-note", text: log.opening }));
     log.tricks.forEach((trick, i) => items.push(trickItem(i + 1, trick)));
     if (current) items.push(trickItem(current.index + 1, { ...current, winner: null }, { current: true }));
+    if (log.summary) items.push(h("li", { class: "log-note log-summary" }, summaryTable(log)));
     return h("ol", { class: "log-list" }, items);
   });
   if (changed) scrollToEnd(el);
@@ -61,6 +62,21 @@ function scrollToEnd(el) {
     scrollPending.delete(el);
     el.scrollTop = el.scrollHeight;
   });
+}
+
+/** A finished deal's summary (the engine's log.summary): each partnership's tricks,
+ * calypsos and points in that deal, as a small table. */
+export function summaryTable(log) {
+  const summary = log.summary;
+  return h("table", { class: "summary-table", "data-summary-deal": log.deal + 1 },
+    h("caption", { text: `Deal ${log.deal + 1} is over` }),
+    h("thead", {}, h("tr", {}, h("td"),
+      ["Tricks", "Calypsos", "Points"].map((t) => h("th", { scope: "col", text: t })))),
+    h("tbody", {}, [0, 1].map((side) => h("tr", { "data-summary-side": side },
+      h("th", { scope: "row", text: sideLabel(side) }),
+      h("td", { "data-summary": "tricks", text: summary.tricks[side] }),
+      h("td", { "data-summary": "calypsos", text: summary.calypsos[side] }),
+      h("td", { "data-summary": "points", text: points(summary.points[side]) })))));
 }
 
 // -- memory aids ----------------------------------------------------------------------------
@@ -99,7 +115,7 @@ export function drawAids(el, ui) {
             h("span", { class: "aid-suit-name", "data-suit": s.key, title: s.name },
               s.symbol, h("small", { text: ` ${counts.reduce((a, b) => a + b, 0)}` })),
             h("span", { class: "aid-ranks" }, ranks.map((r, j) => h("span", {
-              class: "aid-rank", "data-count": counts[j],
+              class: "aid-rank", "data-count": counts[j], role: "img",
               "aria-label": `${counts[j]} ${r.label} of ${s.name} unseen`,
             }, r.label, h("sub", { text: counts[j] })))));
         })),
@@ -115,7 +131,7 @@ export function drawAids(el, ui) {
               ? h("span", { class: "aid-ranks" }, [...need.missing].map((rank, j) => {
                 const shown = ranks.find((r) => r.key === rank).label;
                 return h("span", {
-                  class: "aid-rank", "data-count": need.live[j],
+                  class: "aid-rank", "data-count": need.live[j], role: "img",
                   "aria-label": `${shown}: ${need.live[j]} live ${need.live[j] === 1 ? "copy" : "copies"}`,
                 }, shown, h("sub", { text: need.live[j] }));
               }))
@@ -166,9 +182,9 @@ export function drawReplay(el, pos) {
         return h("section", { class: `replay-seat replay-${seat}`, "data-replay-seat": seat },
           h("h3", {}, `${name} `, h("span", { "data-suit": suit.key, text: suit.symbol }),
             h("small", { text: ` ${points(s.score)} pts · ★${s.completed} · pile ${s.pile}` })),
-          h("div", { class: "replay-hand", "aria-label": `${pos.labels[seat]}: hand` },
+          h("div", { class: "replay-hand", role: "group", "aria-label": `${pos.labels[seat]}: hand` },
             s.hand.length ? s.hand.map((code) => miniCard(code)) : h("span", { class: "aid-help", text: "no cards" })),
-          h("div", { class: "replay-calypso", "aria-label": `${pos.labels[seat]}: calypso in progress` },
+          h("div", { class: "replay-calypso", role: "group", "aria-label": `${pos.labels[seat]}: calypso in progress` },
             s.calypso.map((code) => miniCard(code))));
       }),
       h("div", { class: "replay-trick" }, pos.trick ? [compassTrick(pos.trick, pos.labels),

@@ -20,6 +20,13 @@ export function calypsoLadder(values) {
   return parts.join(", ");
 }
 
+/** How many calypsos a line's points count ("1 calypso", "2 calypsos"); none, nothing: a
+ * "0" with "0 calypsos" beneath says the same thing twice. */
+function calypsosDetail(completed) {
+  if (!completed) return "";
+  return `${completed} ${completed === 1 ? "calypso" : "calypsos"}`;
+}
+
 // The partnerships' scores at the end of each deal (the engine's sheet.deals).
 function dealsChart(deals) {
   const xs = deals.map((_, i) => W.dealName(i));
@@ -43,11 +50,11 @@ export function drawScoreSheet(ui) {
     if (!sheet) return [];
     // Each cell shows its points, with how they were counted beneath.
     const cell = (col, value, detail) => h("td", { "data-col": col, "data-points": value },
-      h("span", { class: "pts", text: points(value) }), h("span", { class: "detail", text: detail }));
+      h("span", { class: "pts", text: points(value) }),
+      detail ? h("span", { class: "detail", text: detail }) : null);
     const row = (line, name, extra = {}) => h("tr", extra,
       h("th", { scope: "row" }, name),
-      cell("calypsos", line.calypso_points,
-        `${line.completed} ${line.completed === 1 ? "calypso" : "calypsos"}`),
+      cell("calypsos", line.calypso_points, calypsosDetail(line.completed)),
       cell("in-progress", line.in_progress_points, `${line.in_progress} × ${scoring.calypso_card}`),
       cell("pile", line.pile_points, `${line.pile} × ${scoring.pile_card}`),
       h("td", { "data-col": "total", "data-total": line.total }, h("b", { text: points(line.total) })));
@@ -69,7 +76,9 @@ export function drawScoreSheet(ui) {
       : `${sideLabel(sheet.winner)} win by ${points(Math.abs(ns - ew))} points.`;
     const match = view.match;
     const parts = [
-      h("h2", { id: "sheet-title", text: match.games > 1
+      // The title takes the focus when the dialog opens (autofocus), so the sheet opens at
+      // its top, not scrolled down to its first button.
+      h("h2", { id: "sheet-title", tabindex: "-1", autofocus: true, text: match.games > 1
         ? `Game ${match.game + 1} of ${match.games}: score sheet` : "Score sheet" }),
       h("p", { class: "verdict", "data-verdict": sheet.winner ?? "draw", text: verdict }),
       h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },

@@ -5,10 +5,32 @@
 
 import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
-import { alone, label, peopleSeats, seatName, sideLabel, wins } from "./names.js";
+import { summaryTable } from "./panels.js";
+import { alone, label, ledBy, peopleSeats, seatName, sideLabel, wins } from "./names.js";
 
 function levelLabel(level, hello) {
   return hello.levels.find((l) => l.key === level)?.label ?? level;
+}
+
+// -- where each seat sits -------------------------------------------------------------------
+
+// Places round the table from the seat at the bottom, in playing order (clockwise): the next
+// player sits on the left, the partner at the top.
+const PLACES = ["bottom", "left", "top", "right"];
+
+/** The seat drawn at the bottom: the hand shown, else the person the device goes to next,
+ * else the first person (South by default). */
+function bottomSeat(view) {
+  return view.viewer ?? (view.status === "handoff" ? view.handoff.seat : null) ?? peopleSeats()[0] ?? 2;
+}
+
+function placeOf(seat, bottom) {
+  return PLACES[(seat - bottom + 4) % 4];
+}
+
+/** "13 cards", "1 card": the one place the page counts cards in words. */
+function cardsWord(count) {
+  return count === 1 ? "card" : "cards";
 }
 
 // -- seats ---------------------------------------------------------------------------------
@@ -30,6 +52,7 @@ function drawSeat(el, seat, ui) {
   const fixed = table.seats[seat];
   const tally = view.seats[seat];
   const toMove = view.to_move === seat;
+  el.dataset.place = placeOf(seat, bottomSeat(view));
   el.dataset.turn = toMove ? "true" : "false";
   el.dataset.dealer = view.dealer === seat ? "true" : "false";
   el.dataset.suit = fixed.suit;
@@ -58,17 +81,18 @@ function drawSeat(el, seat, ui) {
           text: yourTurn ? "Your turn" : "To play" }) : null,
         voids ? h("span", { class: "tag tag-void", "data-voids": voids,
           title: `Has shown out of ${voidNames.join(" and ")} this deal`,
-          "aria-label": `Void in ${voidNames.join(" and ")}` },
+          role: "img", "aria-label": `Void in ${voidNames.join(" and ")}` },
         "Void ", [...voids].map((s) => h("span", { "data-suit": s, text: suitOf(s).symbol }))) : null),
       h("div", { class: "seat-stats" },
-        h("span", { class: "stat", "data-cards-left": tally.cards, title: `${tally.cards} cards in hand` },
+        h("span", { class: "stat", "data-cards-left": tally.cards },
           h("span", { class: "backs", "aria-hidden": "true" },
             Array.from({ length: Math.min(tally.cards, 5) }, () => cardBack("tiny"))),
-          h("span", { class: "stat-text" }, h("b", { text: tally.cards }), " cards")),
+          h("span", { class: "stat-text" }, h("b", { text: tally.cards }), " ",
+            h("span", { class: "stat-word", text: cardsWord(tally.cards) }))),
         h("span", { class: "stat", "data-completed": tally.completed },
           h("span", { class: "stars", "aria-hidden": "true", text: "★".repeat(tally.completed) || "☆" }),
-          h("span", { class: "stat-text" }, h("b", { text: tally.completed }),
-            tally.completed === 1 ? " calypso" : " calypsos")),
+          h("span", { class: "stat-text" }, h("b", { text: tally.completed }), " ",
+            h("span", { class: "stat-word", text: tally.completed === 1 ? "calypso" : "calypsos" }))),
         h("span", { class: "stat", "data-pile": tally.pile },
           h("span", { class: "stat-text" }, h("b", { text: tally.pile }), " in pile")),
         h("span", { class: "stat stat-score", "data-score": tally.score },
@@ -95,33 +119,54 @@ function shownTrick(view) {
   return { ...last, deal: view.log.deal, index: view.log.tricks.length - 1, done: true };
 }
 
+/** A trick slot's label: the seat, whether it led, whether it won. */
+function slotLabel(seat, { led, won }) {
+  const text = won ? `★ ${wins(seat)}` : label(seat);
+  return led ? ledBy(text) : text;
+}
+
 function drawTrick(ui) {
   const { view } = ui;
   const trick = shownTrick(view);
   const area = $("[data-trick]");
+  const bottom = bottomSeat(view);
   area.dataset.complete = trick.done ? "true" : "false";
   const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
+  const started = trick.cards.length > 0;
   for (const slot of $$("[data-slot]", area)) {
     const seat = Number(slot.dataset.slot);
     const code = bySeat.get(seat);
-    const wins_ = trick.done && trick.winner === seat;
+    const won = trick.done && trick.winner === seat;
+    const led = started && trick.leader === seat;
+    slot.dataset.place = placeOf(seat, bottom);
+    slot.dataset.winner = won ? "true" : "false";
+    slot.dataset.led = led ? "true" : "false";
+    slot.dataset.turn = !trick.done && !code && view.to_move === seat ? "true" : "false";
+    const holder = $("[data-slot-card]", slot);
     // The key names this very card of this very trick, so it animates in only once, even
     // as the trick turns from the one in play into the last completed one.
     const key = code ? `${view.match.game}:${trick.deal}:${trick.index}:${seat}:${code}` : "";
-    const fresh = redraw(slot, key, () => (code ? cardFace(code) : []));
-    slot.dataset.winner = wins_ ? "true" : "false";
+    const fresh = redraw(holder, key, () => (code ? cardFace(code) : []));
     if (code) {
-      slot.firstChild.setAttribute("aria-label",
-        `${seatName(seat)}: ${cardOf(code).name}${wins_ ? ", wins the trick" : ""}`);
-      slot.firstChild.setAttribute("role", "img");
-      if (fresh && ui.animate) slot.firstChild.classList.add("enter");
+      holder.firstChild.setAttribute("aria-label",
+        `${seatName(seat)}: ${cardOf(code).name}${won ? ", wins the trick" : ""}`);
+      holder.firstChild.setAttribute("role", "img");
+      if (fresh && ui.animate) holder.firstChild.classList.add("enter");
     }
+    const text = slotLabel(seat, { led, won });
+    const tag = $("[data-slot-label]", slot);
+    if (tag.textContent !== text) tag.textContent = text;
   }
   const caption = $("[data-trick-caption]");
   const last = view.log.tricks.at(-1);
+  // While the first trick of a new deal is played, the log still holds the deal before:
+  // its last trick is no "last trick" of this deal, so the caption leaves it to the summary.
+  const sameDeal = view.log.deal === view.deal || view.status === "game_over";
   caption.dataset.state = trick.done ? "complete" : "previous";
   // The reason always starts with the winner's name ("West over-trumps with the 3♦.").
-  caption.textContent = last ? `${trick.done ? "" : "Last trick: "}${last.reason}` : "";
+  caption.textContent = last && (trick.done || sameDeal)
+    ? `${trick.done ? "" : "Last trick: "}${last.reason}` : "";
+  drawDealSummary($("[data-deal-summary]"), view.log);
   const stock = $("[data-stock]");
   redraw(stock, String(view.stock), () => [
     h("span", { class: "stock-pile", "aria-hidden": "true" },
@@ -129,6 +174,14 @@ function drawTrick(ui) {
     h("span", { class: "stock-text", "data-stock-size": view.stock },
       view.stock ? `Stock ${view.stock}` : "Stock empty"),
   ]);
+}
+
+/** What a finished deal brought each partnership (the engine's log.summary), shown from its
+ * last trick until the next deal's first trick is complete. */
+function drawDealSummary(el, log) {
+  el.hidden = !log.summary;
+  redraw(el, JSON.stringify([log.deal, log.summary, [sideLabel(0), sideLabel(1)]]),
+    () => (log.summary ? summaryTable(log) : []));
 }
 
 // -- the hand, or the hand-off --------------------------------------------------------------
@@ -144,10 +197,12 @@ function drawHand(ui) {
   const changed = redraw(hand, key, () => cards.map((code, i) => {
     const playable = legal.has(code) && !ui.busy;
     const newSuit = i > 0 && cards[i - 1][1] !== code[1];
+    // Named by its text ("Ace of spades", for assistive technology only): the corners'
+    // "A♠" is drawn for the eye and hidden from it, so no name contradicts what is seen.
     return cardFace(code, "button", {
       type: "button",
       class: newSuit ? "suit-break" : null,
-      "aria-label": cardOf(code).name,
+      named: true,
       "data-index": i,
       "data-playable": playable ? "true" : null,
       "data-hint": playable && ui.hint === code && cards.indexOf(code) === i ? "true" : null,
