@@ -32,9 +32,10 @@ from .kernel import (
     RANK_OF,
     SUIT_OF,
     TRICKS_PER_DEAL,
+    Settle,
     WinnerFn,
-    gather,
     score,
+    settle_fn,
     trumps_by_position,
 )
 from .rules import Rules
@@ -51,8 +52,8 @@ class Sim:
 
     __slots__ = (
         "_all_fours", "_base", "_calypso", "_cards", "_completed", "_deal", "_first_dealer",
-        "_future", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules", "_stock",
-        "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
+        "_future", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules", "_settle",
+        "_stock", "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
     )  # fmt: skip
 
     _rules: Rules
@@ -78,6 +79,7 @@ class Sim:
     # True once a deal has ended and the next one is due but not yet dealt from the stock.
     _pending: bool
     _winner_fn: WinnerFn
+    _settle: Settle
     _trumps: tuple[tuple[int, int, int, int], ...]
     _all_fours: bool
     _leftovers: bool
@@ -164,6 +166,8 @@ class Sim:
 
     def _set_rules(self, rules: Rules) -> None:
         self._winner_fn = rules.winner_fn
+        self._settle = settle_fn(rules.must_beat, rules.last_trump_wins,
+                                 rules.leftovers_start_next_calypso, self._suits)  # fmt: skip
         self._trumps = trumps_by_position(self._suits)
         self._all_fours = rules.all_fours
         self._leftovers = rules.leftovers_start_next_calypso
@@ -188,6 +192,7 @@ class Sim:
         other._pile = self._pile[:]
         other._pending = self._pending
         other._winner_fn = self._winner_fn
+        other._settle = self._settle
         other._trumps = self._trumps
         other._all_fours = self._all_fours
         other._leftovers = self._leftovers
@@ -332,11 +337,7 @@ class Sim:
         if len(trick) < 4:
             self._to_move = (seat + 1) & 3
             return
-        leader = self._leader
-        trumps = self._trumps
-        winner = (leader + self._winner_fn(trick, trumps[leader])) & 3
-        gather(trick, winner, trumps[0], self._calypso, self._completed, self._pile,
-               self._leftovers)  # fmt: skip
+        winner = self._settle(trick, self._leader, self._calypso, self._completed, self._pile)
         self._trick = []
         self._leader = self._to_move = winner
         self._left -= 1
