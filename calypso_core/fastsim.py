@@ -32,8 +32,10 @@ from .kernel import (
     RANK_OF,
     SUIT_OF,
     TRICKS_PER_DEAL,
+    KeyTable,
     Settle,
     WinnerFn,
+    key_table,
     score,
     settle_fn,
     trumps_by_position,
@@ -41,6 +43,10 @@ from .kernel import (
 from .rules import Rules
 
 _CODES = range(52)
+# A chooser, for ``Sim.playout``: given the hand of the player to move (four lists of ranks, by
+# suit), the seat, the cards of the trick so far, the index of the card winning it and the
+# personal suits by position in the trick, the card to play; it must be legal.
+Chooser = Callable[[list[list[int]], int, list[int], int, tuple[int, int, int, int]], int]
 # _FOLLOWERS[leader]: (seat, seat * 4) for the three players after the leader, in order.
 _FOLLOWERS = tuple(
     tuple(((leader + i) & 3, ((leader + i) & 3) * 4) for i in (1, 2, 3)) for leader in range(4)
@@ -52,8 +58,8 @@ class Sim:
 
     __slots__ = (
         "_all_fours", "_base", "_calypso", "_cards", "_completed", "_deal", "_first_dealer",
-        "_future", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules", "_settle",
-        "_stock", "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
+        "_future", "_keys", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules",
+        "_settle", "_stock", "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
     )  # fmt: skip
 
     _rules: Rules
@@ -80,6 +86,7 @@ class Sim:
     _pending: bool
     _winner_fn: WinnerFn
     _settle: Settle
+    _keys: KeyTable
     _trumps: tuple[tuple[int, int, int, int], ...]
     _all_fours: bool
     _leftovers: bool
@@ -168,6 +175,7 @@ class Sim:
         self._winner_fn = rules.winner_fn
         self._settle = settle_fn(rules.must_beat, rules.last_trump_wins,
                                  rules.leftovers_start_next_calypso, self._suits)  # fmt: skip
+        self._keys = key_table(rules.must_beat, rules.last_trump_wins)
         self._trumps = trumps_by_position(self._suits)
         self._all_fours = rules.all_fours
         self._leftovers = rules.leftovers_start_next_calypso
@@ -193,6 +201,7 @@ class Sim:
         other._pending = self._pending
         other._winner_fn = self._winner_fn
         other._settle = self._settle
+        other._keys = self._keys
         other._trumps = self._trumps
         other._all_fours = self._all_fours
         other._leftovers = self._leftovers
@@ -261,6 +270,13 @@ class Sim:
         self._deal_if_due()
         cards = self._cards
         return sorted(suit * 13 + rank for suit in range(4) for rank in cards[seat * 4 + suit])
+
+    def hands_by_suit(self) -> list[list[list[int]]]:
+        """``[seat][suit]``: the ranks each seat holds, one per copy; the lists are the position's
+        own, so they change as cards are played (and are replaced when the next deal comes)."""
+        self._deal_if_due()
+        c = self._cards
+        return [c[0:4], c[4:8], c[8:12], c[12:16]]
 
     def hand_counts(self, seat: int) -> list[int]:
         """A seat's hand as a 52-slot count array."""
@@ -408,6 +424,68 @@ class Sim:
                 return suit * 13 + ranks[i]
             i -= len(ranks)
         raise AssertionError("random_card: empty hand")
+
+    def playout(self, choose: Chooser, rnd: Callable[[], float], eps: float) -> None:
+        """Play to the end of the current deal (the next one is then due), each card chosen by
+        ``choose``, or, when ``rnd() < eps`` (drawn before every card), ``random_card(rnd)``.
+
+        The loop of the bots' policy playouts: it plays the cards as ``play_unchecked`` does,
+        and keeps who is winning each trick for the chooser from the kernel's keys.
+        """
+        if self._deal >= DEALS:
+            return
+        if self._pending:
+            self._deal_next()
+        cards = self._cards
+        hands = [cards[0:4], cards[4:8], cards[8:12], cards[12:16]]
+        keys = self._keys
+        by_leader = self._trumps
+        settle = self._settle
+        calypso = self._calypso
+        completed = self._completed
+        pile = self._pile
+        leader = self._leader
+        seat = self._to_move
+        trick = self._trick
+        trumps = by_leader[leader]
+        left = self._left
+        # The trick's winning card so far, by the keys of kernel.winner_fn.
+        best, rows = keys[trumps[0]][trick[0]] if trick else (0, ((), (), ()))
+        winning = 0
+        for i in range(1, len(trick)):
+            key = rows[i - 1][trumps[i] * 52 + trick[i]]
+            if key > best:
+                best = key
+                winning = i
+        while True:
+            if rnd() < eps:
+                self._to_move = seat
+                code = self.random_card(rnd)
+            else:
+                code = choose(hands[seat], seat, trick, winning, trumps)
+            cards[seat * 4 + SUIT_OF[code]].remove(RANK_OF[code])
+            n = len(trick)
+            trick.append(code)
+            if n == 3:
+                leader = seat = settle(trick, leader, calypso, completed, pile)
+                trick = self._trick = []
+                left -= 1
+                if not left:
+                    self._leader = self._to_move = leader
+                    self._left = 0
+                    self._end_deal()
+                    return
+                trumps = by_leader[leader]
+                continue
+            if n:
+                key = rows[n - 1][trumps[n] * 52 + code]
+                if key > best:
+                    best = key
+                    winning = n
+            else:
+                best, rows = keys[trumps[0]][code]
+                winning = 0
+            seat = (seat + 1) & 3
 
     def random_playout(
         self,

@@ -100,15 +100,17 @@ def follow_key(card: int, position: int, suit: int, led: int, bar: int, last: bo
     return LAST_TRUMP + position if RANK_OF[card] > bar else NO_KEY
 
 
-# _KEYS[must_beat, last][leader_suit][lead]: the lead's key, and for positions 1-3 the keys
-# of every card by the player's suit (``row[suit * 52 + card]``). Built on first use.
 _Row = tuple[int, ...]
-_KEYS: dict[tuple[bool, bool], tuple[tuple[tuple[int, tuple[_Row, _Row, _Row]], ...], ...]] = {}
+# [leader_suit][lead]: the lead's key, and for positions 1-3 the keys of every card by the
+# suit of the player at that position (``row[suit * 52 + card]``).
+KeyTable = tuple[tuple[tuple[int, tuple[_Row, _Row, _Row]], ...], ...]
+_KEYS: dict[tuple[bool, bool], KeyTable] = {}
 
 
-def _key_table(
-    must_beat: bool, last: bool
-) -> tuple[tuple[tuple[int, tuple[_Row, _Row, _Row]], ...], ...]:
+def key_table(must_beat: bool, last: bool) -> KeyTable:
+    """Every key of ``lead_key`` and ``follow_key`` for these options, worked out on first use:
+    ``[leader_suit][lead]`` gives the lead's key and the rows of positions 1-3, in which the
+    card played by the owner of ``suit`` has the key ``row[suit * 52 + card]``."""
     table = _KEYS.get((must_beat, last))
     if table is not None:
         return table
@@ -152,11 +154,11 @@ def winner_fn(must_beat: bool, last: bool) -> WinnerFn:
     than the highest (``Rules.last_trump_wins``)."""
     winner = _WINNERS.get((must_beat, last))
     if winner is None:
-        winner = _WINNERS[must_beat, last] = _make_winner(_key_table(must_beat, last))
+        winner = _WINNERS[must_beat, last] = _make_winner(key_table(must_beat, last))
     return winner
 
 
-def _make_winner(table: tuple[tuple[tuple[int, tuple[_Row, _Row, _Row]], ...], ...]) -> WinnerFn:
+def _make_winner(table: KeyTable) -> WinnerFn:
     def winner(cards: Sequence[int], trumps: Sequence[int]) -> int:
         best, rows = table[trumps[0]][cards[0]]
         won = 0
@@ -265,7 +267,7 @@ def settle_fn(must_beat: bool, last: bool, leftovers: bool, suits: Sequence[int]
 
 
 def _make_settle(must_beat: bool, last: bool, leftovers: bool, suits: tuple[int, ...]) -> Settle:
-    table = _key_table(must_beat, last)
+    table = key_table(must_beat, last)
     # keys[leader][lead]: the lead's key and the keys of positions 1-3, by card. The rows are
     # shared (a few dozen), so that the whole stays small enough to stay in the CPU's caches.
     parts: dict[tuple[int, int], _Row] = {}

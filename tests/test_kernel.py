@@ -176,8 +176,8 @@ def test_settle_is_the_winner_rule_then_gather(rules: Rules) -> None:
         leader = rng.randrange(4)
         trick = random_trick(rng, suits, leader, 4)
         # Calypsos from empty to one rank short, so that some tricks complete one.
-        calypso = [FULL_CALYPSO & ~(1 << rng.randrange(13)) & rng.choice((0, -1, rng.getrandbits(13)))
-                   for _ in range(4)]  # fmt: skip
+        short = [FULL_CALYPSO & ~(1 << rng.randrange(13)) for _ in range(4)]
+        calypso = [mask & rng.choice((0, -1, rng.getrandbits(13))) for mask in short]
         expected = Tallies(calypso[:])
         winner = (leader + rules.winner_fn(trick, trumps_by_position(suits)[leader])) & 3
         gather(trick, winner, suits, expected.calypso, expected.completed, expected.pile, leftovers)

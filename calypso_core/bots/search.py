@@ -17,9 +17,10 @@ from typing import Any, ClassVar
 
 from ..fastsim import Sim
 from ..game import GameState
+from ..kernel import trumps_by_position
 from .base import SEARCH_SETTINGS, Bot, Check
 from .knowledge import Knowledge
-from .policy import evaluate, light_card, make_rollout
+from .policy import evaluate, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
 
 
@@ -78,10 +79,15 @@ class SearchBot(Bot):
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
         rng = self.rng
+        replays = _replays(k) if self.inference else []
         while spent < self.iterations:
             layout = self._layout(k)
-            weight = self._weight(k, layout) if self.inference else 1.0
             sim = sim_from_layout(k, layout)
+            if self.inference:
+                hands = [[ranks[:] for ranks in seat] for seat in sim.hands_by_suit()]
+                weight = self.MISS_WEIGHT ** _misses(k, replays, hands)
+            else:
+                weight = 1.0
             seed = rng.getrandbits(32)
             for code in legal:
                 child = sim.clone()
@@ -113,26 +119,47 @@ class SearchBot(Bot):
             for code in range(52):
                 if counts[code]:
                     hands[seat][code // 13].extend([code % 13] * counts[code])
-        # Walk the deal backwards, returning each played card to its player's hand, so the
-        # hand before every play is known; compare the policy's card with the real one.
-        misses = 0
-        rules = k.rules
-        must_beat = rules.must_beat
-        last = rules.last_trump_wins
-        winner_fn = rules.winner_fn
-        for leader, cards in reversed(k.deal_tricks):
-            for i in range(len(cards) - 1, -1, -1):
-                seat = (leader + i) & 3
-                code = cards[i]
-                hands[seat][code // 13].append(code % 13)
-                if seat == k.seat:
-                    continue
-                guess = light_card(
-                    hands[seat], seat, cards[:i], leader, k.suits, winner_fn, must_beat, last
-                )
-                if guess != code:
-                    misses += 1
-        return self.MISS_WEIGHT**misses
+        return self.MISS_WEIGHT ** _misses(k, _replays(k), hands)
+
+
+# One play of the others this deal, as the inference replays it: the seat, the card, the
+# trick before it, the index of the card winning that trick, the suits by trick position.
+_Replay = tuple[int, int, list[int], int, tuple[int, ...]]
+
+
+def _replays(k: Knowledge) -> list[_Replay]:
+    """Every play of this deal, the last first, with what the policy needs to guess it."""
+    winner_fn = k.rules.winner_fn
+    replays: list[_Replay] = []
+    for leader, cards in reversed(k.deal_tricks):
+        trumps = trumps_by_position(k.suits)[leader]
+        for i in range(len(cards) - 1, -1, -1):
+            before = cards[:i]
+            winning = winner_fn(before, trumps) if before else 0
+            replays.append(((leader + i) & 3, cards[i], before, winning, trumps))
+    return replays
+
+
+def _misses(k: Knowledge, replays: list[_Replay], hands: list[list[list[int]]]) -> int:
+    """How many of the others' plays this deal the playout policy would not have made.
+
+    ``hands`` (by seat, then suit) are the layout's hands now; walking the deal backwards,
+    each played card returns to its player's hand, so the hand before every play is known.
+    """
+    misses = 0
+    rules = k.rules
+    must_beat = rules.must_beat
+    last = rules.last_trump_wins
+    me = k.seat
+    suits = k.suits
+    for seat, code, before, winning, trumps in replays:
+        hand = hands[seat]
+        hand[code // 13].append(code % 13)
+        if seat != me:
+            guess = policy_card(suits, must_beat, last, None, hand, seat, before, winning, trumps)
+            if guess != code:
+                misses += 1
+    return misses
 
 
 def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: list[int]) -> float:
