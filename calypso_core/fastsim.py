@@ -427,7 +427,8 @@ class Sim:
 
     def playout(self, choose: Chooser, rnd: Callable[[], float], eps: float) -> None:
         """Play to the end of the current deal (the next one is then due), each card chosen by
-        ``choose``, or, when ``rnd() < eps`` (drawn before every card), ``random_card(rnd)``.
+        ``choose``, or, when ``rnd() < eps`` (drawn before every card), ``random_card(rnd)``;
+        a card that is the only legal one is played without asking ``choose``.
 
         The loop of the bots' policy playouts: it plays the cards as ``play_unchecked`` does,
         and keeps who is winning each trick for the chooser from the kernel's keys.
@@ -457,14 +458,25 @@ class Sim:
             if key > best:
                 best = key
                 winning = i
+        suits = self._suits
+        all_fours = self._all_fours
+        led = SUIT_OF[trick[0]] if trick else 0
         while True:
+            n = len(trick)
             if rnd() < eps:
                 self._to_move = seat
                 code = self.random_card(rnd)
+            elif left == 1:  # the deal's last trick: one card left in each hand
+                base = seat * 4
+                suit = 0 if cards[base] else 1 if cards[base + 1] else 2 if cards[base + 2] else 3
+                code = suit * 13 + cards[base + suit][0]
+            elif n and len(ranks := cards[seat * 4 + led]) == 1 and not (
+                all_fours and (own := suits[seat]) != led and cards[seat * 4 + own]
+            ):  # one card of the suit led, and it must be played: no need to ask
+                code = led * 13 + ranks[0]
             else:
                 code = choose(hands[seat], seat, trick, winning, trumps)
             cards[seat * 4 + SUIT_OF[code]].remove(RANK_OF[code])
-            n = len(trick)
             trick.append(code)
             if n == 3:
                 leader = seat = settle(trick, leader, calypso, completed, pile)
@@ -485,6 +497,7 @@ class Sim:
             else:
                 best, rows = keys[trumps[0]][code]
                 winning = 0
+                led = SUIT_OF[code]
             seat = (seat + 1) & 3
 
     def random_playout(
