@@ -17,7 +17,7 @@ from calypso_core.bots import make_bot
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
-from calypso_core.bots.search import SearchBot, _misses, _replays
+from calypso_core.bots.search import SearchBot, _misses, _Race, _replays
 from calypso_core.fastsim import Sim
 
 ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
@@ -184,3 +184,39 @@ def test_the_inference_weight_is_that_of_the_plain_walk() -> None:
             assert master.MISS_WEIGHT ** _misses(k, _replays(k), hands) == expected
             weights.add(expected)
     assert len(weights) > 5  # the plays do tell layouts apart
+
+
+# -- dropping candidates early ----------------------------------------------------------------
+
+
+def test_a_card_worse_in_every_layout_is_dropped_and_a_close_noisy_one_kept() -> None:
+    race = _Race([5, 7, 9])
+    for i in range(20):
+        noise = 100.0 if i % 2 else -100.0
+        race.add(1.0, [50.0, 40.0, 50.0 + noise])  # 7 always 10 worse; 9 equal on average
+    assert race.drop(3.0, 1.0) == [5, 9]
+
+
+def test_cards_equal_within_the_margin_are_dropped() -> None:
+    race = _Race([1, 2])
+    for i in range(20):
+        race.add(1.0, [30.0 + i, 30.5 + i])  # 2 leads by half a point, every time
+    assert race.drop(3.0, 1.0) == [2]
+
+
+def test_the_master_stops_early_in_a_clear_position_but_the_expert_does_not() -> None:
+    # Late in a deal, a handful of cards and plenty of budget: the master's paired values
+    # settle the choice long before its budget, the expert spends it all.
+    spent = {}
+    for level in ("master", "expert"):
+        for state in positions(4, every=7)[5:15]:
+            if len(state.legal_moves()) < 3:
+                continue
+            searcher = make_bot(level, state.to_move, random.Random(1), iterations=2000,
+                                time_limit=None)  # fmt: skip
+            assert isinstance(searcher, SearchBot)
+            searcher.choose(state.observation(state.to_move), state.legal_moves())
+            result = searcher.last_result
+            assert result is not None and result.best in result.values
+            spent[level] = spent.get(level, 0) + result.iterations
+    assert spent["master"] < spent["expert"] / 2
