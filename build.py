@@ -31,8 +31,8 @@ from typing import Any, ClassVar
 # --- Every pinned version and hash lives here. ---------------------------------------------
 PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
-PYODIDE_PYTHON = "3.14"  # the Python inside that runtime, for picking micropip's wheel
-MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see platform notes)
+PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
+MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see make_snapshot)
             "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
 FLIT_CORE = {"version": "3.12.0",  # builds the engine wheel
              "sha256": "e7a0304069ea895172e3c7bb703292e992c5d1555dd1233ab7b5621b5b69e62c"}
@@ -45,14 +45,15 @@ ROOT = Path(__file__).resolve().parent
 WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".venv"
 RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]
-# A memory image of the runtime just after start-up, which the worker restores instead of
-# starting Python (see make_snapshot). Its modules: the standard library that micropip and the
-# engine import, loaded ahead so the browser skips that too. Nothing here may hold a
-# JavaScript object, or Pyodide refuses to take the snapshot.
-SNAPSHOT = "snapshot/python.snapshot.gz"
-SNAPSHOT_MODULES = ["asyncio", "email.parser", "hashlib", "html.parser", "importlib.metadata",
-                    "ipaddress", "json", "platform", "sysconfig", "tarfile", "urllib.parse",
-                    "zipfile"]
+# Where the engine is installed in Pyodide's file system: its site-packages. micropip puts it
+# there when the snapshot is made; the worker unpacks the same wheel there in the browser.
+ENGINE_SITE = f"/lib/python{PYODIDE_PYTHON}/site-packages"
+# A memory image of the runtime with the engine imported, which the worker restores instead
+# of starting Python on later visits (see make_snapshot); named after its content, so two
+# builds' snapshots never share a URL. Its modules: what the page's first game imports.
+# Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
+SNAPSHOT_FOLDER = "snapshot"
+SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots"]
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
@@ -147,13 +148,20 @@ def build_engine_wheel(out: Path) -> Path:
 
 
 # Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime
-# gives the same bytes; the worker reseeds `random` after restoring. _makeSnapshot and
-# makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above.
+# and wheels give the same bytes; the worker reseeds `random` after restoring. _makeSnapshot
+# and makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above.
+# micropip, pinned above from PyPI, installs the engine wheel into the site-packages of a
+# first runtime; the snapshot is taken of a second one that imports the engine from those
+# files, because micropip leaves JavaScript references behind that a snapshot refuses.
+# Pyodide's lockfile names its own micropip build, whose hash differs, so the wheel is loaded
+# by path and loadPackage's result checked: it never throws, it only leaves out what failed.
+# The snapshot holds the wasm heap only, not the file system: after restoring, the worker
+# unpacks the wheel into site-packages again, for modules and files read later.
 SNAPSHOT_MAKER = """
 import fs from "node:fs";
 import nodeCrypto from "node:crypto";
 import { pathToFileURL } from "node:url";
-const [runtime, out, modules] = process.argv.slice(2);
+const [runtime, out, wheel, micropipWheel, site, modules] = process.argv.slice(2);
 const fill = (view) => {
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(7);
   return view;
@@ -165,19 +173,50 @@ Date.now = () => 315532800000;
 performance.now = () => (tick += 1);
 process.hrtime.bigint = () => BigInt(tick += 1);
 const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
+
+const installer = await loadPyodide({ indexURL: `${runtime}/` });
+const loaded = await installer.loadPackage(micropipWheel, { messageCallback: () => {} });
+if (!loaded.some((pkg) => pkg.name === "micropip")) {
+  console.error(`micropip did not load from ${micropipWheel}`);
+  process.exit(1);
+}
+const local = `/tmp/${wheel.slice(wheel.lastIndexOf("/") + 1)}`;
+installer.FS.writeFile(local, fs.readFileSync(wheel));
+await installer.runPythonAsync(
+  `import micropip\\nawait micropip.install(${JSON.stringify(`emfs:${local}`)}, deps=False)`);
+
 const pyodide = await loadPyodide({ indexURL: `${runtime}/`, _makeSnapshot: true });
-pyodide.runPython(`import ${modules}`);
+const copy = (path) => {  // what micropip installed, file by file, in a fixed order
+  const { mode } = installer.FS.stat(path);
+  if (installer.FS.isDir(mode)) {
+    pyodide.FS.mkdirTree(path);
+    for (const name of installer.FS.readdir(path).sort()) {
+      if (name !== "." && name !== "..") copy(`${path}/${name}`);
+    }
+  } else {
+    pyodide.FS.writeFile(path, installer.FS.readFile(path));
+  }
+};
+for (const name of installer.FS.readdir(site).sort()) {
+  if (/^calypso_core([-.]|$)/.test(name)) copy(`${site}/${name}`);
+}
+// Clocks stand still here, so a folder's time cannot tell the import system it changed.
+pyodide.runPython(`import importlib\\nimportlib.invalidate_caches()\\nimport ${modules}`);
 fs.writeFileSync(out, pyodide.makeMemorySnapshot());
 """
 
 
-def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
-    """Return the gzipped memory snapshot of the runtime, made with Node and cached.
+def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots") -> Path:
+    """Return the gzipped memory snapshot of the runtime with the engine installed by
+    micropip and imported, made with Node and cached.
 
-    Restoring it skips Python's start-up, which is most of a bare loadPyodide. The cache key
-    covers the runtime, the module list and the maker script.
+    Restoring it skips Python's start-up and the engine's import, most of a first boot. The
+    cache key covers the runtime, both wheels, the module list and the maker script.
     """
-    key = hashlib.sha256(json.dumps([PYODIDE, SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
+    micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
+                           "--implementation", "py")
+    key = hashlib.sha256(json.dumps([PYODIDE, MICROPIP, sha256_of(wheel), ENGINE_SITE,
+                                     SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
     cached = cache / f"{key.hexdigest()[:16]}.gz"
     if cached.is_file():
         return cached
@@ -191,8 +230,8 @@ def make_snapshot(runtime: Path, cache: Path = CACHE / "snapshots") -> Path:
     raw.parent.mkdir(parents=True, exist_ok=True)
     run_setup("node making the runtime's memory snapshot",
               "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
-              node, "--input-type=module", "-", runtime, raw, ", ".join(SNAPSHOT_MODULES),
-              input=SNAPSHOT_MAKER)
+              node, "--input-type=module", "-", runtime, raw, wheel, micropip, ENGINE_SITE,
+              ", ".join(SNAPSHOT_MODULES), input=SNAPSHOT_MAKER)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
@@ -207,8 +246,6 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     if not WEB.is_dir():
         sys.exit(f"build.py: {WEB} is missing")
     runtime = fetch_pyodide()
-    micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
-                           "--implementation", "py")
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
     render_rules_dialog(dist / "index.html")
@@ -217,16 +254,19 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
     wheels = dist / "wheels"
     engine = build_engine_wheel(wheels)
-    shutil.copyfile(micropip, wheels / micropip.name)
-    (dist / SNAPSHOT).parent.mkdir()
-    shutil.copyfile(make_snapshot(runtime), dist / SNAPSHOT)
+    snapshot = make_snapshot(runtime, engine)
+    snapshot_sha256 = sha256_of(snapshot)
+    snapshot_path = f"{SNAPSHOT_FOLDER}/engine-{snapshot_sha256[:16]}.snapshot.gz"
+    (dist / SNAPSHOT_FOLDER).mkdir()
+    shutil.copyfile(snapshot, dist / snapshot_path)
     (dist / "icons").mkdir()
     for size in ICON_SIZES:
         (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
                                "engine_wheel": f"wheels/{engine.name}",
-                               "micropip_wheel": f"wheels/{micropip.name}",
-                               "snapshot": SNAPSHOT})
+                               "engine_site": ENGINE_SITE,
+                               "snapshot": snapshot_path,
+                               "snapshot_sha256": snapshot_sha256})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest
 

@@ -277,7 +277,7 @@ def main(argv: list[str]) -> int:
                 # When the boot screen showed each stage starting (ms since navigation).
                 "stage_start_median_ms": {
                     stage: round(statistics.median(s[stage] for s in stages if stage in s))
-                    for stage in ("runtime", "micropip", "engine", "ready")
+                    for stage in ("runtime", "engine", "ready")
                     if any(stage in s for s in stages)
                 },
             }

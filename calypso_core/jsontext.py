@@ -3,8 +3,8 @@
 Each check is one pass over the text, so a hostile input costs time in proportion to its
 length: ``nests_too_deeply`` before parsing (deep JSON would overflow the JavaScript stack
 inside Pyodide and kill the worker), ``loads`` for the strict parse and the text check, and
-``top_level_id`` to answer a refused request with its id. ``protocol`` and
-``table_requests`` both use them.
+``top_level_id`` to answer a refused request with its id. The table's ``transport`` and
+``handlers`` both use them.
 """
 
 from __future__ import annotations

@@ -15,8 +15,13 @@ from .kernel import DECK_SIZE
 from .rules import Rules
 
 FORMAT = "calypso-record"
-VERSION = 1
+# Version 2 adds the optional ``players``; a record without them is written as version 1,
+# so that every reader of version 1 still reads it.
+VERSIONS = (1, 2)
 KEYS = ("format", "version", "rules", "suits", "first_dealer", "deck", "plays")
+PLAYERS = "players"
+PLAYER_KINDS = ("person", "computer")
+MAX_PLAYER_CHARS = 40
 # Plenty for a real record (about 3 KB); anything far larger is refused before parsing.
 MAX_RECORD_BYTES = 64_000
 
@@ -25,19 +30,54 @@ class RecordError(ValueError):
     """A game record that is malformed or describes an impossible game."""
 
 
-def to_record(state: GameState) -> dict[str, Any]:
-    """The game record of a position: enough to rebuild it exactly."""
+def to_record(state: GameState, players: list[dict[str, str]] | None = None) -> dict[str, Any]:
+    """The game record of a position: enough to rebuild it exactly; with ``players`` (who
+    sat where: ``{"person": name}`` or ``{"computer": level}`` per seat), version 2."""
     if not isinstance(state, GameState):
         raise ValueError(f"a game record is made from a GameState, not {brief_repr(state)}")
-    return {
+    record = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": VERSIONS[0],
         "rules": state.rules.to_dict(),
         "suits": [SUIT_LETTERS[s] for s in state.suits],
         "first_dealer": state.first_dealer,
         "deck": [str(c) for c in state.deck],
         "plays": [str(c) for c in state.plays],
     }
+    if players is not None:
+        record["version"] = VERSIONS[1]
+        record[PLAYERS] = check_players(players)
+    return record
+
+
+def check_players(value: Any) -> list[dict[str, str]]:
+    """Check a record's ``players``: four objects, ``{"person": name}`` or
+    ``{"computer": level}``, each text at most MAX_PLAYER_CHARS long."""
+    if not isinstance(value, list) or len(value) != 4:
+        raise RecordError(
+            f"players must be a list of four players, one per seat, not {_brief(value)}"
+        )
+    checked = []
+    for seat, item in enumerate(value):
+        if not (isinstance(item, dict) and len(item) == 1 and next(iter(item)) in PLAYER_KINDS
+                and isinstance(next(iter(item.values())), str)):
+            raise RecordError(
+                f'players[{seat}] must be {{"person": name}} or {{"computer": level}}, '
+                f"not {_brief(item)}"
+            )
+        (kind, text), = item.items()
+        if len(text) > MAX_PLAYER_CHARS or not text.isprintable():
+            raise RecordError(
+                f"players[{seat}]: a {kind} is named by printable text of at most "
+                f"{MAX_PLAYER_CHARS} characters, not {_brief(text)}"
+            )
+        checked.append({kind: text})
+    return checked
+
+
+def _brief(value: Any, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def from_record(data: Any) -> GameState:
@@ -50,12 +90,12 @@ def from_record(data: Any) -> GameState:
             raise RecordError(f"game record has no {key!r}")
     if data["format"] != FORMAT:
         raise RecordError(f"format is {brief_repr(data['format'])}, not {FORMAT!r}")
-    if type(data["version"]) is not int or data["version"] != VERSION:
-        raise RecordError(
-            f"unsupported record version {brief_repr(data['version'])} (this reads {VERSION})"
-        )
+    version = data["version"]
+    if type(version) is not int or version not in VERSIONS:
+        raise RecordError(f"unsupported record version {brief_repr(version)} (this reads 1 and 2)")
+    known = KEYS if version == 1 else (*KEYS, PLAYERS)
     for key in data:
-        if key not in KEYS:
+        if key not in known:
             raise RecordError(f"unknown key {brief_repr(key)} in game record")
     for key in KEYS:
         if key not in data:
@@ -71,6 +111,8 @@ def from_record(data: Any) -> GameState:
         state = GameState(rules, suits, first_dealer, deck)
     except ValueError as exc:
         raise RecordError(str(exc)) from None
+    if PLAYERS in data:
+        check_players(data[PLAYERS])
     plays = _list_of_str(data["plays"], "plays")
     if len(plays) > DECK_SIZE:
         raise RecordError(f"plays has {len(plays)} cards; a game has at most {DECK_SIZE}")

@@ -9,7 +9,8 @@ from collections.abc import Callable
 from .cards import SEAT_NAMES
 from .cli_io import one_line
 from .game import IllegalMoveError, describe, new_game
-from .match import bot_levels, brief, make_chooser
+from .table.errors import brief
+from .table.players import bot_levels, make_chooser
 from .trick_reasons import explain_trick
 
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from calypso_core import protocol
+from calypso_core import table
 
 
 def call(kind: str, **payload: Any) -> dict[str, Any]:
     """Send one request; return the whole reply, checking its shape and id."""
-    reply = json.loads(protocol.handle(json.dumps({"id": 7, "type": kind, **payload})))
+    reply = json.loads(table.handle(json.dumps({"id": 7, "type": kind, **payload})))
     assert reply["id"] == 7
     assert set(reply) == ({"id", "ok", "result"} if reply["ok"] else {"id", "ok", "error"})
     return dict(reply)
@@ -29,3 +29,17 @@ def error(kind: str, **payload: Any) -> str:
     assert not reply["ok"], reply
     assert reply["error"]["message"]
     return str(reply["error"]["code"])
+
+
+def same_table(view: dict[str, Any]) -> dict[str, Any]:
+    """A view without what only the reply to one command carries (the move it made, the
+    seats and cut of a match's first reply), for comparing the
+    table before and after."""
+    return {k: v for k, v in view.items() if k not in ("event", "table")}
+
+
+def advance(view: dict[str, Any]) -> dict[str, Any]:
+    """Let the computer players move until a person is to move or the game is over."""
+    while view["status"] == "waiting":
+        view = ok("step")
+    return view

@@ -8,6 +8,7 @@ computation (the code it replaced), with the same random numbers.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import pytest
@@ -220,3 +221,23 @@ def test_the_master_stops_early_in_a_clear_position_but_the_expert_does_not() ->
             assert result is not None and result.best in result.values
             spent[level] = spent.get(level, 0) + result.iterations
     assert spent["master"] < spent["expert"] / 2
+
+
+def test_the_master_without_drops_values_every_card_in_every_layout() -> None:
+    # The review compares cards layout by layout (paired_gap): it searches with drops=False,
+    # and a dropped card is NaN in the layouts after its drop.
+    state = positions(4, every=7)[8]
+    legal = state.legal_moves()
+    assert len(legal) > 2
+    found = {}
+    for drops in (True, False):
+        searcher = make_bot("master", state.to_move, random.Random(1), iterations=2000,
+                            time_limit=None, drops=drops)  # fmt: skip
+        assert isinstance(searcher, SearchBot)
+        searcher.choose(state.observation(state.to_move), legal)
+        result = searcher.last_result
+        assert result is not None and len(result.samples) == result.layouts
+        found[drops] = [value for _, row in result.samples for value in row]
+        assert all(len(row) == len(legal) for _, row in result.samples)
+    assert any(math.isnan(value) for value in found[True])
+    assert not any(math.isnan(value) for value in found[False])

@@ -189,7 +189,7 @@ def test_main_reads_standard_input(
          "error: game record is not valid JSON: Expecting value: line 1 column 1 (char 0)"),
         (b"[]", "error: a game record is a JSON object, not list"),
         (b'{"format": "calypso-record", "version": 9}',
-         "error: unsupported record version 9 (this reads 1)"),
+         "error: unsupported record version 9 (this reads 1 and 2)"),
     ],
 )  # fmt: skip
 def test_main_refuses_a_bad_record_with_status_2(

@@ -23,13 +23,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from calypso_core import GameState, from_record, parse_record, protocol, to_record
+from calypso_core import GameState, from_record, parse_record, to_record
+from calypso_core import table as protocol
+from calypso_core.jsontext import MAX_NESTING
 from calypso_core.record import MAX_RECORD_BYTES, RecordError
+from calypso_core.table.transport import MAX_REQUEST_CHARS
 
 SOUTH = 2
 SLOW_S = 2.0  # no single input may take longer (a real request takes milliseconds)
 MAX_MESSAGE_CHARS = 1_000  # an error message names the problem; it never echoes a huge input
-CHANGES_GAME = {"new_game", "load", "play", "step", "next_game", "undo"}
+CHANGES_GAME = {"new_game", "load", "play", "step", "reveal", "next_game", "undo"}
 CODE = re.compile(r"^[a-z][a-z_]*$")
 
 # Values that break assumptions: types, sizes, special numbers, odd text, deep nesting.
@@ -96,7 +99,7 @@ class Game:
         rng = random.Random(3)
         for _ in range(45):
             if view["to_move"] == SOUTH:
-                card = rng.choice([c["card"] for c in view["hand"] if c["playable"]])
+                card = rng.choice(view["legal"])
                 view = send({"type": "play", "card": card})["result"]
             else:
                 view = send({"type": "step"})["result"]
@@ -146,17 +149,21 @@ def game(game_in_play: Game) -> Game:
 
 def valid_requests(game: Game) -> list[dict[str, Any]]:
     view = game.before[0]
-    card = next(c["card"] for c in view["hand"] if c["playable"])
+    card = view["legal"][0]
     return [
         {"id": 1, "type": "hello"},
         {"id": 2, "type": "new_game", "seed": "s", "rules": {"all_fours": True},
          "level": "random", "games": 2, "suit": "H"},
         {"id": 3, "type": "new_game", "levels": ["random", "random", None, "random"]},
+        {"id": 10, "type": "new_game", "level": "random",
+         "people": [{"seat": 2, "name": "Ana"}, {"seat": 0, "name": "Ben"}]},
         {"id": 4, "type": "view"},
         {"id": 5, "type": "play", "card": card},
         {"id": 6, "type": "step"},
+        {"id": 11, "type": "reveal", "seat": 2},
         {"id": 7, "type": "next_game"},
         {"id": 8, "type": "record"},
+        {"id": 12, "type": "aids"},
         {"id": 9, "type": "load", **copy.deepcopy(game.save)},
     ]
 
@@ -233,7 +240,7 @@ def test_request_envelopes_that_are_not_requests(game: Game) -> None:
                  '{"type": "new_game", "seed": "' + "\\ud800" * 10 + '"}',
                  "[" * 100_000, "{" * 100_000, '{"a":' * 50_000,
                  '{"type": "load", "record": ' + "[" * 50_000 + "]" * 50_000 + "}",
-                 "x" * (protocol.MAX_REQUEST_CHARS + 1),
+                 "x" * (MAX_REQUEST_CHARS + 1),
                  '{"type": "' + "y" * 200_000 + '"}']:
         reply = game.check(text)
         assert not reply["ok"], text[:100]
@@ -298,8 +305,8 @@ def test_saves_with_each_part_broken_are_refused(game: Game) -> None:
 @HYPOTHESIS
 @given(kind=st.sampled_from(sorted(set(protocol.REQUESTS) - {"hint"})) | st.text(max_size=12),
        payload=st.dictionaries(
-           st.sampled_from(["id", "seed", "rules", "level", "levels", "games", "suit", "card",
-                            "record", "settings", "history", "x"]),
+           st.sampled_from(["id", "seed", "rules", "level", "levels", "people", "games", "suit",
+                            "card", "seat", "record", "settings", "history", "x"]),
            json_values, max_size=4))
 def test_random_requests_are_answered_and_refusals_change_nothing(
     game: Game, kind: str, payload: dict[str, Any]
@@ -418,7 +425,7 @@ def test_special_floats_never_pass_for_numbers(record: dict[str, Any]) -> None:
 
 def test_regression_deep_nesting_is_refused_before_parsing(game: Game) -> None:
     # In Pyodide, parsing "[" * 200_000 overflowed the JavaScript stack and killed the worker.
-    limit = protocol.MAX_NESTING
+    limit = MAX_NESTING
     inside = '{"type": "new_game", "rules": ' + "[" * (limit - 1) + "]" * (limit - 1) + "}"
     assert game.check(inside)["error"]["code"] == "bad_rules"  # parsed, then refused
     for text in ["[" * (limit + 1) + "]" * (limit + 1), '{"a":' * (limit + 1),

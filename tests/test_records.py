@@ -178,13 +178,27 @@ def deck_long(record: dict[str, Any]) -> Any:
     return record
 
 
+def test_a_record_with_players_is_version_2_and_reads_back() -> None:
+    state = position(3, NORTH_RUNS_SPADES)
+    play_cards(state, "AS 2D")
+    players = [{"person": "Ben"}, {"computer": "club"}, {"person": "Ana"}, {"computer": "x"}]
+    record = to_record(state, players)
+    assert list(record)[-1] == "players" and record["version"] == 2
+    assert record["players"] == players
+    assert from_record(record) == state
+    assert through_json(record) == state
+    # Without players the record stays version 1, which every older reader reads.
+    assert to_record(state)["version"] == 1
+    assert from_record({**to_record(state), "version": 2}) == state  # players are optional
+
+
 def plays_too_many(record: dict[str, Any]) -> Any:
     record["plays"] = record["plays"] * 4
     return record
 
 
 def newer_version_with_new_key(record: dict[str, Any]) -> Any:
-    record["version"] = 2
+    record["version"] = 3
     record["match"] = {"games": 2}
     return record
 
@@ -208,11 +222,31 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
     ("no format", without("format"), "game record has no 'format'"),
     ("other format", changed(format="chess"), "format is 'chess', not 'calypso-record'"),
     ("no version", without("version"), "game record has no 'version'"),
-    ("version 2", changed(version=2), "unsupported record version 2 (this reads 1)"),
-    ("version text", changed(version="1"), "unsupported record version '1' (this reads 1)"),
-    ("version float", changed(version=1.0), "unsupported record version 1.0 (this reads 1)"),
-    ("version bool", changed(version=True), "unsupported record version True (this reads 1)"),
-    ("newer, new key", newer_version_with_new_key, "unsupported record version 2 (this reads 1)"),
+    ("version 3", changed(version=3), "unsupported record version 3 (this reads 1 and 2)"),
+    ("version text", changed(version="1"),
+     "unsupported record version '1' (this reads 1 and 2)"),
+    ("version float", changed(version=1.0),
+     "unsupported record version 1.0 (this reads 1 and 2)"),
+    ("version bool", changed(version=True),
+     "unsupported record version True (this reads 1 and 2)"),
+    ("newer, new key", newer_version_with_new_key,
+     "unsupported record version 3 (this reads 1 and 2)"),
+    ("players in version 1", changed(players=[{"person": "Ana"}] * 4),
+     "unknown key 'players' in game record"),
+    ("players three", changed(version=2, players=[{"person": ""}] * 3),
+     "players must be a list of four players, one per seat, "
+     "not [{'person': ''}, {'person': ''}, {'pers…"),
+    ("player kind", changed(version=2, players=[{"person": ""}] * 3 + [{"robot": "x"}]),
+     "players[3] must be {\"person\": name} or {\"computer\": level}, not {'robot': 'x'}"),
+    ("player two kinds", changed(version=2, players=[{"person": "A", "computer": "club"}] * 4),
+     "players[0] must be {\"person\": name} or {\"computer\": level}, not "
+     "{'person': 'A', 'computer': 'club'}"),
+    ("player name long",
+     changed(version=2, players=[{"computer": "c"}] * 3 + [{"person": "x" * 41}]),
+     "players[3]: a person is named by printable text of at most 40 characters, "
+     "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"),
+    ("player name control", changed(version=2, players=[{"person": "A\nB"}] * 4),
+     "players[0]: a person is named by printable text of at most 40 characters, not 'A\\nB'"),
     ("unknown key", changed(comment="hi"), "unknown key 'comment' in game record"),
     ("no plays", without("plays"), "game record has no 'plays'"),
     ("no rules", without("rules"), "game record has no 'rules'"),
@@ -332,9 +366,10 @@ def test_newer_version_with_new_key_reports_the_version() -> None:
     # Regression: a version-2 record with a key version 1 lacks was refused as "unknown key",
     # hiding the real reason.
     record = base_record()
-    record["version"] = 2
+    record["version"] = 3
     record["match"] = {"games": 2}
-    with pytest.raises(RecordError, match=r"^unsupported record version 2 \(this reads 1\)$"):
+    with pytest.raises(RecordError,
+                       match=r"^unsupported record version 3 \(this reads 1 and 2\)$"):
         from_record(record)
 
 

@@ -197,10 +197,21 @@ def test_the_same_sources_build_the_same_site_byte_for_byte(
 def test_the_runtime_snapshot_is_made_the_same_every_time(
     tmp_path: Path, build_module: ModuleType, dist_dir: Path
 ) -> None:
+    info = json.loads((dist_dir / "build-info.json").read_text())
     runtime = build_module.fetch_pyodide()
-    first, second = (build_module.make_snapshot(runtime, tmp_path / name) for name in "ab")
+    wheel = dist_dir / info["engine_wheel"]
+    first, second = (build_module.make_snapshot(runtime, wheel, tmp_path / name) for name in "ab")
     assert first.read_bytes() == second.read_bytes()
-    assert first.read_bytes() == (dist_dir / build_module.SNAPSHOT).read_bytes()
+    assert first.read_bytes() == (dist_dir / info["snapshot"]).read_bytes()
+    # Named and described by its content: two builds' snapshots never share a URL.
+    digest = hashlib.sha256(first.read_bytes()).hexdigest()
+    assert info["snapshot_sha256"] == digest
+    assert info["snapshot"] == f"snapshot/engine-{digest[:16]}.snapshot.gz"
     image = gzip.decompress(first.read_bytes())
     assert int.from_bytes(image[:4], "little") == 0x706E7300  # Pyodide's snapshot magic
     assert len(image) > 16 * 1024 * 1024  # the whole wasm heap, not a stub
+    # micropip installed the engine into the site-packages the worker unpacks the wheel to.
+    assert info["engine_site"] == "/lib/python3.14/site-packages"
+    assert (info["engine_site"] + "/calypso_core/").encode() in image
+    assert b"micropip" in image
+    assert b"calypso_core.table" in image

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from protocol_calls import error, ok
+from protocol_calls import advance, error, ok, same_table
 
-from calypso_core import Card, from_record, new_game, protocol, to_record
-from calypso_core.aids import memory_aids
-from calypso_core.cards import SUIT_LETTERS
+from calypso_core import Card, from_record, new_game, table, to_record
 from calypso_core.game import GameState
-from calypso_core.history import (
+from calypso_core.table.aids import memory_aids
+from calypso_core.table.handlers import EXAMPLES, examples
+from calypso_core.table.story import (
     deal_log,
     play_seats,
     replay_position,
@@ -23,16 +23,15 @@ from calypso_core.history import (
     truncated,
     undo_length,
 )
-from calypso_core.table_requests import EXAMPLES, examples
 
 SOUTH = 2
 
 
 @pytest.fixture(autouse=True)
 def fresh_session() -> Iterator[None]:
-    protocol.reset()
+    table.reset()
     yield
-    protocol.reset()
+    table.reset()
 
 
 def played(seed: int, plays: int) -> GameState:
@@ -44,14 +43,8 @@ def played(seed: int, plays: int) -> GameState:
     return state
 
 
-def advance(view: dict[str, Any]) -> dict[str, Any]:
-    while not view["is_over"] and view["to_move"] != SOUTH:
-        view = ok("step")
-    return view
-
-
 def first_playable(view: dict[str, Any]) -> str:
-    return next(c["card"] for c in view["hand"] if c["playable"])
+    return str(view["legal"][0])
 
 
 # -- memory aids ----------------------------------------------------------------------------
@@ -60,18 +53,16 @@ def first_playable(view: dict[str, Any]) -> str:
 def test_memory_aids_count_every_card_once_from_the_observation_alone() -> None:
     state = played(3, 70)
     aids = memory_aids(state.observation(SOUTH))
+    assert aids is not None and aids["seat"] == SOUTH
     hand = [int(c) for c in state.hand(SOUTH)]
     seen = [int(c) for c in state.plays]
-    for suit in aids["unseen"]:
-        s = SUIT_LETTERS.index(suit["suit"])
-        for item in suit["ranks"]:
-            code = int(Card.parse(item["rank"] + suit["suit"]))
-            assert item["count"] == 4 - hand.count(code) - seen.count(code)
-        assert suit["total"] == sum(i["count"] for i in suit["ranks"])
-        assert suit["in_hand"] == sum(1 for c in hand if c // 13 == s)
+    for suit, counts in zip("SHDC", aids["unseen"], strict=True):
+        for rank, count in zip("AKQJT98765432", counts, strict=True):
+            code = int(Card.parse(rank + suit))
+            assert count == 4 - hand.count(code) - seen.count(code)
     # Unseen cards are exactly those in the other hands and the stock.
     hidden = sum(state.hand_size(s) for s in range(4) if s != SOUTH) + state.stock_size
-    assert sum(suit["total"] for suit in aids["unseen"]) == hidden
+    assert sum(sum(counts) for counts in aids["unseen"]) == hidden
 
 
 def test_voids_shown_are_marked_for_the_deal_in_play() -> None:
@@ -83,26 +74,28 @@ def test_voids_shown_are_marked_for_the_deal_in_play() -> None:
         if trick and any(c.suit != trick.cards[0].suit for c in trick.cards[1:]):
             break
     aids = memory_aids(state.observation(SOUTH))
+    assert aids is not None
     trick = state.tricks[-1]
     led = trick.cards[0].suit
     for i, card in enumerate(trick.cards[1:], 1):
         seat = (trick.leader + i) % 4
         if card.suit != led:
-            assert SUIT_LETTERS[led] in aids["voids"][seat]["suits"]
+            assert str(led) in aids["voids"][seat]
 
 
 def test_calypso_needs_list_missing_ranks_with_live_copies() -> None:
     state = played(8, 120)
     aids = memory_aids(state.observation(SOUTH))
-    for seat, item in enumerate(aids["calypsos"]):
+    assert aids is not None
+    for seat, item in enumerate(aids["needs"]):
         have = {c.rank for c in state.calypso(seat)}
-        assert len(item["missing"]) == 13 - len(have)
-        for need in item["missing"]:
-            code = int(Card.parse(need["rank"] + item["suit"]))
+        assert len(item["missing"]) == len(item["live"]) == 13 - len(have)
+        for rank, live in zip(item["missing"], item["live"], strict=True):
+            code = int(Card.parse(rank + str(state.suits[seat])))
             unplayed = 4 - sum(1 for c in state.plays if int(c) == code)
             in_trick = sum(1 for c in state.trick if int(c) == code)
-            assert need["live"] == unplayed + in_trick
-        assert item["can_complete"] == all(n["live"] for n in item["missing"])
+            assert live == unplayed + in_trick
+        assert item["blocked"] == (state.completed(seat) >= 4 or not all(item["live"]))
 
 
 # -- the cut, the log and replays -----------------------------------------------------------
@@ -114,7 +107,7 @@ def test_the_cut_agrees_with_the_game_and_is_the_same_for_the_same_seed(seed: st
     suits = tuple(int(s) for s in state.suits)
     cut = the_cut(seed, suits, state.first_dealer)
     assert cut == the_cut(seed, suits, state.first_dealer)
-    ranks = {c["seat"]: int(Card.parse(c["card"])) % 13 for c in cut["cards"]}
+    ranks = {seat: int(Card.parse(card)) % 13 for seat, card in enumerate(cut["cards"])}
     order = sorted(range(4), key=lambda s: -ranks[s])
     assert order == cut["order"]
     assert order[0] == state.first_dealer == cut["dealer"] == cut["chooser"]
@@ -124,12 +117,13 @@ def test_the_cut_agrees_with_the_game_and_is_the_same_for_the_same_seed(seed: st
 
 
 def test_the_deal_log_lists_every_trick_of_the_deal_with_its_winner_and_reason() -> None:
-    state = played(4, 60)  # deal 2, trick 3 in play
+    state = played(4, 60)  # the second deal, its third trick in play
     log = deal_log(state)
-    assert log["deal"] == 2 and log["dealer"] == state.dealer
-    assert [t["number"] for t in log["tricks"]] == [1, 2]
+    assert log["deal"] == 1 and log["dealer"] == state.dealer
+    assert len(log["tricks"]) == 2
     for item, trick in zip(log["tricks"], state.tricks[13:], strict=True):
-        assert [c["card"] for c in item["cards"]] == [str(c) for c in trick.cards]
+        assert item["cards"] == [str(c) for c in trick.cards]
+        assert item["leader"] == trick.leader
         assert item["winner"] == trick.winner and item["reason"].endswith(".")
     assert len(deal_log(state, 0)["tricks"]) == 13
 
@@ -140,11 +134,11 @@ def test_a_replay_shows_every_hand_and_refuses_a_game_in_progress() -> None:
     assert [len(s["hand"]) for s in start["seats"]] == [13, 13, 13, 13]
     assert start["trick"] is None
     middle = replay_position(state, 20)
-    assert middle["trick"]["cards"][0]["card"] == str(state.tricks[19].cards[0])
-    assert middle["deal"] == 2
+    assert middle["trick"]["cards"][0] == str(state.tricks[19].cards[0])
+    assert (middle["deal"], middle["trick"]["deal"], middle["trick"]["index"]) == (1, 1, 6)
     end = replay_position(state, 52)
-    assert end["partnership_scores"] == list(state.partnership_scores())
-    assert end["score_sheet"] is not None
+    assert end["scores"] == list(state.partnership_scores())
+    assert end["sheet"] is not None
     with pytest.raises(ValueError, match="finished"):
         replay_position(played(6, 50), 3)
 
@@ -164,9 +158,12 @@ def test_undo_keeps_the_plays_before_the_persons_last_card() -> None:
 
 
 def test_the_view_carries_aids_log_cut_and_whether_undo_is_possible() -> None:
-    view = advance(ok("new_game", seed="aids-1", level="random"))
-    assert set(view["aids"]) == {"seat", "voids", "unseen", "calypsos"}
-    assert view["log"]["deal"] == 1 and view["cut"]["dealer"] == view["dealer"]
+    view = ok("new_game", seed="aids-1", level="random")
+    assert view["table"]["cut"]["dealer"] == view["dealer"]
+    view = advance(view)
+    assert set(view["aids"]) == {"seat", "voids", "unseen", "needs"}
+    assert view["aids"] == ok("aids")
+    assert view["log"]["deal"] == 0 and "table" not in view
     assert view["can_undo"] is False
     view = advance(ok("play", card=first_playable(view)))
     assert view["can_undo"] is True
@@ -182,15 +179,14 @@ def test_undo_restores_the_exact_position_view_and_record() -> None:
     assert after["plays"] > before_view["plays"]
     undone = ok("undo")
     assert ok("record") == before_record
-    for key in ("hand", "seats", "trick", "last_trick", "plays", "aids", "log", "status"):
-        assert undone[key] == before_view[key], key
+    assert same_table(undone) == same_table(before_view)
     # The computer players are deterministic: the same card brings the same replies.
     assert advance(ok("play", card=card))["plays"] == after["plays"]
     assert ok("record")["record"]["plays"] == _record_after(before_record, card)
 
 
 def _record_after(before: dict[str, Any], card: str) -> list[str]:
-    protocol.reset()
+    table.reset()
     ok("load", **before)
     view = advance(ok("play", card=card))
     del view
@@ -214,11 +210,13 @@ def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
     assert error("replay", tricks=0) == "game_not_over"
     record = ok("record")["record"]
     assert error("replay", record=record, tricks=0) == "game_not_over"
-    while not view["is_over"]:
+    while view["status"] != "game_over":
         view = advance(ok("play", card=first_playable(view)))
     shown = ok("replay", tricks=13)
-    assert shown["tricks"] == 13 and shown["deal"] == 2
+    assert shown["tricks"] == 13 and shown["deal"] == 1
     assert sum(len(s["hand"]) for s in shown["seats"]) == 52
+    assert shown["labels"] == ["North", "East", "You", "West"]
+    assert shown["sides"] == ["You & North", "East & West"]
     assert error("replay", tricks=53) == "bad_request"
 
 
@@ -232,7 +230,7 @@ def test_optional_keys_given_as_null_count_as_left_out() -> None:
     assert view["match"]["games"] == 1
     saved = ok("record")
     loaded = ok("load", record=saved["record"], settings=saved["settings"], history=None)
-    assert loaded["plays"] == view["plays"] and loaded["match"]["game_number"] == 1
+    assert loaded["plays"] == view["plays"] and loaded["match"]["game"] == 0
 
 
 def test_import_accepts_a_record_and_refuses_bad_files_clearly() -> None:
@@ -242,7 +240,7 @@ def test_import_accepts_a_record_and_refuses_bad_files_clearly() -> None:
     assert result["is_over"] is True and result["tricks"] == 52
     assert from_record(result["record"]) == state
     shown = ok("replay", record=result["record"], tricks=52)
-    assert shown["partnership_scores"] == list(state.partnership_scores())
+    assert shown["scores"] == list(state.partnership_scores())
     assert error("import", text="{") == "bad_record"
     assert error("import", text="[" * 5000 + "]" * 5000) == "bad_record"
     assert error("import", text="x" * 70_000) == "bad_record"
@@ -260,7 +258,7 @@ def test_an_imported_unfinished_game_continues_with_load() -> None:
 
 
 def test_the_rules_examples_match_the_rules_table() -> None:
-    shown = examples()
+    shown = examples({})
     assert [e["winner"] for e in shown] == [0, 1, 2, 1, 2, 3, 0, 1]
-    assert len(shown) == len(EXAMPLES)
+    assert [e["cards"] for e in shown] == [list(cards) for cards in EXAMPLES]
     assert ok("examples") == shown

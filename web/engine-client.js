@@ -6,18 +6,23 @@
 //   const {engine, protocol} = await client.ready;   // the hello reply
 //   const result = await client.request("type", {...payload});
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
-//   client.game;                           // the game's record after its last change
+//   client.game;                           // the game's recipe after its last change
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message}.
 //
-// Crash recovery needs nothing from the page. After every request that may change the game
-// the client asks the engine for the game's record, and hands the reply over only once that
-// record is in: the page never sees a position the client could not rebuild. When the worker
-// dies after it was ready (it reports a crash, throws outside its handlers, or leaves a
-// request unanswered for replyTimeoutMs), the client starts a new one, loads that record
-// and sends again the requests that had no reply — the page sees one slow reply. A request
-// in flight at two crashes in a row is refused ("engine_crashed": it may be the cause); after
-// MAX_RESTARTS restarts within RESTART_WINDOW_MS the client gives up like a failed boot.
+// Crash recovery needs nothing from the page. The client keeps the recipe of the game in
+// play ({record, settings, history}, what "record" gives) without a round trip per move:
+// after a request that starts a game (new_game, load, next_game) it asks for the record,
+// and hands the reply over only once that record is in; after a move (play, step) it adds
+// the card the reply names (event.card) to the record's plays, and after undo it cuts them
+// back to the reply's count; should the count ever disagree, it asks for the record again.
+// The page never sees a position the client could not rebuild. When the worker dies after
+// it was ready (it reports a crash, throws outside its handlers, or leaves a request
+// unanswered for replyTimeoutMs), the client starts a new one, loads that recipe (with the
+// hand that was shown, in a game of several people) and sends again the requests that had
+// no reply — the page sees one slow reply. A request in flight at two crashes in a row is
+// refused ("engine_crashed": it may be the cause); after MAX_RESTARTS restarts within
+// RESTART_WINDOW_MS the client gives up like a failed boot.
 //
 // Replies are matched by id. The worker answers in the order it was asked, so a reply whose
 // id could not be read (null: the request was refused before it could be parsed) belongs to
@@ -31,8 +36,10 @@ export class EngineError extends Error {
   }
 }
 
-// Requests that may change the game in play; the client keeps the record after each.
-const CHANGES_GAME = new Set(["new_game", "load", "play", "step", "next_game", "undo"]);
+// Requests that start a game in play: the client asks for its recipe right behind each.
+const STARTS_GAME = new Set(["new_game", "load", "next_game"]);
+// Requests whose reply says how the recipe changed: the card played, or the plays kept.
+const MOVES = new Set(["play", "step", "undo"]);
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
 const MAX_ATTEMPTS = 2; // a request is sent at most twice: once, and once after a crash
@@ -50,7 +57,8 @@ export class EngineClient {
     this._progressListeners = new Set();
     this._restartListeners = new Set();
     this._restartTimes = [];
-    this._saved = null; // the "record" reply for the game in play: {record, settings, history}
+    this._saved = null; // the recipe of the game in play: {record, settings, history}
+    this._viewer = null; // the seat whose hand the last view showed
     this._watchdog = null;
     this._startWorker();
     // Queued by the worker until loading is done, so this settles when the engine is ready.
@@ -76,20 +84,44 @@ export class EngineClient {
   /** Sends {id, type, ...payload}; resolves with the reply's result or rejects with EngineError. */
   async request(type, payload = {}) {
     const main = this._enqueue(type, payload);
-    if (!CHANGES_GAME.has(type)) return unwrap(await main.promise);
+    if (MOVES.has(type)) main.follow = true;
+    if (!STARTS_GAME.has(type)) return unwrap(await main.promise);
     // Posted right behind the request, so it reads the game that request left; the reply to
     // the request is held back until this one is in, and both are resent after a crash.
-    const record = this._enqueue("record");
+    const record = this._askRecord();
     main.heldBy = record;
     record.holds = main;
-    const [answer, saved] = await Promise.all([main.promise, record.promise]);
-    if (saved.ok) this._saved = saved.result;
-    else if (saved.error.code === "no_game") this._saved = null;
+    const [answer] = await Promise.all([main.promise, record.promise]);
     return unwrap(answer);
   }
 
-  /** The game in play as the engine last recorded it ({record, settings, history}, what
-   * "record" returns), renewed by every request that may change the game; null before. */
+  // Asks for the recipe of the game in play; its reply replaces the one kept.
+  _askRecord() {
+    const record = this._enqueue("record");
+    record.keep = true;
+    return record;
+  }
+
+  // Follows the game in play from a reply: the recipe, by the move it names (or the plays it
+  // keeps), and the hand it shows.
+  _follow(entry, reply) {
+    if (entry.keep) {
+      if (reply.ok) this._saved = reply.result;
+      else if (reply.error.code === "no_game") this._saved = null;
+      return;
+    }
+    if (!reply.ok || !reply.result || typeof reply.result.plays !== "number") return;
+    if ("viewer" in reply.result) this._viewer = reply.result.viewer;
+    const plays = this._saved?.record?.plays;
+    if (!entry.follow || !Array.isArray(plays)) return;
+    const event = reply.result.event;
+    if (event?.card) plays.push(event.card);
+    else if (plays.length > reply.result.plays) plays.length = reply.result.plays;
+    if (plays.length !== reply.result.plays) this._askRecord(); // out of step: ask again
+  }
+
+  /** The game in play as the client keeps its recipe ({record, settings, history}, what
+   * "record" returns), kept up to date by every request that changes the game; null before. */
   get game() {
     return this._saved;
   }
@@ -185,6 +217,12 @@ export class EngineClient {
     if (!entry) return; // a reply to a message not sent through request()
     this._unanswered = this._unanswered.filter((waiting) => waiting !== entry);
     this._armWatchdog();
+    this._follow(entry, reply); // in the order the worker answered, before anyone awaits it
+    if (entry.keep && !entry.holds) { // a record asked for by the client alone
+      this._pending.delete(entry.id);
+      entry.resolve(reply);
+      return;
+    }
     if (entry.heldBy) {
       entry.reply = reply; // settled with the record behind it
       return;
@@ -229,7 +267,8 @@ export class EngineClient {
     this._startWorker();
     // The new worker handles messages in order: the load comes before the requests resent.
     const hello = this._enqueue("hello").promise;
-    const load = this._saved ? this._enqueue("load", this._saved).promise : null;
+    const recipe = this._saved && this._viewer !== null ? { ...this._saved, viewer: this._viewer } : this._saved;
+    const load = recipe ? this._enqueue("load", recipe).promise : null;
     for (const entry of unanswered) {
       if (entry.attempts < MAX_ATTEMPTS) {
         this._post(entry);

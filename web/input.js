@@ -1,7 +1,9 @@
 // Input: turns clicks and keys into named intents for app.js; it knows no game rules.
 // Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save},
-// {type: "deal"}, {type: "per_seat", show}, {type: "prefs"} (the settings form changed),
-// {type: "import_file", file}; the keys H, U and L ask for a hint, an undo and the last trick.
+// {type: "deal"}, {type: "level_all"} (the new game's level changed),
+// {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
+// settings form changed), {type: "import_file", file}; the keys H, U and L ask for a hint,
+// an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -37,7 +39,9 @@ export function bindInput(dispatch) {
       return;
     }
     const action = event.target.closest("[data-action]");
-    if (action && !action.disabled) dispatch({ type: action.dataset.action, save: action.dataset.save });
+    if (action && !action.disabled) {
+      dispatch({ type: action.dataset.action, save: action.dataset.save });
+    }
   });
 
   document.addEventListener("keydown", (event) => {
@@ -68,8 +72,10 @@ export function bindInput(dispatch) {
   });
 
   const form = document.querySelector("[data-new-game-form]");
-  form.elements.per_seat.addEventListener("change", (event) =>
-    dispatch({ type: "per_seat", show: event.target.checked }));
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "level") dispatch({ type: "level_all" });
+    else if (event.target.matches("[data-seat-select]")) dispatch({ type: "seats_changed" });
+  });
   const prefsForm = document.querySelector("[data-prefs-form]");
   prefsForm.addEventListener("change", () => dispatch({ type: "prefs" }));
   prefsForm.addEventListener("submit", (event) => event.preventDefault());

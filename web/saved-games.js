@@ -1,9 +1,9 @@
 // What the person sees of saves.js: the banner that says at once when the game could not be
 // saved (and what to do), and the Saved games dialog that lists every save in this browser
-// with "Play here" and "Delete". Like view.js, this only draws; app.js acts on its buttons
+// with "Play here" and "Delete". Like the table view, this only draws; the dialogs act on its buttons
 // (data-action open_save / delete_save, with data-save naming the save).
 
-import { h } from "./view.js";
+import { h } from "./dom.js";
 
 const $ = (selector) => document.querySelector(selector);
 
@@ -44,10 +44,12 @@ export function showSaveOutcome(outcome) {
 
 function describe(row, hello) {
   if (row.problem) return `${row.problem}.`;
-  const [north, east, , west] = row.levels;
   const label = (key) => hello?.levels.find((l) => l.key === key)?.label ?? key;
-  const opponents = east && east === west && east === north ? label(east) : "Mixed levels";
-  const parts = [`Seed ${row.seed}`, opponents,
+  const computers = row.levels.filter((level) => level !== "human");
+  const people = row.levels.length - computers.length;
+  const opponents = computers.length && computers.every((l) => l === computers[0]) ? label(computers[0])
+    : computers.length ? "Mixed levels" : "No computers";
+  const parts = [`Seed ${row.seed}`, people > 1 ? `${people} people, ${opponents}` : opponents,
     row.over ? "finished" : `${row.plays ?? 0} ${row.plays === 1 ? "card" : "cards"} played`];
   if (row.games > 1) parts.splice(2, 0, `game ${row.game} of ${row.games}`);
   if (row.saved) parts.push(`saved ${new Date(row.saved).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`);

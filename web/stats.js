@@ -1,6 +1,8 @@
 // Statistics kept in this browser: games and matches played and won, calypsos made, average
-// and best scores, per computer level. Each finished game is counted once, by an id made of
-// its seed, game number and plays, however often the page shows it (reloads included).
+// and best scores, per computer level, for games one person played against the computers
+// (pass-and-play games between several people are not counted: whose statistics would they
+// be?). Each finished game is counted once, by an id made of its seed, game number and plays,
+// however often the page shows it (reloads included).
 
 const KEY = "calypso.stats.v1";
 const MAX_IDS = 50; // ids of the last games counted, so a reload does not count one twice
@@ -57,33 +59,37 @@ function save(stats) {
   }
 }
 
-/** The level a game was played against: the opponents' level, or "mixed". */
-function levelOf(view) {
-  const [north, east, , west] = view.settings.levels;
-  return north === east && east === west ? east : "mixed";
+/** The level a game was played against: the computers' level, or "mixed". */
+function levelOf(table) {
+  const levels = table.seats.filter((s) => !s.person).map((s) => s.level);
+  return levels.every((level) => level === levels[0]) ? levels[0] : "mixed";
 }
 
-/** Counts a finished game (and its match, when that is over) once; returns true if counted. */
-export function countGame(view) {
-  if (!view?.is_over || !view.score_sheet) return false;
-  const id = `${view.settings.seed}|${view.match.game_number}|${view.plays}|${JSON.stringify(view.partnership_scores)}`;
+/** Counts a finished game of one person (and its match, when that is over) once; returns
+ * true if counted. view and table: the engine's view and its match facts. */
+export function countGame(view, table) {
+  const people = table?.seats.map((s, seat) => (s.person ? seat : null)).filter((s) => s !== null) ?? [];
+  if (view?.status !== "game_over" || !view.sheet || people.length !== 1) return false;
+  const you = people[0];
+  const side = table.seats[you].side;
+  const id = `${table.settings.seed}|${view.match.game + 1}|${view.plays}|${JSON.stringify(view.scores)}`;
   const stats = load();
   if (stats.counted.includes(id)) return false;
-  const level = levelOf(view);
+  const level = levelOf(table);
   const entry = stats.levels[level] ?? line();
-  const [ours] = view.partnership_scores;
+  const ours = view.scores[side];
   entry.games += 1;
-  if (view.score_sheet.winner === 0) entry.won += 1;
-  if (view.score_sheet.winner === null) entry.drawn += 1;
-  entry.calypsos += view.seats[view.you].completed;
+  if (view.sheet.winner === side) entry.won += 1;
+  if (view.sheet.winner === null) entry.drawn += 1;
+  entry.calypsos += view.seats[you].completed;
   entry.total += ours;
   entry.best = entry.best === null ? ours : Math.max(entry.best, ours);
   if (view.match.is_over && view.match.games > 1) {
     entry.matches += 1;
-    if (view.match.winner === 0) entry.matches_won += 1;
+    if (view.match.winner === side) entry.matches_won += 1;
   } else if (view.match.games === 1) {
     entry.matches += 1;
-    if (view.score_sheet.winner === 0) entry.matches_won += 1;
+    if (view.sheet.winner === side) entry.matches_won += 1;
   }
   stats.levels[level] = entry;
   stats.counted = [...stats.counted, id].slice(-MAX_IDS);

@@ -1,4 +1,4 @@
-// Storage of the person's settings (level, rules, match length, suit, speed) in
+// Storage of the person's settings (level, people, rules, match length, suit, speed) in
 // localStorage. Every failure is reported, not thrown: an entry that cannot be read is moved
 // aside (kept under another key, for a bug report) and every value is checked, a bad one
 // put back to its default. The games themselves are saved by saves.js.
@@ -10,7 +10,8 @@ const SETTINGS_ASIDE_KEY = "calypso.settings.unreadable";
 
 const DEFAULT_SETTINGS = Object.freeze({
   level: null, // null: the engine's default level
-  levels: null, // or [north, east, null, west]
+  levels: null, // or [north, east, south, west], null where a person plays
+  people: null, // or [{seat, name}]: the people at the table, the first first; null: South
   rules: {},
   games: 1,
   suit: "random",
@@ -66,11 +67,19 @@ function checkSettings(settings) {
   const clean = { ...settings };
   if (clean.level !== null && typeof clean.level !== "string") clean.level = null;
   if (clean.levels !== null && !(Array.isArray(clean.levels) && clean.levels.length === 4)) clean.levels = null;
+  if (clean.people !== null && !isPeople(clean.people)) clean.people = null;
   if (!isObject(clean.rules) || !Object.values(clean.rules).every((v) => typeof v === "boolean")) clean.rules = {};
   if (![1, 2, 3, 4].includes(clean.games)) clean.games = 1;
   if (!["random", "S", "H", "D", "C"].includes(clean.suit)) clean.suit = "random";
   if (!parseSpeed(clean.speed)) clean.speed = DEFAULT_SPEED;
   return clean;
+}
+
+function isPeople(people) {
+  return Array.isArray(people) && people.length >= 1 && people.length <= 4 &&
+    people.every((p) => isObject(p) && [0, 1, 2, 3].includes(p.seat) &&
+      typeof (p.name ?? "") === "string" && (p.name ?? "").length <= 40) &&
+    new Set(people.map((p) => p.seat)).size === people.length;
 }
 
 export function saveSettings(settings) {

@@ -81,8 +81,9 @@ async function register() {
   });
 }
 
-// On a first visit the precache downloads the whole runtime again; starting it only once the
-// engine is up keeps it from competing with the boot for the network and the CPU.
+// On a first visit the precache takes the runtime from the HTTP cache and downloads the
+// snapshot that later visits start from; starting it only once the table is playable keeps
+// it from competing with the boot for the network and the CPU.
 function whenEngineSettled() {
   const root = document.documentElement;
   const settled = () => ["ready", "error"].includes(root.dataset.engineState);

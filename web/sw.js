@@ -5,9 +5,13 @@
 // build-info.json), and FILES, every file of the build but this one and build-info.json,
 // with its sha256. The rest of this file is the same for every build.
 //
-//   install   fetches every file of this build past the HTTP cache and checks it against
-//             its hash (build-info.json against BUILD) before filling this build's cache: a
-//             half-deployed site fails the install instead of mixing two versions.
+//   install   fetches every file of this build and checks it against its hash
+//             (build-info.json against BUILD) before filling this build's cache: a
+//             half-deployed site fails the install instead of mixing two versions. The page
+//             registers this worker once the table is playable, so on a first visit the
+//             runtime is in the HTTP cache already: a file is taken from there if it passes
+//             its check, else fetched again past it. What the boot did not load (the runtime
+//             snapshot that later visits start from) is all that crosses the network.
 //   activate  deletes this scope's caches of other builds and takes control of open pages.
 //   fetch     answers the build's own files from this build's cache only; anything else
 //             goes to the network untouched.
@@ -32,17 +36,26 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// One file of this build from the network, checked, as a fresh response to cache.
-async function fetchChecked(path) {
-  const response = await fetch(new Request(here(path), { cache: "reload" }));
+class Mismatch extends Error {}
+
+// One file of this build, checked, as a fresh response to cache. Low priority: the person
+// is playing while this runs.
+async function fetchChecked(path, cache = "default") {
+  const response = await fetch(new Request(here(path), { cache, priority: "low" }));
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
   const body = await response.arrayBuffer();
-  if (path === INFO) {
-    const found = JSON.parse(new TextDecoder().decode(body)).build;
-    if (found !== BUILD) throw new Error(`${path} is from build ${found}, not ${BUILD}`);
-  } else {
-    const digest = hex(await crypto.subtle.digest("SHA-256", body));
-    if (digest !== FILES[path]) throw new Error(`${path} does not match build ${BUILD}`);
+  try {
+    if (path === INFO) {
+      const found = JSON.parse(new TextDecoder().decode(body)).build;
+      if (found !== BUILD) throw new Mismatch(`${path} is from build ${found}, not ${BUILD}`);
+    } else {
+      const digest = hex(await crypto.subtle.digest("SHA-256", body));
+      if (digest !== FILES[path]) throw new Mismatch(`${path} does not match build ${BUILD}`);
+    }
+  } catch (error) {
+    // The HTTP cache may hold another build's copy (a host lets it keep files for minutes).
+    if (error instanceof Mismatch && cache !== "reload") return fetchChecked(path, "reload");
+    throw error;
   }
   const { status, statusText, headers } = response;
   return new Response(body, { status, statusText, headers });

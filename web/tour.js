@@ -14,7 +14,7 @@ const STEPS = [
     rules: ["If you cannot follow suit, you may play any card; a card of your own suit then trumps in.",
       "A lead of the leader's own suit is a trump lead.",
       "The highest trump-in takes the trick; if nobody trumps in, a trump lead wins; otherwise the highest card of the suit led wins."] },
-  { target: "[data-seat='2'] .calypso", title: "Your calypso",
+  { target: "[data-seat][data-viewer='true'] .calypso", title: "Your calypso",
     text: "Your goal is to complete calypsos. These slots show yours in progress; tricks your side wins fill them, and your partner's too.",
     rules: ["A calypso is one card of each of the thirteen ranks, ace to two, of your own suit."] },
   { target: "[data-scores]", title: "The score",

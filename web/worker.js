@@ -1,9 +1,10 @@
 // The engine's module worker: boots Pyodide once, installs the engine wheel, then hands each
-// request string to calypso_core.protocol.handle and posts its reply string back.
+// request string to calypso_core.table.handle and posts its reply string back.
 // Python owns the protocol; this file only moves strings and reports how loading went.
 //
 // Worker -> page messages: a reply is a JSON string; anything else is an object,
-//   {type: "progress", stage: "runtime" | "micropip" | "engine" | "ready", fraction}
+//   {type: "progress", stage: "runtime" | "engine" | "ready", fraction, received, expected}
+//                                             (received of expected: bytes of the big files)
 //   {type: "fatal", error: {code, message}}   (loading failed; nothing will work)
 //   {type: "crashed", error: {code, message}} (the runtime broke; the worker closes, and the
 //                                              page's client starts another)
@@ -24,9 +25,86 @@ class BootError extends Error {
   }
 }
 
-function progress(stage, fraction) {
-  postMessage({ type: "progress", stage, fraction });
+// -- progress -------------------------------------------------------------------------------
+// The bar follows the bytes of the big files (the runtime's .wasm and standard library, the
+// engine wheel, the snapshot when one is used) against their sizes in the build manifest:
+// the bytes of the files, which a host that compresses them sends in fewer bytes. Starting
+// Python and the engine after the last byte take the rest of the bar.
+const DOWNLOAD_SHARE = 0.9;
+const PROGRESS_EVERY_MS = 250; // while bytes arrive; each message redraws the loading screen
+const loading = {
+  stage: "runtime",
+  sizes: new Map(), // url -> the file's size in the manifest, for the files counted
+  received: new Map(), // url -> bytes of it received so far (the most, if loaded twice)
+  postedAt: 0, // when the last progress message went
+  fraction: 0, // of the bar; bytes set it while the runtime loads, later stages more
+};
+
+function bytesReceived() {
+  let sum = 0;
+  for (const n of loading.received.values()) sum += n;
+  return sum;
 }
+
+function bytesExpected() {
+  let sum = 0;
+  for (const n of loading.sizes.values()) sum += n;
+  return sum;
+}
+
+// Says where loading is; without a fraction, bytes move the bar during the "runtime" stage.
+function progress(stage, fraction = null) {
+  const received = bytesReceived();
+  const expected = bytesExpected();
+  if (fraction !== null) loading.fraction = fraction;
+  else if (stage === "runtime" && expected) loading.fraction = DOWNLOAD_SHARE * Math.min(1, received / expected);
+  loading.stage = stage;
+  loading.postedAt = performance.now();
+  postMessage({ type: "progress", stage, fraction: loading.fraction, received, expected });
+}
+
+// Counts these files (paths in the manifest) when they load, whoever fetches them.
+function countFiles(info, paths) {
+  for (const path of paths) loading.sizes.set(here(path), info.files[path] ?? 0);
+}
+
+// The response with its body counted as it streams through.
+function counted(response, url) {
+  if (!loading.sizes.has(url) || !response.ok || !response.body) return response;
+  let received = 0;
+  const count = (n) => {
+    received += n;
+    if (received > (loading.received.get(url) ?? 0)) loading.received.set(url, received);
+    if (performance.now() - loading.postedAt >= PROGRESS_EVERY_MS) progress(loading.stage);
+  };
+  const counter = new TransformStream({
+    transform(chunk, controller) {
+      count(chunk.byteLength);
+      controller.enqueue(chunk);
+    },
+    flush() {
+      progress(loading.stage); // a file complete: always said
+    },
+  });
+  const { status, statusText, headers } = response;
+  return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
+}
+
+// Pyodide fetches the runtime's files itself: count them on the way, during the boot only.
+async function withCountedFetch(action) {
+  const plainFetch = globalThis.fetch;
+  globalThis.fetch = async (resource, options) => {
+    const response = await plainFetch(resource, options);
+    return counted(response, new URL(resource?.url ?? resource, location.href).href);
+  };
+  try {
+    return await action();
+  } finally {
+    globalThis.fetch = plainFetch;
+  }
+}
+
+// -- loading --------------------------------------------------------------------------------
 
 // Turns a failed step into a BootError that names the step; keeps one already named.
 async function step(code, what, action) {
@@ -61,12 +139,34 @@ async function checkRuntimeFiles() {
   }));
 }
 
-// build.py's memory image of the runtime just after start-up (gzipped): restoring it skips
-// Python's own start-up, most of what a bare loadPyodide spends.
-async function fetchSnapshot(path) {
-  const response = await fetch(here(path));
-  if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
-  const unzipped = response.body.pipeThrough(new DecompressionStream("gzip"));
+function fetchWheel(info) {
+  const url = here(info.engine_wheel);
+  return step("engine_install_failed", `cannot load the engine wheel ${url}`, async () => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`the file is missing (HTTP ${response.status})`);
+    return new Uint8Array(await response.arrayBuffer());
+  });
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// build.py's memory image of the runtime with the engine imported (gzipped), if the offline
+// copy holds it: the service worker keeps it after a first visit. Never from the network: on a
+// first visit its download would cost more time than restoring it saves. Null when there is
+// none; throws when the one found is not this build's.
+async function cachedSnapshot(info) {
+  if (!info.snapshot || !globalThis.caches) return null;
+  const url = here(info.snapshot);
+  const found = await caches.match(url).catch(() => null); // storage may be unavailable
+  if (!found) return null;
+  countFiles(info, [info.snapshot]);
+  const packed = await counted(found, url).arrayBuffer();
+  if (hex(await crypto.subtle.digest("SHA-256", packed)) !== info.snapshot_sha256) {
+    throw new Error(`${url} is not this build's snapshot`);
+  }
+  const unzipped = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
   return new Uint8Array(await new Response(unzipped).arrayBuffer());
 }
 
@@ -89,66 +189,62 @@ function startRuntime(loadPyodide, snapshot = null) {
   });
 }
 
+// The engine goes into site-packages, where build.py's snapshot maker had micropip install
+// it: unpacking the wheel there installs it as micropip would, without loading micropip
+// (over a second on a first visit). After a snapshot it restores the files for later reads.
+function importEngine(pyodide, info, wheel) {
+  pyodide.unpackArchive(wheel, "wheel", { extractDir: info.engine_site });
+  pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
+  return pyodide.pyimport("calypso_core.table");
+}
+
+// The runtime restored from the snapshot with the engine in it; any failure is the caller's.
+async function startFromSnapshot(loadPyodide, snapshot, info, wheel) {
+  const pyodide = await startRuntime(loadPyodide, snapshot);
+  // The image was made with fixed entropy: give `random` a fresh seed, as a start would.
+  pyodide.runPython("import random\nrandom.seed()");
+  progress("engine", 0.95);
+  return [pyodide, importEngine(pyodide, info, await wheel)];
+}
+
 async function boot() {
-  // The fractions roughly follow measured time: the runtime is most of the wait.
   progress("runtime", 0);
-  const info = await step("build_info_missing", "cannot read the build manifest",
-    () => fetchJson("build-info.json"));
-  // The snapshot downloads while the runtime files are checked and the .wasm compiles.
-  const snapshot = info.snapshot ? fetchSnapshot(info.snapshot) : null;
-  snapshot?.catch(() => {}); // a failure is handled where it is awaited
-  await step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles);
-  const { loadPyodide } = await step("runtime_missing", "cannot load the Pyodide runtime",
-    () => import(here("pyodide/pyodide.mjs")));
-  let pyodide = null;
-  if (snapshot) {
+  // The manifest, the runtime check and the runtime's loader, all at once: one round trip.
+  const [info, , { loadPyodide }] = await Promise.all([
+    step("build_info_missing", "cannot read the build manifest", () => fetchJson("build-info.json")),
+    step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles),
+    step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
+  ]);
+  countFiles(info, ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info.engine_wheel]);
+  return withCountedFetch(async () => {
+    const wheel = fetchWheel(info); // small: it loads beside the runtime
+    wheel.catch(() => {}); // a failure is handled where it is awaited
+    let started = null;
     try {
-      pyodide = await startRuntime(loadPyodide, snapshot);
-      // The image was made with fixed entropy: give `random` a fresh seed, as a start would.
-      pyodide.runPython("import random\nrandom.seed()");
-      start = "snapshot";
+      const snapshot = await cachedSnapshot(info);
+      if (snapshot) started = await startFromSnapshot(loadPyodide, snapshot, info, wheel);
+      if (started) start = "snapshot";
     } catch (err) {
-      // A missing, damaged or mismatched snapshot costs time, not the game: start plainly.
+      if (err instanceof BootError) throw err;
+      // A damaged or foreign snapshot, or one that fails to restore, costs time, not the game.
       console.warn(`Calypso: starting without the runtime snapshot: ${err?.message ?? err}`);
-      pyodide = null;
     }
-  }
-  pyodide ??= await step("runtime_failed", "the Pyodide runtime failed to start",
-    () => startRuntime(loadPyodide));
-
-  progress("micropip", 0.8);
-  // Loaded by URL: the stock lockfile's hash is for Pyodide's own micropip build, not ours.
-  // loadPackage never throws; it resolves with what it loaded, so check that.
-  const problems = [];
-  const loaded = await pyodide.loadPackage(here(info.micropip_wheel), {
-    messageCallback: () => {},
-    errorCallback: (message) => problems.push(message),
+    if (!started) {
+      progress("runtime");
+      const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
+        () => startRuntime(loadPyodide));
+      progress("engine", 0.95);
+      const bytes = await wheel;
+      started = [pyodide, await step("engine_import_failed", "cannot import calypso_core.table",
+        () => importEngine(pyodide, info, bytes))];
+    }
+    const [pyodide, protocol] = started;
+    const handle = protocol.handle.copy(); // kept for the worker's lifetime
+    protocol.destroy();
+    runtime = pyodide;
+    progress("ready", 1);
+    return handle;
   });
-  if (!loaded.some((pkg) => pkg.name === "micropip")) {
-    throw new BootError("micropip_missing",
-      `micropip did not load from ${here(info.micropip_wheel)}: ${problems.join("; ") || "no reason given"}`);
-  }
-
-  progress("engine", 0.9);
-  const wheelUrl = here(info.engine_wheel);
-  try {
-    // deps=False: the engine has no dependencies, and nothing may be fetched off-origin.
-    await pyodide.runPythonAsync(
-      `import micropip\nawait micropip.install(${JSON.stringify(wheelUrl)}, deps=False)`);
-  } catch (err) {
-    // A missing wheel surfaces as BadZipFile (micropip unzips the 404 page): say what it is.
-    const head = await fetch(wheelUrl, { method: "HEAD" }).catch(() => null);
-    await head?.text();
-    const reason = head?.ok ? err.message : `the file is missing (HTTP ${head?.status ?? "error"})`;
-    throw new BootError("engine_install_failed", `cannot install the engine wheel ${wheelUrl}: ${reason}`);
-  }
-  const protocol = await step("engine_import_failed", "cannot import calypso_core.protocol",
-    () => pyodide.pyimport("calypso_core.protocol"));
-  const handle = protocol.handle.copy(); // kept for the worker's lifetime
-  protocol.destroy();
-  runtime = pyodide;
-  progress("ready", 1);
-  return handle;
 }
 
 let runtime = null; // the Pyodide instance, for stats

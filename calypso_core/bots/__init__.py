@@ -3,17 +3,20 @@
 ``make_bot(level, seat, rng, **settings)`` builds a bot; ``bot.choose(observation, legal)``
 returns its card, seeing only ``observation(seat)``. ``suggest`` gives a hint with a
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
+``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 """
 
 from .base import Bot, play_game
 from .duplicate import MatchResult, run_match
 from .hints import Suggestion, suggest
+from .knowledge import Knowledge
 from .levels import ALL_LEVELS, LEVELS, make_bot
 
 __all__ = [
     "ALL_LEVELS",
     "LEVELS",
     "Bot",
+    "Knowledge",
     "MatchResult",
     "Suggestion",
     "make_bot",

@@ -9,8 +9,8 @@ import random
 import sys
 from typing import Any
 
+from ..cards import brief_repr
 from ..cli_io import CommandError, choice, read_record, write_line
-from ..match import brief
 from ..rules import Rules
 from .levels import ALL_LEVELS, LEVELS, make_bot
 
@@ -54,7 +54,7 @@ def _check_names(names: list[str]) -> None:
     for i, name in enumerate(names):
         if name not in RULE_OPTIONS:
             known = ", ".join(RULE_OPTIONS)
-            raise ValueError(f"--rules: unknown option {brief(name)} (options: {known})")
+            raise ValueError(f"--rules: unknown option {brief_repr(name)} (options: {known})")
         if name in names[:i]:
             raise ValueError(f"--rules: option {name!r} is given twice")
 

@@ -26,15 +26,30 @@ from .sampler import Layout, sample_layout, sim_from_layout
 
 
 class SearchResult:
-    """What a search found: the card, each candidate's mean value and the effort spent."""
+    """What a search found: the card, each candidate's mean value and the effort spent.
 
-    __slots__ = ("best", "iterations", "layouts", "values")
+    ``samples`` holds each layout's weight and every candidate's value in it (in the order
+    of the legal cards searched): all candidates share the layout and the playout's random
+    numbers, so the spread of their differences measures how sure a comparison is. A card
+    dropped early (the master's drops) has NaN in the layouts it was no longer played in;
+    a search with ``drops=False`` (the review's) gives every card a value in every layout.
+    """
 
-    def __init__(self, best: int, values: dict[int, float], layouts: int, iterations: int) -> None:
+    __slots__ = ("best", "iterations", "layouts", "samples", "values")
+
+    def __init__(
+        self,
+        best: int,
+        values: dict[int, float],
+        layouts: int,
+        iterations: int,
+        samples: list[tuple[float, list[float]]],
+    ) -> None:
         self.best = best
         self.values = values
         self.layouts = layouts
         self.iterations = iterations
+        self.samples = samples
 
 
 class SearchBot(Bot):
@@ -43,6 +58,7 @@ class SearchBot(Bot):
     SETTINGS: ClassVar[dict[str, Check]] = {
         **SEARCH_SETTINGS,
         "inference": lambda value: type(value) is bool,
+        "drops": lambda value: type(value) is bool,
     }
     # Budget per move, in playouts (candidate cards times layouts), and the clock cap.
     ITERATIONS: ClassVar[int] = 400
@@ -57,7 +73,7 @@ class SearchBot(Bot):
     # Dropping candidates early: after DROP_AFTER layouts, a card whose paired difference to
     # the leading card, less DROP_Z standard errors, exceeds -DROP_MARGIN points (worse, or
     # better by no more than the margin) gets no more playouts, and the search ends when one
-    # card is left. None: every card gets the whole budget.
+    # card is left. None: every card gets the whole budget (as with the setting drops=False).
     DROP_Z: ClassVar[float | None] = None
     DROP_MARGIN: ClassVar[float] = 1.0
     DROP_AFTER: ClassVar[int] = 20
@@ -67,6 +83,7 @@ class SearchBot(Bot):
         self.iterations: int = settings.get("iterations", self.ITERATIONS)
         self.time_limit: float | None = settings.get("time_limit", self.TIME_LIMIT)
         self.inference: bool = settings.get("inference", self.INFERENCE)
+        self.drops: bool = settings.get("drops", self.DROP_Z is not None)
         self.last_result: SearchResult | None = None
         self._rollout = make_rollout(self.EPSILON)
 
@@ -83,8 +100,11 @@ class SearchBot(Bot):
         side = self.seat & 1
         totals = dict.fromkeys(legal, 0.0)  # weighted sums of each card's values
         weights = dict.fromkeys(legal, 0.0)  # and of the weights of the layouts it was played in
-        race = _Race(legal) if self.DROP_Z is not None and len(legal) > 1 else None
+        samples: list[tuple[float, list[float]]] = []
+        drop_z = self.DROP_Z if self.drops else None
+        race = _Race(legal) if drop_z is not None and len(legal) > 1 else None
         alive = legal
+        index = {code: i for i, code in enumerate(legal)}
         spent = 0
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
@@ -100,6 +120,7 @@ class SearchBot(Bot):
                 weight = 1.0
             seed = rng.getrandbits(32)
             values = []
+            row = [math.nan] * len(legal)
             for code in alive:
                 child = sim.clone()
                 child.play_unchecked(code)
@@ -114,18 +135,20 @@ class SearchBot(Bot):
                 totals[code] += weight * value
                 weights[code] += weight
                 values.append(value)
+                row[index[code]] = value
+            samples.append((weight, row))
             layouts += 1
-            if race is not None:
+            if race is not None and drop_z is not None:
                 race.add(weight, values)
                 if layouts >= self.DROP_AFTER:
-                    alive = race.drop(self.DROP_Z or 0.0, self.DROP_MARGIN)
+                    alive = race.drop(drop_z, self.DROP_MARGIN)
                     if len(alive) == 1:
                         break
             if deadline is not None and time.perf_counter() > deadline:
                 break
         means = {c: totals[c] / weights[c] for c in legal}
         best = max(alive, key=lambda c: means[c])
-        result = SearchResult(best, means, layouts, spent)
+        result = SearchResult(best, means, layouts, spent, samples)
         self.last_result = result
         return result
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import re
 import shutil
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -15,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 import calypso_core
 
+from .conftest import BOOT_TIMEOUT_MS
 from .table import play_a_card
 
 pytestmark = pytest.mark.browser
@@ -37,41 +41,130 @@ def worker_start(page: Page) -> str:
         (await (await import("./engine-client.js")).engine().stats()).start"""))
 
 
-def test_the_runtime_starts_from_the_build_snapshot(
-    page: Page, server_url: str, boot: Boot
+QUERY = "?seed=snap&level=random&speed=0"
+SNAPSHOT_WARNING = "starting without the runtime snapshot"
+# Records what the loading screen showed: [received, expected, text] of its byte count, and
+# each value of its bar.
+LOADING_PROBE = """
+window.__bytes = [];
+window.__bar = [];
+new MutationObserver((records) => {
+  for (const { target, attributeName } of records) {
+    if (attributeName === "data-received") {
+      window.__bytes.push([Number(target.dataset.received), Number(target.dataset.expected),
+                           target.textContent]);
+    } else if (attributeName === "value" && target.matches("[data-boot-progress]")) {
+      window.__bar.push(target.value);
+    }
+  }
+}).observe(document, { subtree: true, attributes: true,
+                       attributeFilter: ["data-received", "value"] });
+"""
+
+
+def warnings_of(page: Page) -> list[str]:
+    warnings: list[str] = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    return warnings
+
+
+def big_files(info: dict[str, Any], *extra: str) -> int:
+    """Bytes of the files the loading screen counts: the runtime's, the wheel, and extra."""
+    paths = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["engine_wheel"], *extra]
+    return sum(info["files"][path] for path in paths)
+
+
+def test_the_loading_screen_counts_the_bytes_of_the_big_files_and_its_bar_moves_with_them(
+    page: Page, dist_dir: Path, server_url: str, boot: Boot
 ) -> None:
-    assert boot(page, server_url + "?seed=snap&level=random&speed=0") == "ready"
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    page.add_init_script(LOADING_PROBE)
+    assert boot(page, server_url + QUERY) == "ready"
+    counts: list[list[Any]] = page.evaluate("window.__bytes")
+    received = [count[0] for count in counts]
+    assert received == sorted(received) and len(set(received)) >= 3, counts
+    total = big_files(info)
+    assert counts[-1] == [total, total, f"{total / 1e6:.1f} of {total / 1e6:.1f} MB"]
+    assert {count[1] for count in counts} == {total}
+    bar: list[float] = page.evaluate("window.__bar")
+    assert bar == sorted(bar) and len(set(bar)) >= 4 and bar[-1] == 1, bar
+
+
+def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_offline(
+    page: Page, dist_dir: Path, server_url: str, boot: Boot
+) -> None:
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    snapshot_requests: list[bool] = []  # for each request of the snapshot: by the service worker?
+    page.context.on("request", lambda r: snapshot_requests.append(r.service_worker is not None)
+                    if r.url == server_url + info["snapshot"] else None)
+    warnings = warnings_of(page)
+    page.add_init_script(LOADING_PROBE)
+    # A first visit: nothing is cached, so no snapshot (as if it were missing), and no warning.
+    assert boot(page, server_url + QUERY) == "ready"
+    assert worker_start(page) == "plain"
+    page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
+    # Only the offline copy fetched it, after the table was playable (sw-register.js waits).
+    assert snapshot_requests == [True]
+    assert not [w for w in warnings if SNAPSHOT_WARNING in w], warnings
+
+    page.reload()
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                           timeout=BOOT_TIMEOUT_MS)
     assert worker_start(page) == "snapshot"
+    total = big_files(info, info["snapshot"])
+    assert page.evaluate("window.__bytes")[-1][:2] == [total, total]
+    assert snapshot_requests == [True]  # read from the offline copy, not fetched
     play_a_card(page)
+    assert not [w for w in warnings if SNAPSHOT_WARNING in w], warnings
 
 
-@pytest.mark.parametrize("damage", ["missing", "corrupt", "not_gzip"])
-def test_without_a_usable_snapshot_the_runtime_starts_plainly(
+def another_builds_snapshot(build_module: ModuleType, wheel: Path, folder: Path) -> bytes:
+    """A sound snapshot made from another build of the engine (one module more)."""
+    other = folder / wheel.name
+    shutil.copyfile(wheel, other)
+    with zipfile.ZipFile(other, "a") as archive:
+        archive.writestr("calypso_core/another_build.py", "BUILD = 'another'\n")
+    return build_module.make_snapshot(build_module.fetch_pyodide(), other, folder).read_bytes()
+
+
+@pytest.mark.parametrize("kind", ["damaged", "another_build", "not_restorable"])
+def test_a_cached_snapshot_that_is_not_this_builds_own_gives_a_plain_start(
     page: Page,
     dist_dir: Path,
     tmp_path: Path,
     serve: Callable[[Path], str],
-    expected_problems: list[re.Pattern[str]],
+    build_module: ModuleType,
     boot: Boot,
-    damage: str,
+    kind: str,
 ) -> None:
-    snapshot = json.loads((dist_dir / "build-info.json").read_text())["snapshot"]
+    info = json.loads((dist_dir / "build-info.json").read_text())
     copy = tmp_path / "dist"
     shutil.copytree(dist_dir, copy)
-    target = copy / snapshot
-    if damage == "missing":
-        target.unlink()
-        expected_problems.append(re.compile(re.escape(f"/{snapshot}") + "( |$)"))
-    elif damage == "corrupt":  # a valid gzip of the wrong bytes: Pyodide refuses the image
-        target.write_bytes(gzip.compress(b"\0" * 4096, mtime=0))
-    else:  # decompressing fails, which cancels the download
-        target.write_bytes(b"not a gzip stream at all")
-        expected_problems.append(re.compile(re.escape(f"/{snapshot} net::ERR_ABORTED")))
-    warnings: list[str] = []
-    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
-    assert boot(page, serve(copy) + "?seed=snap&level=random&speed=0") == "ready"
+    own = (dist_dir / info["snapshot"]).read_bytes()
+    if kind == "damaged":  # cut short, as by a full disk
+        planted = own[:len(own) // 2]
+    elif kind == "another_build":
+        planted = another_builds_snapshot(build_module, dist_dir / info["engine_wheel"], tmp_path)
+        assert planted != own
+    else:  # the build names these bytes, but Pyodide cannot restore them
+        planted = gzip.compress(b"\0" * 4096, mtime=0)
+        (copy / info["snapshot"]).write_bytes(planted)
+        info["snapshot_sha256"] = hashlib.sha256(planted).hexdigest()
+        (copy / "build-info.json").write_text(json.dumps(info))
+        build_module.finalize(copy)
+    (copy / "planted.bin").write_bytes(planted)
+    (copy / "plant.html").write_text('<!doctype html><link rel="icon" href="favicon.svg">')
+    url = serve(copy)
+    # Planted where the offline copy keeps it, before the page boots.
+    page.goto(url + "plant.html")
+    page.evaluate("""async (path) => {
+        const cache = await caches.open("planted");
+        await cache.put(new URL(path, location.href), await fetch("planted.bin"));
+    }""", info["snapshot"])
+    warnings = warnings_of(page)
+    assert boot(page, url + QUERY) == "ready"
     assert worker_start(page) == "plain"
-    assert any("starting without the runtime snapshot" in w for w in warnings), warnings
+    assert any(SNAPSHOT_WARNING in w for w in warnings), warnings
     play_a_card(page)
 
 

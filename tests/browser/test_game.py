@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from calypso_core import from_record, protocol
+from calypso_core import from_record
+from calypso_core import table as protocol
 
 from .table import PLAYABLE, SETTLED, plays
 from .watching import booted_page, settled
@@ -274,11 +275,11 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
             const client = engine();
             const views = [await client.request("load", saved)];
             let view = views[0];
-            while (!view.is_over) {
-                view = view.to_move === 2
-                    ? await client.request("play", { card: view.hand.find((c) => c.playable).card })
+            while (view.status !== "game_over") {
+                view = view.status === "your_turn"
+                    ? await client.request("play", { card: view.legal[0] })
                     : await client.request("step");
-                if (view.last_event?.trick) views.push(view);
+                if (view.event?.trick_over) views.push(view);
             }
             return { views, record: await client.request("record") };
         }""",
@@ -287,13 +288,12 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
     protocol.reset()
     views = [call_cpython("load", **start)]
     view = views[0]
-    while not view["is_over"]:
-        if view["to_move"] == 2:
-            card = next(c["card"] for c in view["hand"] if c["playable"])
-            view = call_cpython("play", card=card)
+    while view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = call_cpython("play", card=view["legal"][0])
         else:
             view = call_cpython("step")
-        if view["last_event"] and view["last_event"]["trick"]:
+        if view["event"] and view["event"]["trick_over"]:
             views.append(view)
     record = call_cpython("record")
     protocol.reset()
@@ -302,7 +302,7 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
         assert without_timing(mine) == without_timing(theirs)
     assert record == in_pyodide["record"]
     state = from_record(record["record"])
-    assert views[-1]["partnership_scores"] == list(state.partnership_scores())
+    assert views[-1]["scores"] == list(state.partnership_scores())
     # Put the page's game back as it was, so the page and its engine agree again.
     assert engine_request(page, "load", saved)["ok"]
 
@@ -314,9 +314,9 @@ def call_cpython(kind: str, **payload: Any) -> Any:
 
 
 def without_timing(view: dict[str, Any]) -> dict[str, Any]:
-    event = view.get("last_event")
+    event = view.get("event")
     if event:
-        view = {**view, "last_event": {**event, "think_ms": None}}
+        view = {**view, "event": {**event, "think_ms": None}}
     return view
 
 
@@ -359,3 +359,32 @@ def test_an_unknown_level_in_the_url_is_reported_and_a_game_is_dealt(
     settle(page)
     expect(page.locator("[data-notice]")).to_contain_text('There is no level "grandmaster"')
     expect(page.locator(PLAYABLE).first).to_be_enabled()
+
+
+def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
+    # The page keeps the save recipe from the replies: apart from a new game's record, each
+    # move is one request (it used to be two, and a third after every turn).
+    page = table
+    page.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const client = engine();
+        window.__sent = [];
+        const worker = client.worker;
+        const post = worker.postMessage.bind(worker);
+        worker.postMessage = (message) => {
+            if (typeof message === "string") window.__sent.push(JSON.parse(message).type);
+            return post(message);
+        };
+    }""")
+    deal(page, "trips-1")
+    for _ in range(60):
+        if settle(page) == "over":
+            break
+        play_first_playable(page)
+    sent = page.evaluate("window.__sent")
+    assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
+    assert sent.count("step") + sent.count("play") == 208
+    assert len(sent) == 210, sorted(set(sent))
+    saved = engine_request(page, "record")["result"]
+    assert page.evaluate("""async () => (await import("./engine-client.js")).engine().game""") \
+        == saved

@@ -193,7 +193,7 @@ def engine_view(page: Page) -> Any:
     return page.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
         const view = await engine().request("view");
-        return { ...view, last_event: null };
+        return { ...view, event: null };
     }""")
 
 

@@ -4,7 +4,7 @@
   (docs/rules.md#the-deck-and-the-cut) that agrees with a game's suits and first dealer,
   drawn from the match seed, so the same seed always tells the same cut.
 - ``deal_log`` lists the tricks of one deal with leader, cards, winner and why, as the
-  player at the table saw them (everything in it was played face up).
+  players at the table saw them (everything in it was played face up).
 - ``replay_position`` shows a finished (or imported) game after its first *k* tricks with
   every hand face up; it is never for a game in progress.
 - ``undo_length`` says how many plays to keep to take back a seat's last card.
@@ -15,11 +15,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS, Card
-from .game import GameState
-from .kernel import TRICKS_PER_DEAL
-from .record import from_record, to_record
-from .tableview import card_info, score_sheet, sorted_hand, trick_view
+from ..cards import SEAT_NAMES, SUIT_LETTERS, Card
+from ..game import GameState
+from ..kernel import TRICKS_PER_DEAL
+from ..record import from_record, to_record
+from . import words
+from .views import codes, score_sheet, sorted_hand, trick_item
+
+PLAYS_PER_DEAL = 4 * TRICKS_PER_DEAL
 
 
 def play_seats(state: GameState) -> list[int]:
@@ -48,95 +51,82 @@ def the_cut(seed: str, suits: tuple[int, ...], first_dealer: int) -> dict[str, A
     }
     chooser, partner = first_dealer, first_dealer ^ 2
     suit, mate = int(suits[chooser]), int(suits[partner])
-    text = (
-        f"{SEAT_NAMES[chooser]} cuts highest ({cards[chooser].pretty}) and "
-        f"{SEAT_NAMES[partner]} next ({cards[partner].pretty}): they are partners. "
-        f"{SEAT_NAMES[chooser]} chooses {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}, "
-        f"{SEAT_NAMES[partner]} takes {SUIT_NAMES[mate]} {SUIT_SYMBOLS[mate]}, "
-        f"and {SEAT_NAMES[chooser]} deals first."
-    )
     return {
-        "cards": [{"seat": seat, **card_info(cards[seat])} for seat in range(4)],
+        "cards": [str(cards[seat]) for seat in range(4)],
         "order": order,
         "chooser": chooser,
         "partner": partner,
         "suit": SUIT_LETTERS[suit],
         "dealer": first_dealer,
-        "text": text,
+        "text": words.cut_story(chooser, cards, suit, mate),
     }
 
 
+def log_deal(state: GameState) -> int:
+    """The deal the log shows: that of the last card played (so a finished deal stays in
+    view until the next deal's first card), else the first."""
+    return (len(state.plays) - 1) // PLAYS_PER_DEAL if state.plays else 0
+
+
 def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:
-    """The completed tricks of one deal (0-based; default the deal in play), each with its
+    """The completed tricks of one deal (0-based; default ``log_deal``), each with its
     leader, cards, winner and the reason in words."""
     last_deal = min(state.deal, 3)
-    deal = last_deal if deal is None else deal
+    deal = log_deal(state) if deal is None else deal
     if type(deal) is not int or not 0 <= deal <= last_deal:
         raise ValueError(f"{deal!r} is not a deal of this game so far (0-{last_deal})")
     suits = tuple(int(s) for s in state.suits)
     dealer = (state.first_dealer + deal) % 4
-    tricks = []
-    for index, trick in enumerate(state.tricks):
-        if trick.deal != deal:
-            continue
-        item = trick_view(trick, suits, state.rules)
-        item["number"] = index % TRICKS_PER_DEAL + 1
-        tricks.append(item)
+    every = state.tricks
     return {
-        "deal": deal + 1,
+        "deal": deal,
         "dealer": dealer,
-        "first_leader": (dealer + 1) % 4,
-        "opening": f"Deal {deal + 1} of 4: {SEAT_NAMES[dealer]} deals 13 cards to each "
-                   f"player; {SEAT_NAMES[(dealer + 1) % 4]} leads.",
-        "tricks": tricks,
+        "opening": words.deal_opening(deal, dealer),
+        "tricks": [trick_item(t, suits, state.rules)
+                   for t in every[TRICKS_PER_DEAL * deal: TRICKS_PER_DEAL * (deal + 1)]],
     }
 
 
 def replay_position(state: GameState, tricks: int, *, reveal: bool = False) -> dict[str, Any]:
     """A finished game after its first ``tricks`` tricks (0-52), every hand face up.
 
-    Returns the hands, calypsos, piles and scores, the trick just completed with its reason,
-    and the scores at that point. Refuses a game in progress (its hands are hidden) unless
-    ``reveal`` says its hidden cards are no secret (an imported record).
+    Returns the hands, calypsos (low to high), piles and scores, the trick just completed
+    with its reason, and the scores at that point. Refuses a game in progress (its hands are
+    hidden) unless ``reveal`` says its hidden cards are no secret (an imported record).
     """
     if not state.is_over and not reveal:
         raise ValueError("only a finished game can be replayed with its hands shown")
     total = len(state.tricks)
     if type(tricks) is not int or not 0 <= tricks <= total:
         raise ValueError(f"{tricks!r} is not a number of tricks from 0 to {total}")
-    record = to_record(state)
-    record["plays"] = record["plays"][: 4 * tricks]
-    at = from_record(record)
+    at = truncated(state, 4 * tricks)
     suits = tuple(int(s) for s in at.suits)
     last = None
     if tricks:
-        last = trick_view(at.tricks[-1], suits, at.rules)
-        last["number"] = (tricks - 1) % TRICKS_PER_DEAL + 1
-    seats = []
-    for seat in range(4):
-        own = suits[seat]
-        seats.append({
-            "seat": seat,
-            "name": SEAT_NAMES[seat],
-            "symbol": SUIT_SYMBOLS[own],
-            "suit": str(at.suits[seat]),
-            "hand": [card_info(c) for c in sorted_hand([int(c) for c in at.hand(seat)], own)],
-            "calypso": [card_info(c) for c in at.calypso(seat)],
-            "completed": at.completed(seat),
-            "pile": at.pile(seat),
-            "score": at.score(seat),
-        })
+        last = {"deal": (tricks - 1) // TRICKS_PER_DEAL, "index": (tricks - 1) % TRICKS_PER_DEAL,
+                **trick_item(at.tricks[-1], suits, at.rules)}
     over = at.is_over
     return {
         "tricks": tricks,
         "total": total,
-        "deal": min(at.deal, 3) + 1 if not over else 4,
+        "deal": min(at.deal, 3),
         "dealer": at.dealer,
         "stock": at.stock_size,
         "trick": last,
-        "seats": seats,
-        "partnership_scores": list(at.partnership_scores()),
-        "score_sheet": score_sheet(at) if over else None,
+        "seats": [
+            {
+                "suit": SUIT_LETTERS[suits[seat]],
+                "hand": codes([Card(c) for c in sorted_hand([int(c) for c in at.hand(seat)],
+                                                            suits[seat])]),
+                "calypso": codes(at.calypso(seat)),
+                "completed": at.completed(seat),
+                "pile": at.pile(seat),
+                "score": at.score(seat),
+            }
+            for seat in range(4)
+        ],
+        "scores": list(at.partnership_scores()),
+        "sheet": score_sheet(at) if over else None,
     }
 
 

@@ -1,0 +1,301 @@
+"""A first and a later visit through a throttled link, as ratios to a bare ``loadPyodide()``.
+
+    .venv/bin/python bench/firstvisit.py [--rounds N] [--links slow,fast] [--json]
+
+The site is served by bench/throttle.py: one shared link per round (slow: 10 Mbit/s and
+60 ms per request; fast: 50 Mbit/s and 20 ms), gzipping what a static host gzips. On each
+link every round opens, in fresh browser contexts (empty caches, no service worker) and in
+alternating order:
+
+  bare     a page whose module worker only runs ``loadPyodide()`` of the same runtime from
+           the same server, until it resolves
+  first    the game's page (``?seed=bench&level=random&speed=0``) from navigation to a
+           playable table (the first game dealt, South to play)
+
+and on the fast link, in the first visit's context once its service worker has cached the
+build:
+
+  later    a reload of the page, to a playable table again
+
+Targets: first <= 1.15 x bare on both links; later <= 0.5 x first on the fast link. Each
+ratio is the median of the rounds' ratios (a round pairs runs made one after the other, under
+the same load); the report also gives the times' medians and ranges, how the runtime started
+(``plain`` or ``snapshot``), the bytes each visit took from the link and the CPU time the
+browser spent (all its processes, from /proc on Linux). Timings on a shared machine are
+noisy: use several rounds and note the load (printed); CPU time varies less with the load.
+Builds dist/ if missing (CALYPSO_DIST names another); results also go to
+bench/results/firstvisit-<time>.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import shutil
+import statistics
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_TARGET = 1.15
+LATER_TARGET = 0.5
+TIMEOUT_MS = 300_000
+OFFLINE_TIMEOUT_MS = 120_000  # for the service worker to cache the build after a first visit
+POLL_MS = 250  # Playwright's default polls every frame, which keeps the page drawing frames
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update"]
+PAGE_QUERY = "?seed=bench&level=random&speed=0"
+# Notes when the table first waits for the person (window.__playable, ms since navigation).
+# A MutationObserver, not a requestAnimationFrame loop: polling every frame would keep the
+# page drawing frames through the whole boot, a cost the bare page does not pay.
+PLAYABLE_PROBE = """
+new MutationObserver((records, observer) => {
+  if (document.querySelector("[data-table][data-state=ready]")) {
+    window.__playable = performance.now();
+    observer.disconnect();
+  }
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
+"""
+
+
+def load(name: str, path: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+throttle = load("calypso_throttle", ROOT / "bench" / "throttle.py")
+web = load("calypso_bench_web", ROOT / "bench" / "web.py")  # its bare page
+
+
+def browser_cpu() -> dict[int, float]:
+    """CPU seconds used so far by each running descendant of this process (the browser's
+    processes), from /proc; empty where there is no /proc."""
+    parents: dict[int, int] = {}
+    cpu: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        fields = stat[stat.rindex(")") + 2:].split()
+        parents[int(entry.name)] = int(fields[1])
+        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+
+    def descends(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return {pid: seconds for pid, seconds in cpu.items() if descends(pid)}
+
+
+def cpu_since(before: dict[int, float]) -> float:
+    """CPU seconds the browser's processes used since ``before`` (processes that ended
+    meanwhile are left out)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in browser_cpu().items())
+
+
+def new_context(browser: Browser) -> BrowserContext:
+    return browser.new_context(viewport={"width": 1280, "height": 900})
+
+
+def time_bare(browser: Browser, url: str) -> tuple[float, float]:
+    """Milliseconds to a loaded runtime, and the browser's CPU seconds meanwhile."""
+    context = new_context(browser)
+    page = context.new_page()
+    cpu_before = browser_cpu()
+    page.goto(url + "bench-bare.html")
+    page.wait_for_function("() => window.__bareReady !== undefined", polling=POLL_MS,
+                           timeout=TIMEOUT_MS)
+    cpu = cpu_since(cpu_before)
+    ms = float(page.evaluate("window.__bareReady"))
+    context.close()
+    return ms, cpu
+
+
+def start_mode(page: Any) -> str:
+    return str(page.evaluate("""async () =>
+        (await (await import("./engine-client.js")).engine().stats()).start"""))
+
+
+def time_visits(browser: Browser, url: str, link: Any, later: bool) -> dict[str, Any]:
+    """The first visit in a fresh context and, if asked, a later one (a reload) once the
+    service worker has cached the build; milliseconds, start modes and link bytes."""
+    context = new_context(browser)
+    context.add_init_script(PLAYABLE_PROBE)
+    page = context.new_page()
+    sent = link.sent
+    cpu_before = browser_cpu()
+    page.goto(url + PAGE_QUERY)
+    page.wait_for_function("() => window.__playable !== undefined", polling=POLL_MS,
+                           timeout=TIMEOUT_MS)
+    result: dict[str, Any] = {"first_ms": float(page.evaluate("window.__playable")),
+                              "first_cpu_s": cpu_since(cpu_before),
+                              "first_bytes": link.sent - sent}
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                           timeout=TIMEOUT_MS)
+    result["first_start"] = start_mode(page)
+    if later:
+        sent = link.sent
+        try:
+            page.wait_for_selector("html[data-offline=ready]", state="attached",
+                                   timeout=OFFLINE_TIMEOUT_MS)
+        except PlaywrightTimeoutError:
+            context.close()
+            return {**result, "later_ms": None}  # counted and reported, not hidden
+        result["precache_bytes"] = link.sent - sent
+        sent = link.sent
+        page.reload()
+        page.wait_for_function("() => window.__playable !== undefined", polling=POLL_MS,
+                           timeout=TIMEOUT_MS)
+        result["later_ms"] = float(page.evaluate("window.__playable"))
+        result["later_bytes"] = link.sent - sent
+        result["later_start"] = start_mode(page)
+    context.close()
+    return result
+
+
+def ratios(tops: list[float], bottoms: list[float]) -> dict[str, Any]:
+    """Each round's ratio and their median: the rounds pair runs made one after the other,
+    under the same load."""
+    by_round = [t / b for t, b in zip(tops, bottoms, strict=True)]
+    return {"median": round(statistics.median(by_round), 3),
+            "by_round": [round(r, 3) for r in by_round]}
+
+
+def spread(values: list[float]) -> dict[str, Any]:
+    return {"median": round(statistics.median(values)), "min": round(min(values)),
+            "max": round(max(values)), "all": [round(v) for v in values]}
+
+
+def measure_link(browser: Browser, dist: Path, name: str, rounds: int) -> dict[str, Any]:
+    rate, delay = throttle.LINKS[name]
+    extra = {"/bench-bare.html": (web.BARE_PAGE.encode(), "text/html; charset=utf-8"),
+             "/bench-bare-worker.js": (web.BARE_WORKER.encode(), "text/javascript")}
+    later = name == "fast"
+    bare: list[float] = []
+    bare_cpu: list[float] = []
+    visits: list[dict[str, Any]] = []
+    for number in range(rounds):
+        # A new server and link each round: nothing carries over between rounds.
+        url, link, stop = throttle.start_throttled_server(dist, rate, delay, extra)
+        try:
+            if number % 2:
+                visits.append(time_visits(browser, url, link, later))
+                ms, cpu = time_bare(browser, url)
+            else:
+                ms, cpu = time_bare(browser, url)
+                visits.append(time_visits(browser, url, link, later))
+            bare.append(ms)
+            bare_cpu.append(cpu)
+        finally:
+            stop()
+        print(f"{name} round {number + 1}/{rounds}: bare {bare[-1]:.0f} ms {cpu:.2f} cpu_s, "
+              + ", ".join(f"{k} {v:.5g}" if isinstance(v, int | float) else f"{k} {v}"
+                          for k, v in visits[-1].items()), file=sys.stderr, flush=True)
+    first = [v["first_ms"] for v in visits]
+    report: dict[str, Any] = {
+        "rate_mbit": rate, "delay_ms": delay,
+        "bare_ms": spread(bare), "first_ms": spread(first),
+        "first_to_bare": ratios(first, bare),
+        "first_start": sorted({v["first_start"] for v in visits}),
+        "bare_cpu_s": round(statistics.median(bare_cpu), 2),
+        "first_cpu_s": round(statistics.median(v["first_cpu_s"] for v in visits), 2),
+        "first_bytes": round(statistics.median(v["first_bytes"] for v in visits)),
+    }
+    cached = [v for v in visits if v.get("later_ms") is not None]
+    if later:
+        report["offline_copy_missing"] = len(visits) - len(cached)
+    if cached:
+        later_ms = [v["later_ms"] for v in cached]
+        report.update({
+            "later_ms": spread(later_ms),
+            "later_to_first": ratios(later_ms, [v["first_ms"] for v in cached]),
+            "later_start": sorted({v["later_start"] for v in cached}),
+            "precache_bytes": round(statistics.median(v["precache_bytes"] for v in cached)),
+            "later_bytes": round(statistics.median(v["later_bytes"] for v in cached)),
+        })
+    return report
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=5, help="rounds per link (default 5)")
+    parser.add_argument("--links", default="slow,fast",
+                        help=f"comma-separated, of {', '.join(throttle.LINKS)}")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    args = parser.parse_args(argv)
+    links = args.links.split(",")
+    if unknown := [name for name in links if name not in throttle.LINKS]:
+        parser.error(f"unknown link {', '.join(unknown)}; known: {', '.join(throttle.LINKS)}")
+
+    build = throttle.load_build()
+    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
+    if not (dist / build.MANIFEST).is_file():
+        build.build(dist)
+    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    report: dict[str, Any] = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"),
+                              "build": json.loads((dist / build.MANIFEST).read_text())["build"],
+                              "load_before": [round(x, 2) for x in os.getloadavg()]}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True,
+                                             args=CHROMIUM_ARGS)
+        for name in links:
+            report[name] = measure_link(browser, dist, name, args.rounds)
+        browser.close()
+    report["load_after"] = [round(x, 2) for x in os.getloadavg()]
+
+    results = ROOT / "bench" / "results"
+    results.mkdir(exist_ok=True)
+    (results / f"firstvisit-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(
+        json.dumps(report, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(report, indent=1))
+        return 0
+    mb = 1e6
+    print(f"build {report['build']}; load average {report['load_before']} before, "
+          f"{report['load_after']} after")
+    for name in links:
+        r = report[name]
+        def show(key: str, r: dict[str, Any] = r) -> str:
+            s = r[key]
+            return f"{s['median']} ms ({s['min']}-{s['max']})"
+        print(f"{name} link ({r['rate_mbit']:g} Mbit/s, {r['delay_ms']:g} ms per request), "
+              f"{len(r['bare_ms']['all'])} rounds:")
+        print(f"  first visit / bare loadPyodide = {r['first_to_bare']['median']:.2f}  (target <= "
+              f"{FIRST_TARGET}; median of the rounds' ratios {r['first_to_bare']['by_round']})")
+        print(f"    first visit {show('first_ms')}, bare loadPyodide {show('bare_ms')} "
+              f"(medians, ranges); started {', '.join(r['first_start'])}; "
+              f"{r['first_bytes'] / mb:.2f} MB over the link")
+        print(f"  browser CPU time: first visit {r['first_cpu_s']:.2f} s, bare loadPyodide "
+              f"{r['bare_cpu_s']:.2f} s (medians)")
+        if "later_ms" in r:
+            print(f"  later visit / first visit = {r['later_to_first']['median']:.2f}  (target <= "
+                  f"{LATER_TARGET}; median of {r['later_to_first']['by_round']})")
+            print(f"    later visit {show('later_ms')}; started {', '.join(r['later_start'])}; "
+                  f"{r['later_bytes'] / mb:.2f} MB over the link; the offline copy took "
+                  f"{r['precache_bytes'] / mb:.2f} MB after the first visit")
+        if r.get("offline_copy_missing"):
+            print(f"  in {r['offline_copy_missing']} rounds the service worker had not cached "
+                  f"the build {OFFLINE_TIMEOUT_MS // 1000} s after the first visit: no later "
+                  f"visit measured")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,393 @@
+"""One handler per request type: each checks its payload, acts on the match in play, and
+builds its whole reply here, so that every reply is assembled in this one module.
+
+Game commands reply with the **view**: the table as the person whose hand is shown sees it
+(``views.table_view``), with the deal's log, the match, and what only some replies carry —
+the move a ``play`` or ``step`` made (``event``), the memory aids while a hand is shown, the
+hand-off while every hand is covered, and the seats and the cut once per match (``table``).
+A view never holds a card its viewer may not see; the recipe of the game (with its deck) is
+asked for apart, with ``record``. A refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from .. import __version__
+from ..cards import RANK_LETTERS, RANK_NAMES, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
+from ..game import GameState
+from ..jsontext import nests_too_deeply
+from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
+from ..rules import Rules, trick_winner
+from ..trick_reasons import explain_trick
+from . import words
+from .aids import memory_aids
+from .errors import ProtocolError, brief
+from .match import Match
+from .players import bot_levels, default_level, has_hints, level_facts
+from .settings import (
+    DEFAULT_PEOPLE,
+    MAX_NAME_CHARS,
+    Settings,
+    people_of,
+    seat_labels,
+    side_labels,
+)
+from .story import deal_log, replay_position, the_cut
+from .views import seat_setup, table_view
+
+PROTOCOL_VERSION = 2
+# docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
+EXAMPLE_SUITS = ("S", "C", "H", "D")
+EXAMPLES = (
+    ("6S", "5S", "TS", "KS"),
+    ("6S", "3C", "TS", "KS"),
+    ("6S", "3C", "4H", "KS"),
+    ("6S", "5C", "5H", "QS"),
+    ("9H", "2H", "AH", "KH"),
+    ("9H", "2C", "AH", "3D"),
+    ("QC", "QC", "5C", "8C"),
+    ("5C", "7C", "AD", "4C"),
+)
+NOT_OVER = "the game in play cannot be replayed until it ends: its hands are hidden"
+
+
+class _Session:
+    """The one match in play (None before the first ``new_game`` or ``load``), and the
+    memory aids last built, with the position they were built for."""
+
+    match: Match | None = None
+    aids_for: tuple[int, int, int] | None = None
+    aids: dict[str, Any] | None = None
+
+
+_session = _Session()
+
+
+def reset() -> None:
+    """Forget the match in play (for tests)."""
+    _session.match = None
+    _session.aids_for = _session.aids = None
+
+
+def _match(kind: str) -> Match:
+    if _session.match is None:
+        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
+    return _session.match
+
+
+def _start(match: Match) -> dict[str, Any]:
+    _session.match = match
+    _session.aids_for = _session.aids = None
+    return _view(match, table=True)
+
+
+# -- the view ---------------------------------------------------------------------------------
+
+
+def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = False
+          ) -> dict[str, Any]:
+    """The reply to a game command (see the module's docstring)."""
+    state = match.state
+    status = match.status
+    view = table_view(state, match.viewer, status)
+    view["log"] = deal_log(state)
+    view["event"] = event
+    view["match"] = match.match_view()
+    view["can_undo"] = match.can_undo
+    if match.viewer is not None:
+        aids = _aids(match, match.viewer)
+        if aids is not None:
+            view["aids"] = aids
+    if status == "handoff":
+        seat = state.to_move
+        view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
+    if table:
+        view["table"] = _table(match)
+    return view
+
+
+def _aids(match: Match, seat: int) -> dict[str, Any] | None:
+    # Built once per position and viewer: "view" and the "aids" request reuse them.
+    key = (len(match.history), len(match.state.plays), seat)
+    if _session.aids_for != key:
+        _session.aids = memory_aids(match.state.observation(seat))
+        _session.aids_for = key
+    return _session.aids
+
+
+def _table(match: Match) -> dict[str, Any]:
+    """What stays the same through a match: settings, seats, partnerships and the cut."""
+    s = match.settings
+    first = match.history[0] if match.history else match.state
+    return {
+        "settings": s.to_dict(),
+        "seats": seat_setup(first, s.labels(), s.levels, s.seats),
+        "sides": s.side_labels(),
+        "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
+    }
+
+
+# -- handlers ---------------------------------------------------------------------------------
+
+
+def hello(data: dict[str, Any]) -> dict[str, Any]:
+    """The engine's facts the page needs: versions, seats, levels, rule options, the shape
+    of a game, the cards' names, the scoring values and the size of a game file."""
+    defaults = Rules().to_dict()
+    _, problem = bot_levels()
+    return {
+        "engine": __version__,
+        "protocol": PROTOCOL_VERSION,
+        "seats": [{"key": name.lower(), "name": name} for name in SEAT_NAMES],
+        "people": {"max": 4, "default": [p["seat"] for p in DEFAULT_PEOPLE],
+                   "name_chars": MAX_NAME_CHARS},
+        "levels": level_facts(),
+        "default_level": default_level(),
+        "bots_problem": problem,
+        "hints": has_hints(),
+        "options": [
+            {"key": key, "label": label, "help": help_text, "default": defaults[key]}
+            for key, (label, help_text) in words.OPTIONS.items()
+        ],
+        "games": {"min": 1, "max": 4, "default": 1},
+        "deals": {"count": DEALS, "tricks": TRICKS_PER_DEAL},
+        "cards": {
+            "ranks": [{"key": RANK_LETTERS[r], "label": "10" if RANK_LETTERS[r] == "T"
+                       else RANK_LETTERS[r], "name": RANK_NAMES[r]} for r in range(12, -1, -1)],
+            "suits": [{"key": SUIT_LETTERS[s], "symbol": SUIT_SYMBOLS[s], "name": SUIT_NAMES[s],
+                       "color": "red" if s in (1, 2) else "black"} for s in range(4)],
+        },
+        "scoring": {
+            "calypsos": [LADDER[n + 1] - LADDER[n] for n in range(len(LADDER) - 1)],
+            "calypso_card": CARD_POINTS,
+            "pile_card": PILE_POINTS,
+        },
+        "limits": {"file_bytes": MAX_RECORD_BYTES},
+    }
+
+
+def new_game(data: dict[str, Any]) -> dict[str, Any]:
+    """Deal a new match; the reply carries the seats and the cut."""
+    return _start(Match(Settings.from_request(data)))
+
+
+def load(data: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a saved match; with several people every hand is covered (the hand-off),
+    unless ``viewer`` says whose hand the page was showing (a worker replaced mid-game)."""
+    for key in ("record", "settings"):
+        if key not in data:
+            raise ProtocolError("bad_request", f"load needs {key}")
+    history = data.get("history")
+    if history is None:  # not given, or null (as for every optional key): no earlier games
+        history = []
+    _check_record_sizes(data["record"], history)
+    loaded = Match.load(data["record"], data["settings"], history)
+    loaded.show(data.get("viewer"))
+    return _start(loaded)
+
+
+def view(data: dict[str, Any]) -> dict[str, Any]:
+    """The whole table again, seats and cut included."""
+    return _view(_match("view"), table=True)
+
+
+def play(data: dict[str, Any]) -> dict[str, Any]:
+    """The person whose hand is shown plays a card."""
+    match = _match("play")
+    if "card" not in data:
+        raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
+    return _view(match, event=match.play(data["card"]))
+
+
+def step(data: dict[str, Any]) -> dict[str, Any]:
+    """One computer player moves."""
+    match = _match("step")
+    return _view(match, event=match.step())
+
+
+def reveal(data: dict[str, Any]) -> dict[str, Any]:
+    """Show the hand of the person to move, once the device has been passed to them."""
+    match = _match("reveal")
+    if "seat" not in data:
+        raise ProtocolError("bad_request", "reveal needs the seat whose hand to show")
+    match.reveal(data["seat"])
+    return _view(match)
+
+
+def next_game(data: dict[str, Any]) -> dict[str, Any]:
+    """Start the next game of the match."""
+    match = _match("next_game")
+    match.next_game()
+    return _view(match)
+
+
+def undo(data: dict[str, Any]) -> dict[str, Any]:
+    """Take back the person's last card and the computer moves after it (one person only)."""
+    match = _match("undo")
+    match.undo()
+    return _view(match)
+
+
+def hint(data: dict[str, Any]) -> dict[str, Any]:
+    """A card for the person to move, from their observation only, and why."""
+    card, reason = _match("hint").hint()
+    return {"card": str(card), "reason": reason}
+
+
+def aids(data: dict[str, Any]) -> dict[str, Any]:
+    """The memory aids of the person whose hand is shown."""
+    match = _match("aids")
+    if match.viewer is None:
+        raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
+    shown = _aids(match, match.viewer)
+    if shown is None:
+        raise ProtocolError("unavailable", "no memory aids without the computer players")
+    return shown
+
+
+def record(data: dict[str, Any]) -> dict[str, Any]:
+    """The recipe of the match: {record, settings, history}."""
+    return _match("record").save()
+
+
+def replay(data: dict[str, Any]) -> dict[str, Any]:
+    """The full-information position after ``tricks`` tricks of a finished game: the given
+    ``record`` (say, an imported one), else the game in play once it is over."""
+    match = _session.match
+    given = data.get("record")
+    if given is None:
+        if match is None:
+            raise ProtocolError("no_game", "replay: no game in play and no record given")
+        state = match.state
+        if not state.is_over:
+            raise ProtocolError("game_not_over", NOT_OVER)
+        labels, sides = match.settings.labels(), match.settings.side_labels()
+    else:
+        state = _state_of(given)
+        if match is not None and _same_game(state, match.state) and not match.state.is_over:
+            raise ProtocolError("game_not_over", NOT_OVER)
+        people = people_of(given["players"]) if "players" in given else ()
+        labels = seat_labels(people) if people else list(SEAT_NAMES)
+        sides = side_labels(labels, tuple(p.seat for p in people))
+    tricks = data.get("tricks")
+    if tricks is None:  # not given, or given as null (as for every optional key): all of them
+        tricks = len(state.tricks)
+    if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
+        raise ProtocolError(
+            "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
+            f"not {brief(tricks)}"
+        )
+    # An imported record came with its hidden cards: an unfinished one replays as far as it goes.
+    return {**replay_position(state, tricks, reveal=True), "labels": labels, "sides": sides}
+
+
+def import_file(data: dict[str, Any]) -> dict[str, Any]:
+    """Check a game file's text and say what it holds: the record, whether it is over, and
+    settings that continue it with ``load`` (its players, else the seats in play)."""
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_request", "import needs text: the file's contents")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RECORD_BYTES:
+        raise ProtocolError(
+            "bad_record", f"the file is {size:,} bytes; a game record is at most "
+            f"{MAX_RECORD_BYTES:,}"
+        )
+    if nests_too_deeply(text):
+        raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
+    try:
+        state = parse_record(text)
+    except RecordError as exc:
+        raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
+    plain = json.dumps(to_record(state), separators=(",", ":")).encode()
+    seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
+    settings = _continuing(state, json.loads(text).get("players"), seed)
+    record = to_record(state, settings.players())
+    return {
+        "record": record,
+        "is_over": state.is_over,
+        "plays": len(state.plays),
+        "tricks": len(state.tricks),
+        "scores": list(state.partnership_scores()),
+        "labels": seat_labels(people_of(record["players"])),
+        "settings": settings.to_dict(),
+    }
+
+
+def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
+    """Settings that continue an imported game: its players (a level this table does not
+    offer becomes the default one), else the people and levels of the match in play."""
+    known, _ = bot_levels()
+    match = _session.match
+    seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
+    if players is not None:
+        seats.append((
+            [{"seat": p.seat, "name": p.name} for p in people_of(players)],
+            [p.get("computer") if p.get("computer") in known else default_level()
+             for p in players],
+        ))
+    if match is not None:
+        seats.append((match.settings.to_dict()["people"], list(match.settings.levels)))
+    seats.append((list(DEFAULT_PEOPLE), [default_level()] * 4))
+    for people, levels in seats:
+        # A file's seating that this table cannot take (no person, a name too long, two
+        # people of one name) gives way to the next.
+        if not people:
+            continue
+        try:
+            return Settings.from_request({
+                "seed": seed, "rules": state.rules.to_dict(), "levels": levels,
+                "people": people, "games": 1, "suit": SUIT_LETTERS[state.suits[people[0]["seat"]]],
+            }, saved=True)
+        except ProtocolError:
+            continue
+    raise AssertionError("the default seating is always valid")
+
+
+def examples(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The worked trick-winner examples of the rules: cards, suits, winner and reason."""
+    return [
+        {
+            "cards": list(cards),
+            "trumps": list(EXAMPLE_SUITS),
+            "winner": trick_winner(list(cards), list(EXAMPLE_SUITS)),
+            "reason": explain_trick(list(cards), list(EXAMPLE_SUITS)),
+        }
+        for cards in EXAMPLES
+    ]
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def _check_record_sizes(record: Any, history: Any) -> None:
+    """Apply parse_record's size limit to records that arrive already parsed."""
+    named = [("record", record)]
+    if isinstance(history, list):
+        named += [(f"history[{i}]", item) for i, item in enumerate(history)]
+    for name, item in named:
+        _check_size(name, item)
+
+
+def _check_size(name: str, item: Any) -> None:
+    size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > MAX_RECORD_BYTES:
+        raise ProtocolError(
+            "bad_record", f"{name} is {size} bytes; the limit is {MAX_RECORD_BYTES}"
+        )
+
+
+def _same_game(a: GameState, b: GameState) -> bool:
+    return a.deck == b.deck and a.suits == b.suits and a.first_dealer == b.first_dealer
+
+
+def _state_of(record: Any) -> GameState:
+    _check_size("record", record)
+    try:
+        return from_record(record)
+    except RecordError as exc:
+        raise ProtocolError("bad_record", str(exc)) from None

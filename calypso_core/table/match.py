@@ -1,0 +1,311 @@
+"""A match at one table: 1-4 games, 1-4 people and computer players in the other seats.
+
+A match is 1-4 games (docs/rules.md#a-match): each game is reshuffled from its own seed,
+suits stay with the seats, and the first dealer of a game is the last dealer of the one
+before.
+
+**Whose hand is shown.** One device serves every person at the table. ``viewer`` is the
+seat whose hand is face up, or None when every hand is covered. A single person's hand is
+always shown. With several people, the table starts covered; when the turn passes to a
+person other than the viewer, every hand is covered until ``reveal`` shows that person's
+(the page's hand-off screen). A load resumes covered. Undo is refused when several people
+play: a card once seen by the others cannot be unseen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..cards import SEAT_NAMES, Card, CardParseError
+from ..game import GameState, IllegalMoveError, new_game
+from ..record import RecordError, from_record, to_record
+from .errors import ProtocolError, brief
+from .players import Chooser, make_chooser, suggest
+from .settings import Settings
+from .story import truncated, undo_length
+
+
+def computer_players(settings: Settings, game: int) -> dict[int, Chooser]:
+    """The computer players of game ``game`` (0-based) of a match, by seat.
+
+    Each is seeded from the match seed, the game and its seat, so that replaying a game
+    (the master in your seat, ``table.rerun``) meets the same players.
+    """
+    salt = f"bots:{settings.seed}:{game}"
+    return {
+        seat: make_chooser(level, seat, f"{salt}:{seat}")
+        for seat, level in enumerate(settings.levels)
+        if settings.name_of(seat) is None
+    }
+
+
+class Match:
+    """The games of one match, the game in play, its computer players and whose hand
+    is shown."""
+
+    def __init__(self, settings: Settings, history: list[GameState] | None = None,
+                 state: GameState | None = None) -> None:
+        self.settings = settings
+        self.history = history or []
+        self.state = state if state is not None else self._deal(len(self.history))
+        self.bots = self._make_bots()
+        self.viewer: int | None = self._first_viewer()
+
+    def game_seed(self, index: int) -> str:
+        """The shuffle seed of game ``index`` (0-based) of the match."""
+        return self.settings.seed if index == 0 else f"{self.settings.seed}/{index + 1}"
+
+    def _deal(self, index: int) -> GameState:
+        s = self.settings
+        if index:
+            previous = self.history[-1]
+            return new_game(self.game_seed(index), s.rules, suits=previous.suits,
+                            first_dealer=previous.dealer)
+        state = new_game(s.seed, s.rules)
+        first = s.people[0].seat
+        if s.suit is None or state.suits[first] == s.suit:
+            return state
+        # The first person gets the suit; the rest of the deal stays the seed's.
+        drawn = state.suits
+        suits = list(drawn)
+        if drawn[first ^ 2] == s.suit:  # the partners swap suits
+            suits[first], suits[first ^ 2] = drawn[first ^ 2], drawn[first]
+        else:  # the pairs swap sides
+            suits[first], suits[first ^ 2] = s.suit, s.suit.mate
+            suits[(first + 1) % 4], suits[(first + 3) % 4] = drawn[first], drawn[first ^ 2]
+        return new_game(s.seed, s.rules, suits=suits)
+
+    def _make_bots(self) -> dict[int, Chooser]:
+        return computer_players(self.settings, len(self.history))
+
+    def _first_viewer(self) -> int | None:
+        people = self.settings.seats
+        return people[0] if len(people) == 1 else None
+
+    @property
+    def several(self) -> bool:
+        """Whether more than one person plays (pass and play)."""
+        return len(self.settings.people) > 1
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the last game of the match is finished."""
+        return self.state.is_over and len(self.history) + 1 >= self.settings.games
+
+    @property
+    def status(self) -> str:
+        """``your_turn`` (the viewer moves), ``waiting`` (a computer moves), ``handoff`` (a
+        person whose hand is covered moves) or ``game_over``."""
+        state = self.state
+        if state.is_over:
+            return "game_over"
+        if self.settings.name_of(state.to_move) is None:
+            return "waiting"
+        return "your_turn" if state.to_move == self.viewer else "handoff"
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def play(self, card: Any) -> dict[str, Any]:
+        """The person whose hand is shown plays a card, on their turn; returns the move."""
+        state = self.state
+        if not isinstance(card, str) or len(card) > 4:
+            raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief(card)}")
+        try:
+            code = Card.parse(card)
+        except CardParseError as exc:
+            raise ProtocolError("bad_card", str(exc)) from None
+        status = self.status
+        if status == "game_over":
+            raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
+        who = SEAT_NAMES[state.to_move]
+        if status == "waiting":
+            raise ProtocolError("not_your_turn", f"{code} cannot be played: it is {who}'s turn")
+        if status == "handoff":
+            raise ProtocolError(
+                "hand_covered", f"{code} cannot be played: {who}'s hand is covered (reveal it)"
+            )
+        seat = state.to_move
+        try:
+            state.play(code)
+        except IllegalMoveError as exc:
+            raise ProtocolError("illegal_move", str(exc)) from None
+        return self._moved(seat, code, None, 0.0)
+
+    def step(self) -> dict[str, Any]:
+        """One computer player moves; returns the move."""
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game_over", "no computer move: the game is over")
+        seat = state.to_move
+        if seat not in self.bots:
+            raise ProtocolError(
+                "not_bot_turn", f"no computer move: it is {SEAT_NAMES[seat]}'s turn, a person's"
+            )
+        start = time.perf_counter()
+        card, note = self.bots[seat](state)
+        elapsed = time.perf_counter() - start
+        state.play(card)
+        return self._moved(seat, card, note, elapsed)
+
+    def _moved(self, seat: int, card: Card, note: str | None, elapsed: float) -> dict[str, Any]:
+        """What a move did (the seat, the card, whether it ended a trick, a deal or the
+        game, how long it was thought over), after covering the hands if it passed the turn
+        to another person."""
+        state = self.state
+        plays = len(state.plays)
+        event = {
+            "seat": seat,
+            "card": str(card),
+            "trick_over": plays % 4 == 0,
+            "deal_over": plays % 52 == 0,
+            "game_over": state.is_over,
+            "think_ms": round(elapsed * 1000, 1),
+            "note": note,
+        }
+        self._cover_on_handoff()
+        return event
+
+    def _cover_on_handoff(self) -> None:
+        state = self.state
+        if (self.several and not state.is_over and state.to_move != self.viewer
+                and self.settings.name_of(state.to_move) is not None):
+            self.viewer = None
+
+    def reveal(self, seat: Any) -> None:
+        """Show the hand of the person to move (after the device was passed to them)."""
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game_over", "no hand to show: the game is over")
+        if seat != state.to_move or self.settings.name_of(seat) is None:
+            raise ProtocolError(
+                "not_your_turn",
+                f"{SEAT_NAMES[seat]}'s hand stays covered: it is {SEAT_NAMES[state.to_move]}'s "
+                "turn, and only the person to move may see their hand",
+            )
+        self.viewer = seat
+
+    def show(self, seat: Any) -> None:
+        """Show the hand that was shown before (a worker replaced mid-game), whoever is to
+        move; None leaves the hands as they are."""
+        if seat is None:
+            return
+        if type(seat) is not int or self.settings.name_of(seat) is None:
+            raise ProtocolError("bad_request", f"viewer must be a person's seat, not {brief(seat)}")
+        if self.several:
+            self.viewer = seat
+        self._cover_on_handoff()
+
+    def next_game(self) -> None:
+        """Start the next game of the match."""
+        if not self.state.is_over:
+            raise ProtocolError("game_not_over", "the game in play is not over yet")
+        if self.is_over:
+            raise ProtocolError("match_over", f"the match of {self.settings.games} games is over")
+        history = [*self.history, self.state]
+        nxt = Match(self.settings, history)
+        self.history, self.state, self.bots = history, nxt.state, nxt.bots
+        self.viewer = nxt.viewer
+
+    def undo(self) -> None:
+        """Take back the person's last card of this game and every computer move after it."""
+        if self.several:
+            raise ProtocolError(
+                "undo_off", "undo is off when several people play: a card once seen by the "
+                "others cannot be unseen"
+            )
+        try:
+            keep = undo_length(self.state, self.settings.seats[0])
+        except ValueError:
+            raise ProtocolError("nothing_to_undo", "you have played no card in this game yet") \
+                from None
+        self.state = truncated(self.state, keep)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether ``undo`` has a card to take back."""
+        if self.several or self.state.is_over:
+            return False
+        try:
+            undo_length(self.state, self.settings.seats[0])
+        except ValueError:
+            return False
+        return True
+
+    def hint(self) -> tuple[Card, str]:
+        """A suggested card for the person whose turn it is, with the reason in words."""
+        if self.status != "your_turn":
+            raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
+        return suggest(self.state)
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def save(self) -> dict[str, Any]:
+        """The recipe of the match: settings, the game in play, and the games before it.
+        Each record names its players (docs/game-record.md#players)."""
+        players = self.settings.players()
+        return {
+            "record": to_record(self.state, players),
+            "settings": self.settings.to_dict(),
+            "history": [to_record(game, players) for game in self.history],
+        }
+
+    @classmethod
+    def load(cls, record: Any, settings: Any, history: Any) -> Match:
+        """Rebuild a match from ``save()``; anything inconsistent is refused. With several
+        people, every hand is covered: the page shows the hand-off first."""
+        if not isinstance(settings, dict):
+            raise ProtocolError("bad_settings", "settings must be an object")
+        checked = Settings.from_request(settings, saved=True)
+        if not isinstance(history, list):
+            raise ProtocolError("bad_record", "history must be a list of game records")
+        if len(history) >= checked.games:
+            raise ProtocolError(
+                "bad_record", f"{len(history)} earlier games in a match of {checked.games}"
+            )
+        games: list[GameState] = []
+        for i, item in enumerate([*history, record]):
+            name = "record" if i == len(history) else f"history[{i}]"
+            try:
+                game = from_record(item)
+            except RecordError as exc:
+                raise ProtocolError("bad_record", f"{name}: {exc}") from None
+            if "players" in item and item["players"] != checked.players():
+                raise ProtocolError("bad_record", f"{name}: its players differ from the settings")
+            if game.rules != checked.rules:
+                raise ProtocolError("bad_record", f"{name}: its rules differ from the settings")
+            if i < len(history) and not game.is_over:
+                raise ProtocolError("bad_record", f"{name}: an earlier game is not finished")
+            if games and game.suits != games[0].suits:
+                raise ProtocolError("bad_record", f"{name}: the suits changed between games")
+            if games and game.first_dealer != games[-1].dealer:
+                raise ProtocolError(
+                    "bad_record", f"{name}: the first dealer is not the last dealer before"
+                )
+            games.append(game)
+        first = checked.people[0].seat
+        if checked.suit is not None and games[0].suits[first] != checked.suit:
+            raise ProtocolError("bad_record", "the record's suits differ from the settings")
+        return cls(checked, games[:-1], games[-1])
+
+    # -- what the match adds to the view ------------------------------------------------------
+
+    def match_view(self) -> dict[str, Any]:
+        """The games so far: which game this is (0-based), the finished ones and the totals."""
+        finished = [
+            {"scores": list(g.partnership_scores()), "winner": g.winner()} for g in self.history
+        ]
+        totals = [sum(g.partnership_scores()[side] for g in [*self.history, self.state])
+                  for side in (0, 1)]
+        over = self.is_over
+        return {
+            "game": len(self.history),
+            "games": self.settings.games,
+            "finished": finished,
+            "totals": totals,
+            "is_over": over,
+            "winner": (None if totals[0] == totals[1] else int(totals[1] > totals[0]))
+            if over else None,
+        }

@@ -1,0 +1,231 @@
+"""What a match is started with: seed, rules, who sits where, length and a suit.
+
+Each seat holds a person or a computer player. ``people`` lists the people (1-4) in the
+order given, each with a seat and a name (which may be empty); the other seats get a level.
+A single person in South, unnamed, is the default. ``suit`` is the first person's suit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import SEAT_NAMES, CardParseError, Suit
+from ..rules import Rules
+from . import words
+from .errors import ProtocolError, brief
+from .players import bot_levels, default_level
+
+HUMAN = "human"  # the level of a person's seat
+MAX_GAMES = 4
+MAX_SEED_CHARS = 100
+MAX_NAME_CHARS = 20
+DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit")
+
+
+@dataclass(frozen=True)
+class Person:
+    """A person at the table: a seat and a name (empty when not given)."""
+
+    seat: int
+    name: str
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a match was started with: enough, with the game records, to rebuild it."""
+
+    seed: str
+    rules: Rules
+    levels: tuple[str, str, str, str]  # per seat; HUMAN at the people's seats
+    people: tuple[Person, ...]  # 1-4, in the order given
+    games: int
+    suit: Suit | None  # the first person's suit, or None for the seed's choice
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as JSON-ready data, as ``from_request`` reads them."""
+        return {
+            "seed": self.seed,
+            "rules": self.rules.to_dict(),
+            "levels": list(self.levels),
+            "people": [{"seat": p.seat, "name": p.name} for p in self.people],
+            "games": self.games,
+            "suit": None if self.suit is None else str(self.suit),
+        }
+
+    @classmethod
+    def from_request(cls, data: dict[str, Any], *, saved: bool = False) -> Settings:
+        """Check new-game settings (or saved ones, where the seed is required).
+
+        A save from before several people could play has no ``people``: its one person sat
+        in South.
+        """
+        if saved:
+            unknown = sorted(set(data) - set(SETTINGS_KEYS))
+            if unknown:
+                raise ProtocolError("bad_settings", f"settings: unknown {', '.join(unknown)}")
+        people = _check_people(data.get("people"))
+        return cls(
+            seed=_check_seed(data.get("seed"), required=saved),
+            rules=_check_rules(data.get("rules")),
+            levels=_check_levels(data.get("level"), data.get("levels"), people),
+            people=people,
+            games=_check_games(1 if data.get("games") is None else data["games"]),
+            suit=_check_suit(data.get("suit")),
+        )
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The people's seats, in the order given."""
+        return tuple(p.seat for p in self.people)
+
+    def name_of(self, seat: int) -> str | None:
+        """A person's name ("" when not given), or None for a computer's seat."""
+        return next((p.name for p in self.people if p.seat == seat), None)
+
+    def labels(self) -> list[str]:
+        """What to call each seat ("You" for the only person, else names or seat names)."""
+        return seat_labels(self.people)
+
+    def side_labels(self) -> list[str]:
+        """What to call each partnership: its people first, in the order given."""
+        return side_labels(self.labels(), self.seats)
+
+    def players(self) -> list[dict[str, str]]:
+        """Who sits where, as a game record keeps it (docs/game-record.md#players)."""
+        return [
+            {"person": name} if (name := self.name_of(s)) is not None
+            else {"computer": self.levels[s]}
+            for s in range(4)
+        ]
+
+
+def seat_labels(people: tuple[Person, ...]) -> list[str]:
+    """What to call each seat: "You" for the only person, else a person's name (the seat's
+    name when none was given); a computer's seat by its name."""
+    names = {p.seat: p.name for p in people}
+    return [words.seat_label(s, names.get(s), len(people) == 1) for s in range(4)]
+
+
+def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:
+    """The people of a game record's ``players``, South first and then clockwise."""
+    return tuple(Person(s, players[s]["person"]) for s in (2, 3, 0, 1) if "person" in players[s])
+
+
+def side_labels(labels: list[str], people: tuple[int, ...]) -> list[str]:
+    """Each partnership's name from its players' labels, people first (in ``people``'s
+    order), then computer seats."""
+    result = []
+    for side in (0, 1):
+        pair = [s for s in people if s % 2 == side]
+        pair += [s for s in (side, side + 2) if s not in pair]
+        result.append(words.side_label(labels[pair[0]], labels[pair[1]]))
+    return result
+
+
+def _check_people(people: Any) -> tuple[Person, ...]:
+    if people is None:
+        people = list(DEFAULT_PEOPLE)
+    if not isinstance(people, list) or not 1 <= len(people) <= 4:
+        raise ProtocolError(
+            "bad_people", f"people must be a list of 1 to 4 people, not {brief(people)}"
+        )
+    checked: list[Person] = []
+    for item in people:
+        if not isinstance(item, dict) or "seat" not in item or set(item) - {"seat", "name"}:
+            raise ProtocolError(
+                "bad_people", f'each person is {{"seat": 0-3, "name": text}}, not {brief(item)}'
+            )
+        seat, name = item["seat"], item.get("name", "")
+        if type(seat) is not int or not 0 <= seat < 4:
+            raise ProtocolError("bad_people", f"{brief(seat)} is not a seat (0-3)")
+        if any(p.seat == seat for p in checked):
+            raise ProtocolError("bad_people", f"two people in {SEAT_NAMES[seat]}'s seat")
+        if not isinstance(name, str):
+            raise ProtocolError("bad_people", f"a name is text, not {brief(name)}")
+        name = " ".join(name.split())
+        if len(name) > MAX_NAME_CHARS or not name.isprintable() or not _is_utf8(name):
+            raise ProtocolError(
+                "bad_people", f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
+                f"{MAX_NAME_CHARS} characters, not {brief(name)}"
+            )
+        if name and any(p.name.casefold() == name.casefold() for p in checked):
+            raise ProtocolError("bad_people", f"two people are called {name}: give each "
+                                "a different name")
+        checked.append(Person(seat, name))
+    return tuple(checked)
+
+
+def _check_seed(seed: Any, *, required: bool) -> str:
+    # Seeds are text so that 42, "42" and ?seed=42 all give the same deal as the terminal.
+    if seed is None or seed == "":
+        if required:
+            raise ProtocolError("bad_settings", "settings: seed is missing")
+        return str(random.SystemRandom().randrange(10**9))
+    if type(seed) is int:
+        seed = str(seed)
+    if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS or not _is_utf8(seed):
+        raise ProtocolError(
+            "bad_seed", f"seed must be a number or a text of at most {MAX_SEED_CHARS} characters"
+        )
+    return seed
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:  # a lone surrogate, which JSON allows and seeding does not
+        return False
+    return True
+
+
+def _check_rules(rules: Any) -> Rules:
+    if rules is None:
+        return Rules()
+    try:
+        return Rules.from_dict(rules)
+    except (ValueError, TypeError) as exc:
+        raise ProtocolError("bad_rules", str(exc)) from None
+
+
+def _check_levels(
+    level: Any, levels: Any, people: tuple[Person, ...]
+) -> tuple[str, str, str, str]:
+    known, _ = bot_levels()
+    seats = {p.seat for p in people}
+    if level is not None and levels is not None:
+        raise ProtocolError("bad_level", "give level (all seats) or levels (per seat), not both")
+    if levels is None:
+        levels = [default_level() if level is None else level] * 4
+    if not isinstance(levels, list) or len(levels) != 4:
+        raise ProtocolError("bad_level", "levels must be a list of four levels, one per seat")
+    checked = []
+    for seat, item in enumerate(levels):
+        if seat in seats:
+            checked.append(HUMAN)  # a person's seat: its entry is not a level, and ignored
+        elif isinstance(item, str) and item in known:
+            checked.append(item)
+        else:
+            raise ProtocolError(
+                "bad_level",
+                f"{SEAT_NAMES[seat]}: {brief(item)} is not a level (known: {', '.join(known)})",
+            )
+    return (checked[0], checked[1], checked[2], checked[3])
+
+
+def _check_games(games: Any) -> int:
+    if type(games) is not int or not 1 <= games <= MAX_GAMES:
+        raise ProtocolError("bad_games", f"games must be a number from 1 to {MAX_GAMES}")
+    return games
+
+
+def _check_suit(suit: Any) -> Suit | None:
+    if suit is None or suit == "random":
+        return None
+    try:
+        return Suit.parse(suit)
+    except CardParseError:
+        message = f"{brief(suit)} is not a suit (S, H, D, C or random)"
+        raise ProtocolError("bad_suit", message) from None

@@ -1,0 +1,134 @@
+"""The worker protocol: one function from a JSON request string to a JSON reply string.
+
+Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` or
+``{"id", "ok": false, "error": {"code", "message"}}``. ``REQUESTS`` maps each request type
+to its handler (``handlers``) and the payload keys it accepts; the limits are checked before
+anything is parsed. One match is kept between requests (the worker runs one page); apart
+from that, and from fresh random seeds when none is given, a reply depends only on the
+request. A refused request changes nothing. docs/protocol.md describes every request.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
+from ..record import MAX_RECORD_BYTES
+from . import handlers
+from .errors import ProtocolError, brief
+
+PROTOCOL_VERSION = handlers.PROTOCOL_VERSION
+# Room for the largest request the page sends: an import of a game file at the record size
+# limit written all in escapes ("\u0001" is six characters for one byte), or a load with
+# a match's four records.
+MAX_REQUEST_CHARS = 6 * MAX_RECORD_BYTES + 16_000
+MAX_MESSAGE_CHARS = 300
+MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
+Handler = Callable[[dict[str, Any]], Any]
+
+# Each request type: its handler and the payload keys it accepts besides "id" and "type".
+REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
+    "hello": (handlers.hello, frozenset()),
+    "new_game": (handlers.new_game,
+                 frozenset({"seed", "rules", "level", "levels", "people", "games", "suit"})),
+    "view": (handlers.view, frozenset()),
+    "play": (handlers.play, frozenset({"card"})),
+    "step": (handlers.step, frozenset()),
+    "reveal": (handlers.reveal, frozenset({"seat"})),
+    "next_game": (handlers.next_game, frozenset()),
+    "hint": (handlers.hint, frozenset()),
+    "aids": (handlers.aids, frozenset()),
+    "record": (handlers.record, frozenset()),
+    "load": (handlers.load, frozenset({"record", "settings", "history", "viewer"})),
+    "undo": (handlers.undo, frozenset()),
+    "replay": (handlers.replay, frozenset({"record", "tricks"})),
+    "import": (handlers.import_file, frozenset({"text"})),
+    "examples": (handlers.examples, frozenset()),
+}
+
+reset = handlers.reset
+
+
+def handle(request: str) -> str:
+    """Answer one JSON request with one JSON reply; never raises.
+
+    The reply carries the request's id whenever it can be read, refusals included: the
+    page matches replies to requests by id.
+    """
+    req_id: Any = None
+    try:
+        data = _parse(request)
+        req_id = data.get("id")
+        result = _dispatch(data)
+    except ProtocolError as exc:
+        return _reply(_id_of(request, req_id), error={"code": exc.code, "message": str(exc)})
+    except Exception as exc:  # a bug must still answer, or the page waits forever
+        message = f"the engine failed: {type(exc).__name__}: {exc}"
+        return _reply(_id_of(request, req_id), error={"code": "internal", "message": message})
+    return _reply(req_id, result=result)
+
+
+def _id_of(request: Any, parsed: Any) -> Any:
+    """The id of a refused request: as parsed, else read from its text (one pass)."""
+    if parsed is not None or not isinstance(request, str):
+        return parsed
+    found = top_level_id(request)
+    return found if _is_id(found) else None
+
+
+def _is_id(value: Any) -> bool:
+    return (value is None or type(value) is str
+            or (type(value) is int and abs(value) <= MAX_SAFE_INTEGER))
+
+
+def _parse(request: Any) -> dict[str, Any]:
+    if not isinstance(request, str):
+        raise ProtocolError("bad_json", "a request must be a JSON string")
+    if len(request) > MAX_REQUEST_CHARS:
+        raise ProtocolError(
+            "bad_request", f"request is {len(request)} characters; the limit is {MAX_REQUEST_CHARS}"
+        )
+    if nests_too_deeply(request):
+        raise ProtocolError(
+            "bad_json", f"request nests arrays and objects over {MAX_NESTING} levels deep"
+        )
+    try:
+        # Lone surrogates ("\ud800") are refused here: seeding from one fails, and so would
+        # sending it on.
+        data = loads(request)
+    except ValueError as exc:  # UnicodeEncodeError is one
+        raise ProtocolError("bad_json", f"request is not JSON text: {exc}") from None
+    except RecursionError:
+        raise ProtocolError("bad_json", "request is not JSON: nested too deeply") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_request", "a request must be a JSON object")
+    req_id = data.get("id")
+    if not _is_id(req_id):
+        raise ProtocolError(
+            "bad_request", f"id must be a text or a whole number, not {brief(req_id)}"
+        )
+    return data
+
+
+def _dispatch(data: dict[str, Any]) -> Any:
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in REQUESTS:
+        known = ", ".join(REQUESTS)
+        raise ProtocolError("unknown_type", f"unknown request type {brief(kind)} (known: {known})")
+    handler, accepted = REQUESTS[kind]
+    extra = sorted(set(data) - accepted - {"id", "type"})
+    if extra:
+        raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
+    return handler(data)
+
+
+def _reply(req_id: Any, *, result: Any = None, error: dict[str, str] | None = None) -> str:
+    if error is not None:
+        if len(error["message"]) > MAX_MESSAGE_CHARS:  # engine messages may quote an input
+            error = {**error, "message": error["message"][: MAX_MESSAGE_CHARS - 1] + "…"}
+        reply = {"id": req_id, "ok": False, "error": error}
+    else:
+        reply = {"id": req_id, "ok": True, "result": result}
+    return json.dumps(reply, ensure_ascii=False, separators=(",", ":"))

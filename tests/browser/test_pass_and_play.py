@@ -1,0 +1,188 @@
+"""Two people sharing one device: a whole game in the page with a hand-off at each change of
+person, no hidden card anywhere in the page while every hand is covered, the right hand
+shown by "Show <Seat>'s hand", and a reload that comes back to the hand-off screen.
+
+The hidden cards are worked out in CPython from the page's own game record: every card in
+any hand that nobody has seen played (nor cut). Each must be absent from the page's DOM
+(text, attributes, accessible names, titles, the log) and from its accessibility tree, by
+code ("QH"), by name ("Queen of hearts") and by short form ("Q♥").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from calypso_core import Card, from_record
+
+from .table import TIMEOUT_MS
+from .watching import booted_page, settled
+
+pytestmark = pytest.mark.browser
+
+SETTLED = ("[data-table][data-state=ready], [data-table][data-state=over], "
+           "[data-table][data-state=handoff]")
+SEATS = ["North", "East", "South", "West"]
+QUERY = "?seed=pass-1&level=random&speed=0&humans=south,north"
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str], str]]:
+    with booted_page(browser, server_url, QUERY, TIMEOUT_MS,
+                     viewport={"width": 1366, "height": 768}) as (page, problems):
+        yield page, problems, server_url
+
+
+@pytest.fixture
+def table(shared: tuple[Page, list[str], str]) -> Iterator[Page]:
+    page, problems, _ = shared
+    with settled(page, problems, SETTLED, TIMEOUT_MS) as settled_page:
+        yield settled_page
+
+
+def settle(page: Page) -> str:
+    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+    return page.locator("[data-table]").get_attribute("data-state") or ""
+
+
+def engine(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
+    reply = page.evaluate("""async ([kind, payload]) => {
+        const { engine } = await import("./engine-client.js");
+        return engine().request(kind, payload);
+    }""", [kind, payload or {}])
+    return reply
+
+
+def hidden_cards(page: Page) -> set[Card]:
+    """Cards in some hand that nobody at the table has seen: not played, not cut."""
+    saved, view = engine(page, "record"), engine(page, "view")
+    state = from_record(saved["record"])
+    public = {Card.parse(c) for c in [*saved["record"]["plays"], *view["table"]["cut"]["cards"]]}
+    return {card for seat in range(4) for card in state.hand(seat)} - public
+
+
+def page_text(page: Page) -> str:
+    """Everything in the page a person or a screen reader could meet: the whole DOM as HTML
+    (text, attributes, titles, accessible names) and the accessibility tree."""
+    html = page.evaluate("document.documentElement.outerHTML")
+    return html + "\n" + page.locator("body").aria_snapshot()
+
+
+def forms(card: Card) -> list[str]:
+    return [f'"{card}"', f">{card}<", card.name, card.name.lower(), card.pretty]
+
+
+def assert_nothing_hidden_shown(page: Page) -> int:
+    text = page_text(page)
+    hidden = hidden_cards(page)
+    shown = [(str(card), form) for card in hidden for form in forms(card) if form in text]
+    assert not shown, f"covered, yet the page shows {shown[:5]}"
+    assert page.locator("[data-hand] [data-card]").count() == 0
+    return len(hidden) * len(forms(Card(0)))
+
+
+def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
+    table: Page, shared: tuple[Page, list[str], str],
+) -> None:
+    page = shared[0]
+    handoffs = checked = 0
+    shown: int | None = None
+    reloaded = False
+    while (state := settle(page)) != "over":
+        if state == "handoff":
+            handoff = page.locator("[data-handoff]")
+            expect(handoff).to_be_visible()
+            to_move = engine(page, "view")["to_move"]
+            assert to_move in (0, 2) and to_move != shown  # only when the turn changes person
+            expect(handoff).to_contain_text(f"Pass the device to {SEATS[to_move]}")
+            button = page.get_by_role("button", name=f"Show {SEATS[to_move]}'s hand")
+            expect(button).to_be_visible()
+            if shown is not None:  # the keyboard goes on from the card played to the hand-off
+                expect(button).to_be_focused()
+            expect(page.locator("[data-table]")).to_have_attribute("data-covered", "true")
+            # Public things stay: the trick, the seats' calypsos, the scores.
+            expect(page.locator("[data-seat] .calypso")).to_have_count(4)
+            checked += assert_nothing_hidden_shown(page)
+            handoffs += 1
+            if handoffs == 3 and not reloaded:
+                # A reload mid-game comes back to the hand-off screen, never to a hand.
+                reloaded = True
+                page.reload()  # the address the page left: the link's speed, not its deal
+                page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                                       timeout=TIMEOUT_MS)
+                assert settle(page) == "handoff"
+                assert engine(page, "view")["to_move"] == to_move
+                assert_nothing_hidden_shown(page)
+                button = page.get_by_role("button", name=f"Show {SEATS[to_move]}'s hand")
+            button.click()
+            assert settle(page) == "ready"
+            shown = to_move
+            record = from_record(engine(page, "record")["record"])
+            hand = page.locator("[data-hand] [data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)")
+            assert sorted(hand) == sorted(str(c) for c in record.hand(to_move))
+            expect(page.locator("[data-status]")).to_contain_text(f"{SEATS[to_move]}, your turn")
+            expect(page.locator("[data-handoff]")).to_be_hidden()
+        else:
+            assert state == "ready"
+            before = page.locator("[data-table]").get_attribute("data-plays")
+            page.locator("[data-hand] [data-card][data-playable]").first.click()
+            # The same person may win the trick and lead again: wait for the card, not a state.
+            expect(page.locator("[data-table]")).not_to_have_attribute(
+                "data-plays", before or "", timeout=TIMEOUT_MS)
+    assert handoffs >= 13 and reloaded
+    assert checked > 1_000  # many hidden cards were looked for, in every form
+    assert from_record(engine(page, "record")["record"]).is_over
+    sheet = page.locator("[data-dialog=score_sheet]")
+    expect(sheet).to_be_visible()
+    expect(sheet.locator("[data-score-side='0'] th")).to_have_text("South & North")
+    sheet.get_by_role("button", name="Close").click()
+    # A game of several people counts in nobody's statistics.
+    assert page.evaluate("localStorage.getItem('calypso.stats.v1')") is None
+
+
+def test_the_new_game_dialog_seats_named_people_and_computers(table: Page) -> None:
+    page = table
+    page.get_by_role("button", name="New game").click()
+    dialog = page.locator("[data-dialog=new_game]")
+    dialog.get_by_label("Level", exact=True).select_option("random")
+    dialog.get_by_label("East", exact=True).select_option("person")
+    dialog.get_by_label("East's name").fill("Ben")
+    dialog.get_by_label("South's name").fill("Ana")
+    dialog.get_by_label("North", exact=True).select_option("random")
+    expect(dialog.get_by_label("South's suit")).to_be_visible()
+    dialog.get_by_label("Speed").select_option("instant")
+    dialog.get_by_label("Seed").fill("pass-2")
+    dialog.get_by_role("button", name="Deal").click()
+    expect(page.locator("[data-seed-info]")).to_have_text("Seed pass-2")
+    assert settle(page) == "handoff"
+    seat = engine(page, "view")["to_move"]
+    name = {1: "Ben", 2: "Ana"}[seat]
+    expect(page.locator("[data-handoff-text]")).to_have_text(
+        f"Pass the device to {name} ({SEATS[seat]}).")
+    assert_nothing_hidden_shown(page)
+    expect(page.locator("[data-scores]")).to_contain_text("Ana & North")
+    expect(page.locator("[data-scores]")).to_contain_text("Ben & West")
+    settings = engine(page, "record")["settings"]
+    assert settings["people"] == [{"seat": 2, "name": "Ana"}, {"seat": 1, "name": "Ben"}]
+    expect(page.locator(".bar [data-action=undo]")).to_be_hidden()  # undo is off
+    page.get_by_role("button", name=f"Show {SEATS[seat]}'s hand").click()
+    assert settle(page) == "ready"
+    expect(page.locator(f"[data-seat='{seat}']")).to_have_attribute("data-viewer", "true")
+    expect(page.locator("[data-hand-title]")).to_contain_text(f"{name}'s hand")
+
+
+def test_an_unknown_seat_in_the_link_is_refused_with_a_notice(
+    page: Page, server_url: str,
+) -> None:
+    page.goto(server_url + "?seed=pass-3&speed=0&humans=south,nowhere")
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
+    settle(page)
+    expect(page.locator("[data-notice]")).to_contain_text('There is no seat "nowhere"')
+    saved = engine(page, "record")
+    assert saved["settings"]["people"] == [{"seat": 2, "name": ""}]
+    assert json.loads(json.dumps(saved["record"]["players"]))[2] == {"person": ""}

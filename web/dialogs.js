@@ -1,0 +1,170 @@
+// The dialogs and panels around play: the new-game dialog, the last trick, the cut, the
+// rules' examples, statistics, settings, saved games and the walkthrough.
+
+import { $ } from "./dom.js";
+import { engine } from "./engine-client.js";
+import { problem, persist, setSpeed, show, startGame } from "./flow.js";
+import * as forms from "./forms.js";
+import * as panels from "./panels.js";
+import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
+import * as prefsStore from "./prefs.js";
+import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
+import * as sound from "./sound.js";
+import { app, requestDraw } from "./state.js";
+import * as stats from "./stats.js";
+import * as storage from "./storage.js";
+import * as tour from "./tour.js";
+
+const client = engine();
+
+// -- a new game -----------------------------------------------------------------------------
+
+// The new-game form starts from the match in play (else the saved settings).
+function formSettings() {
+  const settings = { ...app.settings, speed: app.speedName };
+  const current = app.table?.settings;
+  if (current) {
+    const people = new Set(current.people.map((p) => p.seat));
+    const computers = current.levels.filter((_, seat) => !people.has(seat));
+    settings.level = computers[0] ?? settings.level;
+    settings.levels = computers.every((l) => l === computers[0]) ? null : current.levels;
+    settings.people = current.people;
+    settings.rules = current.rules;
+    settings.games = current.games;
+    settings.suit = current.suit ?? "random";
+  }
+  if (!app.hello.levels.some((l) => l.key === settings.level)) settings.level = app.hello.default_level;
+  return settings;
+}
+
+export function openNewGame() {
+  closeDialog("score_sheet");
+  forms.setNewGameForm(formSettings());
+  openDialog("new_game");
+}
+
+export function deal() {
+  const { seed, ...settings } = forms.readNewGameForm();
+  app.settings = settings;
+  storage.saveSettings(settings);
+  setSpeed(settings.speed);
+  return startGame(settings, seed);
+}
+
+// -- around play ----------------------------------------------------------------------------
+
+export function showLastTrick() {
+  if (!app.view) return;
+  panels.drawLastTrick($("[data-last-trick]"), app.view);
+  openOnly("last_trick");
+}
+
+export async function showRules() {
+  openOnly("rules");
+  if (!app.examples) {
+    try {
+      app.examples = await client.request("examples");
+    } catch (error) {
+      problem("The worked examples could not be drawn", error);
+      return;
+    }
+  }
+  panels.drawExamples($("[data-examples]"), app.examples);
+}
+
+export function showStats() {
+  const button = $("[data-action=reset_stats]");
+  button.textContent = "Reset statistics";
+  delete button.dataset.confirm;
+  panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
+  openOnly("stats");
+}
+
+export function resetStats() {
+  const button = $("[data-action=reset_stats]");
+  if (!button.dataset.confirm) {
+    button.dataset.confirm = "true";
+    button.textContent = "Really reset? Click again";
+    return;
+  }
+  stats.reset();
+  showStats();
+}
+
+export function showSettings() {
+  forms.setPrefsForm($("[data-prefs-form]"), app.prefs, app.speedName);
+  openOnly("settings");
+}
+
+export function changePrefs() {
+  const { prefs, speed } = forms.readPrefsForm($("[data-prefs-form]"), app.prefs);
+  app.prefs = prefs;
+  prefsStore.save(prefs);
+  prefsStore.apply(prefs);
+  sound.setEnabled(prefs.sound);
+  if (speed && speed !== app.speedName) {
+    setSpeed(speed);
+    app.settings = { ...app.settings, speed };
+    storage.saveSettings(app.settings);
+  }
+  requestDraw();
+}
+
+// -- saved games (saves.js: one save per game, one game per tab) ---------------------------
+
+export async function showSaves() {
+  savedGames.drawSaves($("[data-saves]"), await saves.list(), app.hello);
+  openOnly("saves");
+}
+
+// Plays another saved game in this tab; the game in play stays saved as it stands.
+export async function openSave(id) {
+  const opening = await saves.open(id);
+  if (!opening.game) {
+    renderNotice(opening.problem);
+    return showSaves();
+  }
+  closeAllDialogs();
+  app.run += 1; // the game in play stops here, once the engine has answered what it was asked
+  await client.request("record").catch(() => null);
+  persist();
+  let loaded;
+  try {
+    loaded = await client.request("load", opening.game);
+  } catch (error) {
+    opening.cancel();
+    await show(() => client.request("view"), "Could not go back to the game in play");
+    problem("That saved game could not be opened", error);
+    return undefined;
+  }
+  opening.commit(); // from here on, this tab's moves are saved into the game opened
+  return show(async () => loaded, "That saved game could not be opened");
+}
+
+export async function deleteSave(id) {
+  const button = document.querySelector(`[data-action=delete_save][data-save="${CSS.escape(id)}"]`);
+  if (button && !savedGames.confirmDelete(button)) return;
+  const refused = await saves.remove(id);
+  if (refused) renderNotice(refused);
+  else persist(); // the space freed may be what a failed save needed
+  await showSaves();
+}
+
+// -- the walkthrough ------------------------------------------------------------------------
+
+function tourDone() {
+  app.prefs = { ...app.prefs, tourDone: true };
+  prefsStore.save(app.prefs);
+}
+
+export function startTour() {
+  closeAllDialogs();
+  $("[data-tour-offer]").hidden = true;
+  tour.start(tourDone);
+}
+
+export function declineTour() {
+  $("[data-tour-offer]").hidden = true;
+  tourDone();
+}

@@ -1,0 +1,285 @@
+// The game's flow: dealing, the computer players' moves, the person's cards, hand-offs
+// between people, undo and hints. It sequences requests and asks for drawing; the engine
+// decides everything.
+//
+// A computer's move costs one round trip, and its thinking overlaps the animation of the
+// move before: the next "step" is asked for as soon as a reply is in, and its reply is drawn
+// once it has arrived and the previous move's pause is over.
+
+import { shortName } from "./cards.js";
+import { $ } from "./dom.js";
+import { engine } from "./engine-client.js";
+import * as names from "./names.js";
+import { closeAllDialogs, closeDialog, renderNotice } from "./page.js";
+import * as panels from "./panels.js";
+import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
+import * as sound from "./sound.js";
+import { SPEEDS, parseSpeed } from "./speed.js";
+import { app, requestDraw } from "./state.js";
+import * as stats from "./stats.js";
+import { focusHand, showBusy } from "./table-view.js";
+
+const client = engine();
+
+export function setSpeed(speed) {
+  app.speed = parseSpeed(speed) ?? SPEEDS.normal;
+  // The closest named speed, for the new-game form.
+  app.speedName = Object.keys(SPEEDS).find((name) => SPEEDS[name].move >= app.speed.move) ?? "slow";
+  document.documentElement.style.setProperty("--move-ms", `${app.speed.move}ms`);
+}
+
+const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+export function problem(what, error) {
+  renderNotice(`${what}: ${error.message}${error.code ? ` (${error.code})` : ""}`);
+}
+
+// Takes a reply of the engine as the table now: its match facts when it carries them, and
+// whatever would show a covered hand dropped when every hand is covered.
+function take(view) {
+  const covering = view.viewer === null && app.view !== null && app.view.viewer !== null;
+  if (view.table) {
+    app.table = view.table;
+    names.setTable(view.table);
+  }
+  app.view = view;
+  if (view.viewer === null) {
+    // A hint, or a notice naming a card of the hand that was shown ("Could not play the Q♥"),
+    // must not stay for the next person.
+    if (covering || app.hint) renderNotice(null);
+    app.hint = null;
+  }
+  requestDraw();
+}
+
+// Sounds for what a move did: a card, a trick won or lost, a calypso completed.
+function soundFor(before, after) {
+  const event = after.event;
+  if (!event || !app.prefs.sound) return;
+  const made = after.seats.some((s, i) => s.completed > (before?.seats[i]?.completed ?? s.completed));
+  const last = after.log.tricks.at(-1);
+  const mine = after.viewer ?? names.peopleSeats()[0];
+  if (made) sound.play("calypso");
+  else if (event.trick_over && last) {
+    sound.play(app.table.seats[last.winner].side === app.table.seats[mine].side ? "trick" : "lost");
+  } else sound.play("card");
+}
+
+function pauseAfter(view) {
+  return view.event?.trick_over ? app.speed.trick : app.speed.move;
+}
+
+// -- the cut ----------------------------------------------------------------------------------
+
+let cutTimer = null;
+
+/** Shows the cut before the match: for a while at its start (when the settings say so), or
+ * until closed when asked for. */
+export function showCut(force = false) {
+  const cut = app.table?.cut;
+  if (!cut || (!force && !app.prefs.showCut)) return;
+  if (force) closeAllDialogs();
+  panels.drawCut($("[data-cut]"), cut);
+  $("[data-cut-banner]").hidden = false;
+  clearTimeout(cutTimer);
+  if (!force) cutTimer = setTimeout(hideCut, Math.max(3500, app.speed.trick * 3));
+}
+
+export function hideCut() {
+  clearTimeout(cutTimer);
+  const banner = $("[data-cut-banner]");
+  const hadFocus = banner.contains(document.activeElement);
+  banner.hidden = true;
+  if (hadFocus) focusHand();
+}
+
+// -- dealing and loading ------------------------------------------------------------------
+
+function seatsPayload(settings) {
+  const known = new Set(app.hello.levels.map((l) => l.key));
+  const level = known.has(settings.level) ? settings.level : app.hello.default_level;
+  const people = Array.isArray(settings.people) && settings.people.length ? settings.people : null;
+  const payload = people ? { people } : {};
+  const seats = people ? people.map((p) => p.seat) : app.hello.people.default;
+  const personSeat = (seat) => seats.includes(seat);
+  if (Array.isArray(settings.levels) && settings.levels.every((l, s) => personSeat(s) || known.has(l))) {
+    return { ...payload, levels: settings.levels.map((l, s) => (personSeat(s) ? null : l)) };
+  }
+  return { ...payload, level };
+}
+
+/** Deals a new match with these settings (and seed, when given). */
+export async function startGame(settings, seed) {
+  const payload = {
+    ...seatsPayload(settings),
+    rules: settings.rules ?? {},
+    games: settings.games ?? 1,
+    suit: settings.suit ?? "random",
+  };
+  if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
+  const started = await show(() => client.request("new_game", payload), "Could not deal");
+  if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
+  return started;
+}
+
+// Replaces the game in play with the one a request returns, then lets the computers play.
+export async function show(requestView, failure) {
+  const run = ++app.run;
+  app.hint = null;
+  closeDialog("score_sheet");
+  if (app.view) {
+    app.busy = true;
+    showBusy();
+  }
+  let view;
+  try {
+    view = await requestView();
+  } catch (error) {
+    if (run === app.run) {
+      app.busy = false;
+      requestDraw();
+    }
+    problem(failure, error);
+    app.lastError = error;
+    return false;
+  }
+  app.lastError = null;
+  take(view);
+  persist();
+  if (run !== app.run) return true;
+  renderNotice(null);
+  await advance(run);
+  return true;
+}
+
+export function nextGame() {
+  return show(() => client.request("next_game"), "Could not start the next game");
+}
+
+// -- computer moves -------------------------------------------------------------------------
+
+// Asks the engine for computer moves until a person is to move or the game ends, drawing
+// each. The next move is asked for as soon as a reply is in, so the worker thinks while the
+// page shows the move before; a move is drawn once its reply is in and the pause of the move
+// before is over. ``pending`` is a step already asked for, ``pause`` the pause running now.
+async function advance(run, pending = null, pause = Promise.resolve()) {
+  if (!pending && app.view.status === "waiting") pending = client.request("step");
+  app.busy = true;
+  showBusy();
+  requestDraw();
+  while (pending) {
+    let next;
+    try {
+      [next] = await Promise.all([pending, pause]);
+    } catch (error) {
+      if (run === app.run) problem("A computer player could not move", error);
+      break;
+    }
+    if (run !== app.run) return;
+    pending = next.status === "waiting" ? client.request("step") : null;
+    soundFor(app.view, next);
+    if (next.event?.note) console.warn(next.event.note);
+    take(next);
+    persist();
+    pause = sleep(pauseAfter(next));
+  }
+  await pause; // the last move stays in view for its pause, as every move before it
+  if (run !== app.run) return;
+  app.busy = false;
+  requestDraw();
+  const status = app.view.status;
+  if (status === "game_over") {
+    if (names.alone()) stats.countGame(app.view, app.table);
+    closeAllDialogs();
+    app.openSheet = true;
+  } else if (status === "your_turn" && app.prefs.sound) {
+    sound.play("turn");
+  }
+}
+
+// -- the person's moves ----------------------------------------------------------------------
+
+export async function playCard(card) {
+  if (app.busy || app.view?.status !== "your_turn") return;
+  const run = app.run;
+  if (app.hint) {
+    app.hint = null;
+    renderNotice(null);
+  }
+  app.busy = true;
+  app.focusHand = true;
+  showBusy(); // at once: data-state says busy before the reply, and the frame disables the hand
+  requestDraw();
+  let next;
+  try {
+    next = await client.request("play", { card });
+  } catch (error) {
+    app.busy = false;
+    requestDraw();
+    problem(`Could not play ${card}`, error);
+    return;
+  }
+  if (run !== app.run) return;
+  soundFor(app.view, next);
+  hideCut();
+  take(next);
+  persist();
+  // The computers think while this card is shown.
+  const pending = next.status === "waiting" ? client.request("step") : null;
+  await advance(run, pending, sleep(pauseAfter(next)));
+}
+
+/** Shows the hand of the person to move, once the device has been passed to them. */
+export async function reveal() {
+  if (app.busy || app.view?.status !== "handoff") return;
+  const seat = app.view.handoff.seat;
+  const run = app.run;
+  app.busy = true;
+  showBusy();
+  requestDraw();
+  let next;
+  try {
+    next = await client.request("reveal", { seat });
+  } catch (error) {
+    app.busy = false;
+    requestDraw();
+    problem("The hand could not be shown", error);
+    return;
+  }
+  if (run !== app.run) return;
+  app.busy = false;
+  app.focusHand = true;
+  take(next);
+  if (next.status === "your_turn" && app.prefs.sound) sound.play("turn");
+}
+
+export async function undo() {
+  if (app.busy || !app.prefs.undo || !app.view?.can_undo) return;
+  const ok = await show(() => client.request("undo"), "Could not undo");
+  if (ok) renderNotice(null);
+}
+
+export async function hint() {
+  if (app.busy || app.view?.status !== "your_turn") return;
+  const shown = app.view.viewer;
+  try {
+    const { card, reason } = await client.request("hint");
+    if (app.view?.viewer !== shown || app.view.status !== "your_turn") return; // passed on since
+    app.hint = card;
+    requestDraw();
+    renderNotice(`Hint (${shortName(card)}): ${reason}`);
+  } catch (error) {
+    problem("No hint", error);
+  }
+}
+
+// -- saving -----------------------------------------------------------------------------------
+
+/** Saves the game in play as the client keeps its recipe; a save that fails is said at once. */
+export function persist() {
+  if (!client.game) return;
+  const over = Boolean(app.view?.status === "game_over" && app.view.match?.is_over);
+  const outcome = saves.save(client.game, { over });
+  if (savedGames.showSaveOutcome(outcome) === "recovered") renderNotice("Your game is saved again.");
+}

@@ -1,0 +1,147 @@
+// The page's forms: the new-game dialog (each seat a person, with a name, or a computer
+// player of a level; rules; match length; suit; speed; seed) and the settings. The choices
+// come from the engine's hello; the forms only read and write them.
+
+import { $, $$, h, redraw } from "./dom.js";
+
+const PERSON = "person";
+// The order the dialog lists people in, so that the first person (whose suit "suit" sets) is
+// the engine's default person (South) when that seat has one: from there, clockwise.
+let peopleOrder = [0, 1, 2, 3];
+let defaultPeople = [];
+
+const form = () => $("[data-new-game-form]");
+
+function levelHelp(level) {
+  const think = level.think_ms ? `Thinks up to ${(level.think_ms / 1000).toLocaleString("en")} s a move.`
+    : "Plays at once.";
+  return `${level.label}: ${level.help} ${think}`;
+}
+
+/** Fills the new-game form's choices from the engine's hello: levels (weakest first), the
+ * seats, rule options, match lengths and suits. */
+export function fillNewGameForm(hello) {
+  const f = form();
+  const levelOptions = () => hello.levels.map((l) => h("option", { value: l.key, text: l.label }));
+  redraw($("select[data-levels]", f), JSON.stringify(hello.levels), levelOptions);
+  redraw($("[data-seat-choices]", f), JSON.stringify([hello.seats, hello.levels]), () =>
+    hello.seats.map((seat, i) => h("div", { class: "seat-choice", "data-seat-choice": i },
+      h("label", { for: `ng-seat-${i}`, text: seat.name }),
+      h("select", { id: `ng-seat-${i}`, name: `seat_${i}`, "data-seat-select": i },
+        h("option", { value: PERSON, text: "Person" }), levelOptions()),
+      h("input", { id: `ng-name-${i}`, name: `name_${i}`, type: "text", autocomplete: "off",
+        maxlength: hello.people.name_chars, placeholder: "Name (optional)",
+        "aria-label": `${seat.name}'s name` }))));
+  redraw($("[data-rule-options]", f), JSON.stringify(hello.options), () =>
+    hello.options.map((o) => h("label", { class: "check check-help" },
+      h("input", { type: "checkbox", name: `rule_${o.key}`, "data-rule": o.key,
+        "data-default": o.default ? "true" : "false" }),
+      h("span", {}, h("b", { text: o.label }), h("span", { class: "help", text: o.help })))));
+  redraw(f.elements.games, JSON.stringify(hello.games), () =>
+    Array.from({ length: hello.games.max - hello.games.min + 1 }, (_, i) => hello.games.min + i)
+      .map((n) => h("option", { value: n, text: n === 1 ? "1 game" : `${n} games` })));
+  redraw(f.elements.suit, JSON.stringify(hello.cards.suits), () => [
+    h("option", { value: "random", text: "Random" }),
+    ...hello.cards.suits.map((s) => h("option", { value: s.key,
+      text: `${s.symbol} ${s.name[0].toUpperCase()}${s.name.slice(1)}` }))]);
+  f.dataset.levels = JSON.stringify(hello.levels);
+  defaultPeople = hello.people.default.map((seat) => ({ seat, name: "" }));
+  peopleOrder = hello.seats.map((_, i) => (hello.people.default[0] + i) % hello.seats.length);
+}
+
+/** Puts settings into the new-game form: {level, levels, people, rules, games, suit, speed}. */
+export function setNewGameForm(settings) {
+  const f = form();
+  f.elements.level.value = settings.level;
+  const people = new Map((settings.people ?? defaultPeople).map((p) => [p.seat, p.name ?? ""]));
+  for (const select of $$("[data-seat-select]", f)) {
+    const seat = Number(select.dataset.seatSelect);
+    select.value = people.has(seat) ? PERSON : settings.levels?.[seat] ?? settings.level;
+    if (!select.value) select.value = settings.level;
+    f.elements[`name_${seat}`].value = people.get(seat) ?? "";
+  }
+  for (const box of $$("[data-rule]", f)) {
+    box.checked = settings.rules?.[box.dataset.rule] ?? box.dataset.default === "true";
+  }
+  f.elements.games.value = String(settings.games ?? 1);
+  f.elements.suit.value = settings.suit ?? "random";
+  f.elements.speed.value = settings.speed ?? "normal";
+  f.elements.seed.value = "";
+  updateNewGameForm();
+}
+
+/** The "Level" choice sets every seat a computer plays. */
+export function setAllLevels() {
+  const f = form();
+  for (const select of $$("[data-seat-select]", f)) {
+    if (select.value !== PERSON) select.value = f.elements.level.value;
+  }
+  updateNewGameForm();
+}
+
+/** Shows a name field for each person, what the level is like, whose suit the suit choice
+ * sets, and keeps Deal off until some seat has a person. */
+export function updateNewGameForm() {
+  const f = form();
+  const seats = $$("[data-seat-select]", f);
+  const people = peopleOrder.filter((seat) => seats[seat]?.value === PERSON);
+  for (const select of seats) {
+    const seat = Number(select.dataset.seatSelect);
+    f.elements[`name_${seat}`].hidden = !people.includes(seat);
+  }
+  const levels = JSON.parse(f.dataset.levels ?? "[]");
+  const level = levels.find((l) => l.key === f.elements.level.value);
+  $("[data-level-help]", f).textContent = level ? levelHelp(level) : "";
+  const first = people[0];
+  $("[data-suit-label]", f).textContent = people.length <= 1 ? "Your suit"
+    : `${$(`label[for=ng-seat-${first}]`, f).textContent}'s suit`;
+  $("[data-no-person]", f).hidden = people.length > 0;
+  $("[data-deal]", f).disabled = people.length === 0;
+}
+
+/** Reads the new-game form into settings: {level, levels (null when every computer plays at
+ * level), people (from the default person's seat, clockwise), rules, games, suit, speed,
+ * seed}. */
+export function readNewGameForm() {
+  const f = form();
+  const level = f.elements.level.value;
+  const seats = $$("[data-seat-select]", f).map((select) => select.value);
+  const people = peopleOrder.filter((seat) => seats[seat] === PERSON)
+    .map((seat) => ({ seat, name: f.elements[`name_${seat}`].value.trim() }));
+  const levels = seats.map((value) => (value === PERSON ? null : value));
+  const rules = {};
+  for (const box of $$("[data-rule]", f)) rules[box.dataset.rule] = box.checked;
+  return {
+    level,
+    levels: levels.every((l) => l === null || l === level) ? null : levels,
+    people,
+    rules,
+    games: Number(f.elements.games.value),
+    suit: f.elements.suit.value,
+    speed: f.elements.speed.value,
+    seed: f.elements.seed.value.trim(),
+  };
+}
+
+// -- settings -------------------------------------------------------------------------------
+
+/** Puts preferences into the settings form (checkboxes for booleans, selects for choices). */
+export function setPrefsForm(f, prefs, speed) {
+  for (const [key, value] of Object.entries(prefs)) {
+    const field = f.elements[key];
+    if (!field) continue;
+    if (field.type === "checkbox") field.checked = value;
+    else field.value = value;
+  }
+  if (f.elements.speed) f.elements.speed.value = speed;
+}
+
+export function readPrefsForm(f, prefs) {
+  const next = { ...prefs };
+  for (const key of Object.keys(prefs)) {
+    const field = f.elements[key];
+    if (!field) continue;
+    next[key] = field.type === "checkbox" ? field.checked : field.value;
+  }
+  return { prefs: next, speed: f.elements.speed?.value };
+}

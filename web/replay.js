@@ -1,0 +1,103 @@
+// Game files and replays: saving the game in play to a file, opening one (checked by the
+// engine), a trick-by-trick replay with every hand face up, and continuing an opened game.
+
+import { $ } from "./dom.js";
+import { engine } from "./engine-client.js";
+import { problem, show } from "./flow.js";
+import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
+import * as panels from "./panels.js";
+import { app } from "./state.js";
+
+const client = engine();
+
+export async function exportGame() {
+  let saved;
+  try {
+    saved = await client.request("record");
+  } catch (error) {
+    problem("Could not save the game to a file", error);
+    return;
+  }
+  const text = `${JSON.stringify(saved.record, null, 1)}\n`;
+  const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  const link = document.createElement("a");
+  const game = (app.view?.match.game ?? 0) + 1;
+  link.href = url;
+  link.download = `calypso-${String(saved.settings.seed).replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  closeAllDialogs();
+  renderNotice(`The game was saved as ${link.download}.`);
+}
+
+export async function importFile(file) {
+  closeAllDialogs();
+  const limit = app.hello.limits.file_bytes;
+  if (file.size > limit) {
+    renderNotice(`"${file.name}" is not a Calypso game record: it is ${file.size.toLocaleString("en")} bytes, and a record is at most ${limit.toLocaleString("en")}. Nothing was changed.`);
+    return;
+  }
+  let summary;
+  try {
+    summary = await client.request("import", { text: await file.text() });
+  } catch (error) {
+    renderNotice(`"${file.name}" could not be opened: ${error.message}. Nothing was changed.`);
+    return;
+  }
+  app.imported = summary;
+  await openReplay({ record: summary.record, imported: true, at: summary.tricks });
+  renderNotice(`Opened "${file.name}": ${summary.is_over ? "a finished game" : `a game after ${summary.plays} cards`}.`);
+}
+
+export async function openReplay({ record = null, imported = false, at = 0 } = {}) {
+  app.replay = { record, imported, position: null };
+  $("[data-action=replay_continue]").hidden = !(imported && app.imported && !app.imported.is_over);
+  await replayTo(at);
+  if (app.replay?.position) openOnly("replay");
+}
+
+async function replayTo(tricks) {
+  if (!app.replay) return;
+  app.replay.target = tricks; // steps taken while a reply is on its way count from here
+  const payload = { tricks };
+  if (app.replay.record) payload.record = app.replay.record;
+  let position;
+  try {
+    position = await client.request("replay", payload);
+  } catch (error) {
+    problem("The game could not be replayed", error);
+    return;
+  }
+  if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
+  app.replay.position = position;
+  panels.drawReplay($("[data-replay]"), position);
+  $("[data-replay-status]").textContent = position.trick
+    ? `After trick ${position.tricks} of ${position.total}: ${position.trick.reason}`
+    : "Before the first trick: every hand as dealt.";
+  const controls = $(".replay-controls");
+  controls.querySelector("[data-action=replay_first]").disabled = position.tricks === 0;
+  controls.querySelector("[data-action=replay_prev]").disabled = position.tricks === 0;
+  controls.querySelector("[data-action=replay_next]").disabled = position.tricks >= position.total;
+  controls.querySelector("[data-action=replay_last]").disabled = position.tricks >= position.total;
+}
+
+/** Moves the replay: "first", "last", or a number of tricks forward (negative: back). */
+export function replayStep(step) {
+  const at = app.replay?.position;
+  if (!at) return undefined;
+  const from = app.replay.target ?? at.tricks;
+  const target = step === "first" ? 0 : step === "last" ? at.total : from + step;
+  if (target < 0 || target > at.total || target === from) return undefined;
+  return replayTo(target);
+}
+
+export async function continueImported() {
+  const summary = app.imported;
+  if (!summary || summary.is_over) return;
+  closeAllDialogs();
+  const ok = await show(() => client.request("load", { record: summary.record, settings: summary.settings }),
+    "The imported game could not be continued");
+  if (ok) renderNotice("The imported game goes on from where it was saved.");
+}
