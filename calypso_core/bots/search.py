@@ -297,13 +297,13 @@ class MasterBot(SearchBot):
     ITERATIONS = 5000
     # In the page (Pyodide, about twice as slow as CPython) the cap ends the longest searches
     # at about the number of playouts one second gave before the search got faster and
-    # learned to drop cards (docs/bots.md#thinking-time).
+    # learned to drop cards (README.md#waiting).
     TIME_LIMIT = 0.5
     EXACT_TRICKS = 3
     INFERENCE = True
     # Early drops: a card 3 standard errors behind the leader (or less than a point ahead)
     # after 20 layouts gets no more playouts; on 91 positions this spent a quarter of the
-    # playouts of the full budget for the same choices (docs/bots.md#thinking-time).
+    # playouts of the full budget for the same choices (README.md#waiting).
     DROP_Z: ClassVar[float | None] = 3.0
     # Fewer random cards in the playouts: sharper values (against random players, +50 and
     # +98 points a game over 0.1 at 400 iterations, 40 boards on each of two seeds).
