@@ -178,7 +178,7 @@ def review_position(
     k = Knowledge(observation)
     codes = [int(c) for c in legal]
     rng = random.Random(f"review:{seed}:{play}")
-    searcher = MasterBot(seat, rng, iterations=budget, time_limit=None)
+    searcher = MasterBot(seat, rng, iterations=budget, time_limit=None, drops=False)
     result: SearchResult = searcher.search(k, codes)
     best = codes.index(result.best)
     order = sorted(range(len(codes)), key=lambda i: (-result.values[codes[i]], codes[i]))
