@@ -31,6 +31,11 @@ from typing import Any, ClassVar
 # --- Every pinned version and hash lives here. ---------------------------------------------
 PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
+AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibility checks only
+            "sha256": "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"}
+PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
+MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see make_snapshot)
+            "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
 FLIT_CORE = {"version": "3.12.0",  # builds the engine wheel
              "sha256": "e7a0304069ea895172e3c7bb703292e992c5d1555dd1233ab7b5621b5b69e62c"}
 DEV_TOOLS = ["pytest==9.0.3", "hypothesis==6.155.2", "mypy==2.4.1", "ruff==0.17.6",
@@ -42,9 +47,9 @@ ROOT = Path(__file__).resolve().parent
 WEB, DIST, CACHE, VENV = ROOT / "web", ROOT / "dist", ROOT / ".cache", ROOT / ".venv"
 RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide-lock.json"]
-# Where the engine wheel sits in Pyodide's file system: the worker writes it there and puts
-# it on sys.path (a pure wheel imports as a zip), as the snapshot maker does.
-ENGINE_FOLDER = "/engine"
+# Where the engine is installed in Pyodide's file system: its site-packages. micropip puts it
+# there when the snapshot is made; the worker unpacks the same wheel there in the browser.
+ENGINE_SITE = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 # A memory image of the runtime with the engine imported, which the worker restores instead
 # of starting Python on later visits (see make_snapshot); named after its content, so two
 # builds' snapshots never share a URL. Its modules: what the page's first game imports.
@@ -119,6 +124,36 @@ def fetch_pyodide() -> Path:
     return folder
 
 
+def fetch_axe_core() -> Path:
+    """Return axe-core's script from the pinned npm package, cached in .cache/.
+
+    The browser tests load it into the page under test; it is never part of dist/.
+    """
+    script = CACHE / f"axe-core-{AXE_CORE['version']}" / "axe.min.js"
+    if script.is_file():
+        return script
+    tarball = CACHE / f"axe-core-{AXE_CORE['version']}.tgz"
+    if not tarball.is_file():
+        if not shutil.which("npm"):
+            apt_install("npm", "npm", "npm fetches the pinned axe-core for the browser tests' "
+                        "accessibility checks")
+        CACHE.mkdir(exist_ok=True)
+        log(f"fetching axe-core@{AXE_CORE['version']} with npm pack")
+        run_setup(f"npm pack axe-core@{AXE_CORE['version']}",
+                  "check the network and npm's messages above",
+                  "npm", "pack", "--quiet", f"axe-core@{AXE_CORE['version']}",
+                  "--pack-destination", CACHE)
+    check_hash(tarball, AXE_CORE["sha256"])
+    partial = script.parent.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(tarball) as tar:
+        tar.extract("package/axe.min.js", partial, filter="data")
+    shutil.rmtree(script.parent, ignore_errors=True)
+    (partial / "package").rename(script.parent)
+    partial.rmdir()
+    return script
+
+
 def fetch_wheel(project: str, pin: dict[str, str], *pip_args: str) -> Path:
     """Return the cached PyPI wheel of a pinned pure-Python project, hash checked."""
     name = f"{project}-{pin['version']}-py3-none-any.whl"
@@ -145,15 +180,20 @@ def build_engine_wheel(out: Path) -> Path:
 
 
 # Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime
-# and wheel give the same bytes; the worker reseeds `random` after restoring. _makeSnapshot
-# and makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above. The
-# snapshot holds the wasm heap only, not the file system: the worker writes the wheel at the
-# same path again after restoring, for modules imported later.
+# and wheels give the same bytes; the worker reseeds `random` after restoring. _makeSnapshot
+# and makeMemorySnapshot are Pyodide's own (private) snapshot API, as pinned above.
+# micropip, pinned above from PyPI, installs the engine wheel into the site-packages of a
+# first runtime; the snapshot is taken of a second one that imports the engine from those
+# files, because micropip leaves JavaScript references behind that a snapshot refuses.
+# Pyodide's lockfile names its own micropip build, whose hash differs, so the wheel is loaded
+# by path and loadPackage's result checked: it never throws, it only leaves out what failed.
+# The snapshot holds the wasm heap only, not the file system: after restoring, the worker
+# unpacks the wheel into site-packages again, for modules and files read later.
 SNAPSHOT_MAKER = """
 import fs from "node:fs";
 import nodeCrypto from "node:crypto";
 import { pathToFileURL } from "node:url";
-const [runtime, out, wheel, wheelPath, modules] = process.argv.slice(2);
+const [runtime, out, wheel, micropipWheel, site, modules] = process.argv.slice(2);
 const fill = (view) => {
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(7);
   return view;
@@ -165,28 +205,49 @@ Date.now = () => 315532800000;
 performance.now = () => (tick += 1);
 process.hrtime.bigint = () => BigInt(tick += 1);
 const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
+
+const installer = await loadPyodide({ indexURL: `${runtime}/` });
+const loaded = await installer.loadPackage(micropipWheel, { messageCallback: () => {} });
+if (!loaded.some((pkg) => pkg.name === "micropip")) {
+  console.error(`micropip did not load from ${micropipWheel}`);
+  process.exit(1);
+}
+const local = `/tmp/${wheel.slice(wheel.lastIndexOf("/") + 1)}`;
+installer.FS.writeFile(local, fs.readFileSync(wheel));
+await installer.runPythonAsync(
+  `import micropip\\nawait micropip.install(${JSON.stringify(`emfs:${local}`)}, deps=False)`);
+
 const pyodide = await loadPyodide({ indexURL: `${runtime}/`, _makeSnapshot: true });
-pyodide.FS.mkdirTree(wheelPath.slice(0, wheelPath.lastIndexOf("/")));
-pyodide.FS.writeFile(wheelPath, fs.readFileSync(wheel));
-const path = JSON.stringify(wheelPath);
-pyodide.runPython(`import sys\nsys.path.insert(0, ${path})\nimport ${modules}`);
+const copy = (path) => {  // what micropip installed, file by file, in a fixed order
+  const { mode } = installer.FS.stat(path);
+  if (installer.FS.isDir(mode)) {
+    pyodide.FS.mkdirTree(path);
+    for (const name of installer.FS.readdir(path).sort()) {
+      if (name !== "." && name !== "..") copy(`${path}/${name}`);
+    }
+  } else {
+    pyodide.FS.writeFile(path, installer.FS.readFile(path));
+  }
+};
+for (const name of installer.FS.readdir(site).sort()) {
+  if (/^calypso_core([-.]|$)/.test(name)) copy(`${site}/${name}`);
+}
+// Clocks stand still here, so a folder's time cannot tell the import system it changed.
+pyodide.runPython(`import importlib\\nimportlib.invalidate_caches()\\nimport ${modules}`);
 fs.writeFileSync(out, pyodide.makeMemorySnapshot());
 """
 
 
-def engine_path(wheel: Path) -> str:
-    """The engine wheel's path in Pyodide's file system."""
-    return f"{ENGINE_FOLDER}/{wheel.name}"
-
-
 def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots") -> Path:
-    """Return the gzipped memory snapshot of the runtime with the engine imported, made with
-    Node and cached.
+    """Return the gzipped memory snapshot of the runtime with the engine installed by
+    micropip and imported, made with Node and cached.
 
     Restoring it skips Python's start-up and the engine's import, most of a first boot. The
-    cache key covers the runtime, the wheel, the module list and the maker script.
+    cache key covers the runtime, both wheels, the module list and the maker script.
     """
-    key = hashlib.sha256(json.dumps([PYODIDE, sha256_of(wheel), engine_path(wheel),
+    micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
+                           "--implementation", "py")
+    key = hashlib.sha256(json.dumps([PYODIDE, MICROPIP, sha256_of(wheel), ENGINE_SITE,
                                      SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
     cached = cache / f"{key.hexdigest()[:16]}.gz"
     if cached.is_file():
@@ -201,7 +262,7 @@ def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots")
     raw.parent.mkdir(parents=True, exist_ok=True)
     run_setup("node making the runtime's memory snapshot",
               "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
-              node, "--input-type=module", "-", runtime, raw, wheel, engine_path(wheel),
+              node, "--input-type=module", "-", runtime, raw, wheel, micropip, ENGINE_SITE,
               ", ".join(SNAPSHOT_MODULES), input=SNAPSHOT_MAKER)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
@@ -236,7 +297,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
         (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
                                "engine_wheel": f"wheels/{engine.name}",
-                               "engine_path": engine_path(engine),
+                               "engine_site": ENGINE_SITE,
                                "snapshot": snapshot_path,
                                "snapshot_sha256": snapshot_sha256})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
@@ -556,6 +617,7 @@ def test(pytest_args: list[str]) -> int:
     env = {**os.environ, "CALYPSO_DIST": str(DIST), "PYTHONDONTWRITEBYTECODE": "1"}
     if os.environ.get("CALYPSO_SKIP_BROWSER") != "1":
         env["CALYPSO_CHROMIUM"] = ensure_chromium(python)
+        env["CALYPSO_AXE"] = str(fetch_axe_core())
     build()
     failed = []
     for name, cmd in [("mypy", ["-m", "mypy", "--strict", "calypso_core"]),

@@ -13,6 +13,7 @@ from typing import Any
 
 from .bots import LEVELS
 from .bots.cli import add_match, add_suggest
+from .bots.review_cli import add_review
 from .cli_io import (
     ArgumentParser,
     CommandError,
@@ -104,7 +105,7 @@ def add_play(sub: Any) -> None:
 
 
 # Every command, in the order --help lists them: adding a command is one entry here.
-COMMANDS = (add_replay, add_play, add_suggest, add_match)
+COMMANDS = (add_replay, add_play, add_suggest, add_match, add_review)
 
 
 def build_parser() -> argparse.ArgumentParser:

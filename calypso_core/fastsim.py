@@ -32,14 +32,21 @@ from .kernel import (
     RANK_OF,
     SUIT_OF,
     TRICKS_PER_DEAL,
+    KeyTable,
+    Settle,
     WinnerFn,
-    gather,
+    key_table,
     score,
+    settle_fn,
     trumps_by_position,
 )
 from .rules import Rules
 
 _CODES = range(52)
+# A chooser, for ``Sim.playout``: given the hand of the player to move (four lists of ranks, by
+# suit), the seat, the cards of the trick so far, the index of the card winning it and the
+# personal suits by position in the trick, the card to play; it must be legal.
+Chooser = Callable[[list[list[int]], int, list[int], int, tuple[int, int, int, int]], int]
 # _FOLLOWERS[leader]: (seat, seat * 4) for the three players after the leader, in order.
 _FOLLOWERS = tuple(
     tuple(((leader + i) & 3, ((leader + i) & 3) * 4) for i in (1, 2, 3)) for leader in range(4)
@@ -51,8 +58,8 @@ class Sim:
 
     __slots__ = (
         "_all_fours", "_base", "_calypso", "_cards", "_completed", "_deal", "_first_dealer",
-        "_future", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules", "_stock",
-        "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
+        "_future", "_keys", "_leader", "_left", "_leftovers", "_pending", "_pile", "_rules",
+        "_settle", "_stock", "_suits", "_to_move", "_trick", "_trumps", "_winner_fn",
     )  # fmt: skip
 
     _rules: Rules
@@ -78,6 +85,8 @@ class Sim:
     # True once a deal has ended and the next one is due but not yet dealt from the stock.
     _pending: bool
     _winner_fn: WinnerFn
+    _settle: Settle
+    _keys: KeyTable
     _trumps: tuple[tuple[int, int, int, int], ...]
     _all_fours: bool
     _leftovers: bool
@@ -164,6 +173,9 @@ class Sim:
 
     def _set_rules(self, rules: Rules) -> None:
         self._winner_fn = rules.winner_fn
+        self._settle = settle_fn(rules.must_beat, rules.last_trump_wins,
+                                 rules.leftovers_start_next_calypso, self._suits)  # fmt: skip
+        self._keys = key_table(rules.must_beat, rules.last_trump_wins)
         self._trumps = trumps_by_position(self._suits)
         self._all_fours = rules.all_fours
         self._leftovers = rules.leftovers_start_next_calypso
@@ -188,6 +200,8 @@ class Sim:
         other._pile = self._pile[:]
         other._pending = self._pending
         other._winner_fn = self._winner_fn
+        other._settle = self._settle
+        other._keys = self._keys
         other._trumps = self._trumps
         other._all_fours = self._all_fours
         other._leftovers = self._leftovers
@@ -256,6 +270,13 @@ class Sim:
         self._deal_if_due()
         cards = self._cards
         return sorted(suit * 13 + rank for suit in range(4) for rank in cards[seat * 4 + suit])
+
+    def hands_by_suit(self) -> list[list[list[int]]]:
+        """``[seat][suit]``: the ranks each seat holds, one per copy; the lists are the position's
+        own, so they change as cards are played (and are replaced when the next deal comes)."""
+        self._deal_if_due()
+        c = self._cards
+        return [c[0:4], c[4:8], c[8:12], c[12:16]]
 
     def hand_counts(self, seat: int) -> list[int]:
         """A seat's hand as a 52-slot count array."""
@@ -332,11 +353,7 @@ class Sim:
         if len(trick) < 4:
             self._to_move = (seat + 1) & 3
             return
-        leader = self._leader
-        trumps = self._trumps
-        winner = (leader + self._winner_fn(trick, trumps[leader])) & 3
-        gather(trick, winner, trumps[0], self._calypso, self._completed, self._pile,
-               self._leftovers)  # fmt: skip
+        winner = self._settle(trick, self._leader, self._calypso, self._completed, self._pile)
         self._trick = []
         self._leader = self._to_move = winner
         self._left -= 1
@@ -407,6 +424,81 @@ class Sim:
                 return suit * 13 + ranks[i]
             i -= len(ranks)
         raise AssertionError("random_card: empty hand")
+
+    def playout(self, choose: Chooser, rnd: Callable[[], float], eps: float) -> None:
+        """Play to the end of the current deal (the next one is then due), each card chosen by
+        ``choose``, or, when ``rnd() < eps`` (drawn before every card), ``random_card(rnd)``;
+        a card that is the only legal one is played without asking ``choose``.
+
+        The loop of the bots' policy playouts: it plays the cards as ``play_unchecked`` does,
+        and keeps who is winning each trick for the chooser from the kernel's keys.
+        """
+        if self._deal >= DEALS:
+            return
+        if self._pending:
+            self._deal_next()
+        cards = self._cards
+        hands = [cards[0:4], cards[4:8], cards[8:12], cards[12:16]]
+        keys = self._keys
+        by_leader = self._trumps
+        settle = self._settle
+        calypso = self._calypso
+        completed = self._completed
+        pile = self._pile
+        leader = self._leader
+        seat = self._to_move
+        trick = self._trick
+        trumps = by_leader[leader]
+        left = self._left
+        # The trick's winning card so far, by the keys of kernel.winner_fn.
+        best, rows = keys[trumps[0]][trick[0]] if trick else (0, ((), (), ()))
+        winning = 0
+        for i in range(1, len(trick)):
+            key = rows[i - 1][trumps[i] * 52 + trick[i]]
+            if key > best:
+                best = key
+                winning = i
+        suits = self._suits
+        all_fours = self._all_fours
+        led = SUIT_OF[trick[0]] if trick else 0
+        while True:
+            n = len(trick)
+            if rnd() < eps:
+                self._to_move = seat
+                code = self.random_card(rnd)
+            elif left == 1:  # the deal's last trick: one card left in each hand
+                base = seat * 4
+                suit = 0 if cards[base] else 1 if cards[base + 1] else 2 if cards[base + 2] else 3
+                code = suit * 13 + cards[base + suit][0]
+            elif n and len(ranks := cards[seat * 4 + led]) == 1 and not (
+                all_fours and (own := suits[seat]) != led and cards[seat * 4 + own]
+            ):  # one card of the suit led, and it must be played: no need to ask
+                code = led * 13 + ranks[0]
+            else:
+                code = choose(hands[seat], seat, trick, winning, trumps)
+            cards[seat * 4 + SUIT_OF[code]].remove(RANK_OF[code])
+            trick.append(code)
+            if n == 3:
+                leader = seat = settle(trick, leader, calypso, completed, pile)
+                trick = self._trick = []
+                left -= 1
+                if not left:
+                    self._leader = self._to_move = leader
+                    self._left = 0
+                    self._end_deal()
+                    return
+                trumps = by_leader[leader]
+                continue
+            if n:
+                key = rows[n - 1][trumps[n] * 52 + code]
+                if key > best:
+                    best = key
+                    winning = n
+            else:
+                best, rows = keys[trumps[0]][code]
+                winning = 0
+                led = SUIT_OF[code]
+            seat = (seat + 1) & 3
 
     def random_playout(
         self,

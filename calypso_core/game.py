@@ -32,9 +32,9 @@ from .kernel import (
     DECK_SIZE,
     SUIT_OF,
     TRICKS_PER_DEAL,
-    WinnerFn,
-    gather,
+    Settle,
     score,
+    settle_fn,
     trumps_by_position,
 )
 from .rules import Rules
@@ -58,8 +58,8 @@ class GameState:
 
     __slots__ = (
         "_all_fours", "_calypso", "_completed", "_deal", "_deck", "_first_dealer", "_hands",
-        "_held", "_leader", "_led", "_leftovers", "_over", "_pile", "_plays", "_rules",
-        "_suits", "_to_move", "_trumps", "_winner_fn", "_winners",
+        "_held", "_leader", "_led", "_over", "_pile", "_plays", "_rules", "_settle", "_suits",
+        "_to_move", "_trumps", "_winners",
     )  # fmt: skip
 
     _rules: Rules
@@ -70,9 +70,8 @@ class GameState:
     _over: bool
     _leader: int
     _to_move: int
-    _winner_fn: WinnerFn
+    _settle: Settle
     _all_fours: bool
-    _leftovers: bool
     _trumps: tuple[tuple[int, int, int, int], ...]
 
     def __init__(
@@ -93,10 +92,11 @@ class GameState:
         self._suits = suits
         self._first_dealer = first_dealer
         self._deck = deck
-        # What the hot path reads: the trick winner rule, and the suits by trick position.
-        self._winner_fn = rules.winner_fn
+        # What the hot path reads: the kernel's settle for these rules and suits, the suits by
+        # trick position (for All Fours' legal moves).
+        self._settle = settle_fn(rules.must_beat, rules.last_trump_wins,
+                                 rules.leftovers_start_next_calypso, suits)  # fmt: skip
         self._all_fours = rules.all_fours
-        self._leftovers = rules.leftovers_start_next_calypso
         self._trumps = trumps_by_position(suits)
         # The code of every card played; the current trick is the last len(_plays) % 4.
         self._plays: list[int] = []
@@ -265,30 +265,38 @@ class GameState:
         """Play a card for the player to move; an illegal move raises and changes nothing."""
         seat = self._to_move
         hand = self._hands[seat]
+        held = self._held[seat]
         led = self._led
         # The usual move, a Card held, is checked here; anything else goes through _check,
         # which reads the other forms of a card (and allows All Fours' trump-in while
         # holding the suit led) or raises the precise error.
         # (card + 0 is the card's plain int: lists index faster with one than with a Card.)
-        if type(card) is Card and hand[code := card + 0]:
+        if type(card) is Card and (count := hand[code := card + 0]):
             suit = SUIT_OF[code]
-            if suit != led >= 0 and self._held[seat][led] & 8191:  # not following suit
-                code = self._check(card)
+            if suit != led >= 0 and held[led] & 8191:  # not following suit
+                self._check(card)
         else:
             code = self._check(card)
             suit = SUIT_OF[code]
-        count = hand[code]
+            count = hand[code]
         hand[code] = count - 1
         if count == 1:
-            self._held[seat][suit] ^= BIT_OF[code]
+            held[suit] ^= BIT_OF[code]
+        plays = self._plays
+        plays.append(code)
         if led < 0:
             self._led = suit
-        self._plays.append(code)
         seat = (seat + 1) & 3
         if seat != self._leader:
             self._to_move = seat
-        else:  # back to the leader: the trick is full
-            self._finish_trick()
+            return
+        # Back to the leader: the trick is full, and the kernel settles it.
+        winner = self._settle(plays[-4:], seat, self._calypso, self._completed, self._pile)
+        self._winners.append(winner)
+        self._led = -1
+        self._leader = self._to_move = winner
+        if not len(plays) % 52:
+            self._end_deal()
 
     def _check(self, card: Card | str) -> int:
         """The code of a legal move, or IllegalMoveError saying why it is not one."""
@@ -315,24 +323,13 @@ class GameState:
             )
         return code
 
-    def _finish_trick(self) -> None:
-        """Settle the full trick by the kernel's rules, and deal on at the end of a deal."""
-        plays = self._plays
-        leader = self._leader
-        trick = plays[-4:]
-        trumps = self._trumps
-        winner = (leader + self._winner_fn(trick, trumps[leader])) & 3
-        gather(trick, winner, trumps[0], self._calypso, self._completed, self._pile,
-               self._leftovers)  # fmt: skip
-        self._winners.append(winner)
-        self._led = -1
-        self._leader = self._to_move = winner
-        if len(plays) % 52 == 0:
-            self._deal += 1
-            if self._deal < DEALS:
-                self._deal_cards()
-            else:
-                self._over = True
+    def _end_deal(self) -> None:
+        """After a deal's last trick: deal the next one, or end the game."""
+        self._deal += 1
+        if self._deal < DEALS:
+            self._deal_cards()
+        else:
+            self._over = True
 
     def _deal_cards(self) -> None:
         """Deal the current deal's 52 cards, one at a time from the dealer's left."""
@@ -387,9 +384,8 @@ class GameState:
         other._suits = self._suits
         other._first_dealer = self._first_dealer
         other._deck = self._deck
-        other._winner_fn = self._winner_fn
+        other._settle = self._settle
         other._all_fours = self._all_fours
-        other._leftovers = self._leftovers
         other._trumps = self._trumps
         other._plays = self._plays[:]
         other._led = self._led

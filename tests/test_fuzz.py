@@ -33,7 +33,7 @@ from calypso_core.table.transport import MAX_REQUEST_CHARS
 SOUTH = 2
 SLOW_S = 2.0  # no single input may take longer (a real request takes milliseconds)
 MAX_MESSAGE_CHARS = 1_000  # an error message names the problem; it never echoes a huge input
-CHANGES_GAME = {"new_game", "load", "play", "step", "reveal", "next_game", "undo"}
+CHANGES_GAME = {"new_game", "load", "play", "step", "reveal", "next_game", "undo", "daily"}
 CODE = re.compile(r"^[a-z][a-z_]*$")
 
 # Values that break assumptions: types, sizes, special numbers, odd text, deep nesting.

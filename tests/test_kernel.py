@@ -8,10 +8,13 @@ checked on its own, from card notation.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
+from refmodel import Options, winner_of_trick
 
 from calypso_core import Rules, parse_cards
+from calypso_core.cards import CARDS, SUIT_LETTERS
 from calypso_core.kernel import (
     BIT_OF,
     FULL_CALYPSO,
@@ -21,6 +24,7 @@ from calypso_core.kernel import (
     gather,
     score,
     score_parts,
+    settle_fn,
     trumps_by_position,
     winner_fn,
 )
@@ -131,3 +135,53 @@ def test_the_score_is_the_ladder_plus_20_a_calypso_card_plus_10_a_pile_card() ->
     assert score(1, mask("23456"), 34) == 940
     assert score(4, 0, 0) == 3250
     assert score(0, FULL_CALYPSO ^ BIT_OF[12], 0) == 240
+
+
+# -- the winner keys and the settle function, against the reference model ----------------------
+
+SEATINGS = [(0, 3, 1, 2), (2, 1, 3, 0), (1, 2, 0, 3)]
+
+
+def random_trick(rng: random.Random, suits: tuple[int, ...], leader: int, size: int) -> list[int]:
+    """1-4 cards, mostly of the suit led or of the players' own suits (trump-ins), with repeats."""
+    led = rng.randrange(4)
+    cards = []
+    for i in range(size):
+        suit = rng.choice((led, led, suits[(leader + i) & 3], rng.randrange(4)))
+        cards.append(suit * 13 + rng.choice((rng.randrange(13), rng.randrange(10, 13))))
+    return cards
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_the_winner_of_every_partial_trick_agrees_with_the_reference_model(rules: Rules) -> None:
+    rng = random.Random(5)
+    winner = rules.winner_fn
+    for _ in range(3000):
+        suits = rng.choice(SEATINGS)
+        leader = rng.randrange(4)
+        trick = random_trick(rng, suits, leader, rng.randrange(1, 5))
+        trumps = trumps_by_position(suits)[leader][: len(trick)]
+        expected = winner_of_trick([str(CARDS[c]) for c in trick],
+                                   [SUIT_LETTERS[s] for s in trumps], Options(**rules.to_dict()))
+        assert winner(trick, trumps) == expected, (trick, trumps)  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_settle_is_the_winner_rule_then_gather(rules: Rules) -> None:
+    rng = random.Random(6)
+    leftovers = rules.leftovers_start_next_calypso
+    for _ in range(3000):
+        suits = rng.choice(SEATINGS)
+        settle = settle_fn(rules.must_beat, rules.last_trump_wins, leftovers, suits)
+        leader = rng.randrange(4)
+        trick = random_trick(rng, suits, leader, 4)
+        # Calypsos from empty to one rank short, so that some tricks complete one.
+        short = [FULL_CALYPSO & ~(1 << rng.randrange(13)) for _ in range(4)]
+        calypso = [mask & rng.choice((0, -1, rng.getrandbits(13))) for mask in short]
+        expected = Tallies(calypso[:])
+        winner = (leader + rules.winner_fn(trick, trumps_by_position(suits)[leader])) & 3
+        gather(trick, winner, suits, expected.calypso, expected.completed, expected.pile, leftovers)
+        got = Tallies(calypso[:])
+        assert settle(trick, leader, got.calypso, got.completed, got.pile) == winner
+        assert (got.calypso, got.completed, got.pile) == (
+            expected.calypso, expected.completed, expected.pile)

@@ -168,6 +168,7 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
     "level.": ('message(f"level.{level}")', set(LEVELS)),
     "level_help.": ('message(f"level_help.{level}")', set(LEVELS)),
     "option.": ('message(f"option.{key}")', set(Rules().to_dict())),
+    "grade.": ('message(f"grade.{grade}")', {"inaccuracy", "mistake", "blunder"}),
     "option_help.": ('message(f"option_help.{key}")', set(Rules().to_dict())),
     "seat.": ("noun(`seat.${seat}`, form)", {"0", "1", "2", "3"}),
     "seat_letter.": ("noun(`seat_letter.${seat}`)", {"0", "1", "2", "3"}),

@@ -359,18 +359,35 @@ def test_a_completed_trick_names_its_winner_and_why_once() -> None:
     assert view["to_move"] == trick.winner
 
 
-def test_the_log_keeps_a_finished_deal_until_the_next_deals_first_card() -> None:
+def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_first_trick(
+) -> None:
     view = ok("new_game", seed=12, level="random")
     rng = random.Random(4)
-    while view["plays"] < 52:
-        view = ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
+
+    def move(view: dict[str, Any]) -> dict[str, Any]:
+        return ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
             else ok("step")
+
+    while view["plays"] < 52:
+        assert view["log"]["summary"] is None  # the deal is not over yet
+        view = move(view)
     assert view["event"]["deal_over"] is True
     assert (view["deal"], view["trick"]["index"], view["log"]["deal"]) == (1, 0, 0)
     assert len(view["log"]["tricks"]) == 13
-    view = ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
-        else ok("step")
-    assert (view["deal"], view["log"]["deal"], view["log"]["tricks"]) == (1, 1, [])
+    summary = view["log"]["summary"]
+    winners = [t["winner"] % 2 for t in view["log"]["tricks"]]
+    assert summary["tricks"] == [winners.count(0), winners.count(1)]
+    assert summary["points"] == view["scores"]  # the first deal brought every point so far
+    # The next deal's first trick is played beside the finished deal's log, not in it.
+    for played in range(1, 4):
+        view = move(view)
+        assert (view["deal"], view["trick"]["cards"], view["log"]["deal"]) == (
+            1, view["trick"]["cards"][:played], 0)
+        assert len(view["trick"]["cards"]) == played and view["log"]["summary"] == summary
+    view = move(view)
+    assert view["event"]["trick_over"] is True
+    assert (view["deal"], view["log"]["deal"], len(view["log"]["tricks"])) == (1, 1, 1)
+    assert view["log"]["summary"] is None
     assert said(view["log"]["opening"]).startswith("Deal 2 of 4: ")
 
 

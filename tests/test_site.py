@@ -210,7 +210,8 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
     image = gzip.decompress(first.read_bytes())
     assert int.from_bytes(image[:4], "little") == 0x706E7300  # Pyodide's snapshot magic
     assert len(image) > 16 * 1024 * 1024  # the whole wasm heap, not a stub
-    # The engine was imported from the path the worker writes the wheel to.
-    assert info["engine_path"] == f"/engine/{wheel.name}"
-    assert info["engine_path"].encode() in image
+    # micropip installed the engine into the site-packages the worker unpacks the wheel to.
+    assert info["engine_site"] == "/lib/python3.14/site-packages"
+    assert (info["engine_site"] + "/calypso_core/").encode() in image
+    assert b"micropip" in image
     assert b"calypso_core.table" in image

@@ -17,6 +17,7 @@ from calypso_core.table.aids import memory_aids
 from calypso_core.table.handlers import EXAMPLES, examples
 from calypso_core.table.story import (
     deal_log,
+    deal_summary,
     play_seats,
     replay_position,
     the_cut,
@@ -126,6 +127,32 @@ def test_the_deal_log_lists_every_trick_of_the_deal_with_its_winner_and_reason()
         assert item["leader"] == trick.leader
         assert item["winner"] == trick.winner and said(item["reason"]).endswith(".")
     assert len(deal_log(state, 0)["tricks"]) == 13
+
+
+def test_the_deal_summaries_add_up_to_the_game_and_count_each_deals_tricks() -> None:
+    state = played(5, 208)
+    totals = {"tricks": [0, 0], "calypsos": [0, 0], "points": [0, 0]}
+    for deal in range(4):
+        summary = deal_summary(state, deal)
+        assert sum(summary["tricks"]) == 13
+        assert summary["tricks"][0] == sum(
+            1 for t in state.tricks[13 * deal: 13 * deal + 13] if t.winner % 2 == 0)
+        assert deal_log(state, deal)["summary"] == summary
+        for key, pair in summary.items():
+            totals[key] = [a + b for a, b in zip(totals[key], pair, strict=True)]
+    assert totals["points"] == list(state.partnership_scores())
+    assert totals["calypsos"] == [state.completed(0) + state.completed(2),
+                                  state.completed(1) + state.completed(3)]
+    assert sum(totals["tricks"]) == 52
+
+
+def test_a_deal_not_over_has_no_summary() -> None:
+    state = played(5, 51)
+    assert deal_log(state)["summary"] is None
+    with pytest.raises(ValueError, match="not a finished deal"):
+        deal_summary(state, 0)
+    with pytest.raises(ValueError, match="not a finished deal"):
+        deal_summary(played(5, 52), 1)
 
 
 def test_a_replay_shows_every_hand_and_refuses_a_game_in_progress() -> None:

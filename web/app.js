@@ -6,6 +6,7 @@
 // suit=S|H|D|C, humans=south,north); link.js checks them. Games are saved by saves.js.
 
 import { main } from "./boot.js";
+import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
 import { engine } from "./engine-client.js";
@@ -14,10 +15,12 @@ import * as forms from "./forms.js";
 import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";
 import { bindInput } from "./input.js";
 import * as page from "./page.js";
-import { closeAllDialogs, closeDialog, openDialog, openOnly } from "./page.js";
+import { closeAllDialogs, closeDialog, openDialog, openOnly, toggleSide } from "./page.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
+import * as rerun from "./rerun.js";
+import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
 import * as sound from "./sound.js";
@@ -43,6 +46,9 @@ function draw() {
   panels.drawLog($("[data-log]"), ui);
   panels.drawAids($("[data-aids]"), ui);
   drawScoreSheet(ui);
+  rerun.drawMaster($("[data-sheet-master]"), ui);
+  daily.drawDaily($("[data-sheet-daily]"), ui);
+  review.draw();
   render(ui);
   if (app.openSheet) {
     app.openSheet = false;
@@ -84,6 +90,8 @@ const INTENTS = {
   replay_next: () => replay.replayStep(1),
   replay_last: () => replay.replayStep("last"),
   replay_continue: () => replay.continueImported(),
+  toggle_side: () => toggleSide(),
+  close_side: () => toggleSide(false),
   show_cut: () => flow.showCut(true),
   close_cut: () => flow.hideCut(),
   tour: () => dialogs.startTour(),
@@ -91,6 +99,30 @@ const INTENTS = {
   tour_back: () => tour.back(),
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
+  daily: () => daily.startDaily(),
+  share_copy: () => daily.copyShareLine(),
+  review: () => review.reviewInPlay(),
+  review_game: () => review.reviewInPlay(),
+  review_replay: () => review.reviewReplay(),
+  review_deal: () => review.reviewOffered(),
+  review_offer_close: () => review.dismissOffer(),
+  review_seat: ({ value }) => review.chooseSeat(value),
+  review_cancel: () => review.cancel(),
+  review_resume: () => review.resume(),
+  review_closed: () => review.closed(),
+  review_try: ({ value }) => review.tryAgain(value),
+  review_pick: ({ value }) => review.pick(value),
+  review_best: () => review.showBest(),
+  review_back: () => review.backToList(),
+  review_show: ({ value }) => {
+    const target = review.replayTarget(value);
+    if (target) replay.openReplay(target);
+  },
+  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 })),
+  master_replay: () => {
+    const record = rerun.masterRecord();
+    if (record) replay.openReplay({ record });
+  },
   close_dialog: () => closeAllDialogs(),
   reload: () => location.reload(),
 };
@@ -103,6 +135,7 @@ function reword() {
   page.renderNotice(page.currentNotice());
   savedGames.redrawSaveOutcome();
   flow.redrawCut();
+  flow.redrawTourOffer();
   tour.redraw();
   requestDraw();
 }
@@ -110,6 +143,13 @@ function reword() {
 prefsStore.apply(app.prefs);
 sound.setEnabled(app.prefs.sound);
 onDraw(draw);
+flow.onAfter({
+  dealOver: (view) => review.offerDeal(view),
+  gameOver: (view, table) => {
+    daily.gameOver(view, table);
+    rerun.start(view, table);
+  },
+});
 // Loading progress is shown from the worker's first report, while the page's words load;
 // the words come before the first game (the loading screen words itself again then).
 engine().onProgress(page.renderBoot);

@@ -3,8 +3,9 @@
 // and, if even that fails, the page says why instead of going blank.
 
 import { setVocabulary } from "./cards.js";
+import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
-import { setSpeed, show, startGame } from "./flow.js";
+import { offerTour, setSpeed, show, startGame } from "./flow.js";
 import { msg } from "./i18n.js";
 import * as forms from "./forms.js";
 import { linkKey, readLink } from "./link.js";
@@ -39,7 +40,7 @@ export async function main() {
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
   if (app.view) {
     page.setEngineReady(app.hello);
-    if (!app.prefs.tourDone) document.querySelector("[data-tour-offer]").hidden = false;
+    offerTour();
   } else {
     page.setEngineFailed();
   }
@@ -61,8 +62,10 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }) {
   }
   if (link.deal) {
     saves.dealtFromLink(link.deal.key);
-    if (await startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed)) {
-      page.renderNotice(told);
+    const dealt = link.deal.daily !== undefined ? startDaily(link.deal.daily)
+      : startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed);
+    if (await dealt) {
+      page.renderNotice([...told, page.currentNotice()].filter(Boolean));
       return undefined;
     }
     saves.dealtFromLink(null);

@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import { cardName, cardShort, rankLabel, suitName, t } from "./i18n.js";
+import { ledBy } from "./names.js";
 
 // Pip positions (column 1-3, row 1-9) of the number cards, as on a printed deck.
 const PIPS = {
@@ -66,8 +67,12 @@ export function shortName(code) {
   return cardShort(code);
 }
 
-/** A card face: rank and suit symbol in two corners, pips or a face in the middle. */
-export function cardFace(code, tag = "div", attrs = {}) {
+/**
+ * A card face: rank and suit symbol in two corners, pips or a face in the middle. With
+ * ``named: true`` the face carries the card's name as text for assistive technology (a
+ * button is then named by its content, not by an aria-label its visible "A♠" contradicts).
+ */
+export function cardFace(code, tag = "div", { named = false, ...attrs } = {}) {
   const card = cardOf(code);
   const corner = (where) => h("span", { class: `corner corner-${where}`, "aria-hidden": "true" },
     h("span", { class: "corner-rank", text: card.label }),
@@ -93,7 +98,8 @@ export function cardFace(code, tag = "div", attrs = {}) {
     "data-card": card.code, "data-suit": card.suit, "data-color": card.color, "data-rank": card.rank,
     ...attrs,
     class: attrs.class ? `card ${attrs.class}` : "card",
-  }, corner("top"), middle, corner("bottom"));
+  }, corner("top"), middle, corner("bottom"),
+  named ? h("span", { class: "sr-only", text: card.name }) : null);
 }
 
 /** The back of a card (hands, the stock). */
@@ -118,9 +124,10 @@ export function compassTrick(trick, labels) {
   const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
   return h("div", { class: "compass" }, [0, 3, 1, 2].map((seat) => {
     const code = bySeat.get(seat);
+    const led = trick.leader === seat;
     return h("div", { class: `compass-slot compass-${seat}`, "data-seat": seat,
-      "data-winner": trick.winner === seat ? "true" : null },
-    h("span", { class: "compass-label", text: labels[seat] }),
+      "data-winner": trick.winner === seat ? "true" : null, "data-led": led ? "true" : null },
+    h("span", { class: "compass-label", text: led ? ledBy(labels[seat]) : labels[seat] }),
     code ? cardFace(code, "div", { class: "card-small", role: "img", "aria-label": named(seat, code) })
       : null);
   }));

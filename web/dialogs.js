@@ -1,9 +1,10 @@
 // The dialogs and panels around play: the new-game dialog, the last trick, the cut, the
-// rules' examples, statistics, settings, saved games and the walkthrough.
+// rules' examples, statistics (with their charts), settings, saved games and the walkthrough.
 
+import { todayUtc } from "./daily.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
-import { problem, persist, setSpeed, show, startGame } from "./flow.js";
+import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import { language, msg, t } from "./i18n.js";
 import * as panels from "./panels.js";
@@ -14,6 +15,7 @@ import * as saves from "./saves.js";
 import * as sound from "./sound.js";
 import { app, requestDraw } from "./state.js";
 import * as stats from "./stats.js";
+import { drawProgress } from "./stats-charts.js";
 import * as storage from "./storage.js";
 import * as tour from "./tour.js";
 
@@ -79,6 +81,7 @@ export function showStats() {
   button.textContent = t("stats.reset");
   delete button.dataset.confirm;
   panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
+  drawProgress($("[data-stats-progress]"), app.hello?.levels, todayUtc());
   openOnly("stats");
 }
 
@@ -162,11 +165,11 @@ function tourDone() {
 
 export function startTour() {
   closeAllDialogs();
-  $("[data-tour-offer]").hidden = true;
+  hideTourOffer();
   tour.start(tourDone);
 }
 
 export function declineTour() {
-  $("[data-tour-offer]").hidden = true;
+  hideTourOffer();
   tourDone();
 }

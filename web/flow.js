@@ -8,10 +8,11 @@
 
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
-import { msg } from "./i18n.js";
+import { list, msg, say, t } from "./i18n.js";
 import * as names from "./names.js";
 import { closeAllDialogs, closeDialog, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
+import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as sound from "./sound.js";
@@ -21,6 +22,18 @@ import * as stats from "./stats.js";
 import { focusHand, showBusy } from "./table-view.js";
 
 const client = engine();
+
+// What follows the end of a deal and of a game (the review's offer, the master in your seat,
+// the Calypso of the day), each called with the view and the match's table; app.js sets them.
+const after = { dealOver: () => {}, gameOver: () => {} };
+
+export function onAfter(hooks) {
+  Object.assign(after, hooks);
+}
+
+function afterMove(view) {
+  if (view.event?.deal_over && !view.event.game_over) after.dealOver(view, app.table);
+}
 
 export function setSpeed(speed) {
   app.speed = parseSpeed(speed) ?? SPEEDS.normal;
@@ -74,24 +87,25 @@ function soundFor(before, after) {
   } else sound.play("card");
 }
 
+// The end of a deal stays in view longer than a trick's: its summary is under the trick.
+const DEAL_PAUSE_TRICKS = 2;
+
 function pauseAfter(view) {
+  if (view.event?.deal_over && !view.event.game_over) return app.speed.trick * DEAL_PAUSE_TRICKS;
   return view.event?.trick_over ? app.speed.trick : app.speed.move;
 }
 
 // -- the cut ----------------------------------------------------------------------------------
 
-let cutTimer = null;
-
-/** Shows the cut before the match: for a while at its start (when the settings say so), or
- * until closed when asked for. */
+/** Shows the cut before the match (when the settings say so, or when asked for), above the
+ * table: it never covers a card, so the computers play on while it is read. It stays until
+ * closed or until the person plays a card; the deal's log keeps it too. */
 export function showCut(force = false) {
   const cut = app.table?.cut;
   if (!cut || (!force && !app.prefs.showCut)) return;
   if (force) closeAllDialogs();
   panels.drawCut($("[data-cut]"), cut);
   $("[data-cut-banner]").hidden = false;
-  clearTimeout(cutTimer);
-  if (!force) cutTimer = setTimeout(hideCut, Math.max(3500, app.speed.trick * 3));
 }
 
 /** Words the cut again where it is shown (the language changed). */
@@ -101,7 +115,6 @@ export function redrawCut() {
 }
 
 export function hideCut() {
-  clearTimeout(cutTimer);
   const banner = $("[data-cut-banner]");
   const hadFocus = banner.contains(document.activeElement);
   banner.hidden = true;
@@ -196,6 +209,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     if (next.event?.note) console.warn("Calypso:", next.event.note.params?.problem ?? next.event.note);
     take(next);
     persist();
+    afterMove(next);
     pause = sleep(pauseAfter(next));
   }
   await pause; // the last move stays in view for its pause, as every move before it
@@ -207,6 +221,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     if (names.alone()) stats.countGame(app.view, app.table);
     closeAllDialogs();
     app.openSheet = true;
+    after.gameOver(app.view, app.table);
   } else if (status === "your_turn" && app.prefs.sound) {
     sound.play("turn");
   }
@@ -237,8 +252,10 @@ export async function playCard(card) {
   if (run !== app.run) return;
   soundFor(app.view, next);
   hideCut();
+  hideTourOffer();
   take(next);
   persist();
+  afterMove(next);
   // The computers think while this card is shown.
   const pending = next.status === "waiting" ? client.request("step") : null;
   await advance(run, pending, sleep(pauseAfter(next)));
@@ -286,6 +303,44 @@ export async function hint() {
   } catch (error) {
     problem(msg("problem.hint"), error);
   }
+}
+
+// -- the walkthrough's offer ------------------------------------------------------------------
+
+/** Offers the walkthrough once, on the first visit, above the table, saying which level the
+ * computer players of the first game play at; it goes once the person plays a card. */
+export function offerTour() {
+  if (app.prefs.tourDone) return;
+  const offer = $("[data-tour-offer]");
+  $("[data-first-level]", offer).textContent = levelsDealt();
+  offer.hidden = false;
+  hideCut(); // the deal's log keeps the cut: one message above the table at a time
+  app.prefs = { ...app.prefs, tourDone: true }; // offered once, taken or not
+  prefsStore.save(app.prefs);
+}
+
+export function hideTourOffer() {
+  const offer = $("[data-tour-offer]");
+  if (offer.hidden) return;
+  const hadFocus = offer.contains(document.activeElement);
+  offer.hidden = true;
+  if (hadFocus) focusHand();
+}
+
+// "The computer players play at the Novice level." — from the match's settings and hello.
+function levelsDealt() {
+  const table = app.table;
+  if (!table) return "";
+  const levels = [...new Set(table.seats.filter((s) => !s.person).map((s) => s.level))];
+  if (!levels.length) return "";
+  return levels.length === 1 ? t("table.level_dealt", { level: levels[0] })
+    : t("table.levels_dealt", { levels: list(levels.map((key) => say(app.hello.levels.find((l) => l.key === key)?.label ?? key))) });
+}
+
+/** Words the walkthrough's offer again (the language changed). */
+export function redrawTourOffer() {
+  const offer = $("[data-tour-offer]");
+  if (!offer.hidden) $("[data-first-level]", offer).textContent = levelsDealt();
 }
 
 // -- saving -----------------------------------------------------------------------------------

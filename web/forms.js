@@ -14,9 +14,14 @@ let defaultPeople = [];
 
 const form = () => $("[data-new-game-form]");
 
-function levelHelp(level) {
+/** "Expert (level 4 of 5, the strongest): … Thinks up to 2 s a move." — where the level
+ * stands among the engine's levels (weakest first), what it does and how long it thinks. */
+function levelHelp(level, levels) {
   const think = level.think_ms ? msg("form.thinks", { seconds: level.think_ms / 1000 }) : msg("form.at_once");
-  return t("form.level_help", { name: level.label, help: level.help, think });
+  const at = levels.indexOf(level);
+  const key = at === 0 ? "form.level_help_weakest" : at === levels.length - 1 ? "form.level_help_strongest"
+    : "form.level_help";
+  return t(key, { name: level.label, at: at + 1, count: levels.length, help: level.help, think });
 }
 
 /** Fills the new-game form's choices from the engine's hello: levels (weakest first), the
@@ -92,7 +97,7 @@ export function updateNewGameForm() {
   }
   const levels = JSON.parse(f.dataset.levels ?? "[]");
   const level = levels.find((l) => l.key === f.elements.level.value);
-  $("[data-level-help]", f).textContent = level ? levelHelp(level) : "";
+  $("[data-level-help]", f).textContent = level ? levelHelp(level, levels) : "";
   $("[data-suit-label]", f).textContent = people.length <= 1 ? t("form.your_suit")
     : t("form.seat_suit", { seat: people[0] });
   $("[data-no-person]", f).hidden = people.length > 0;

@@ -110,10 +110,8 @@ export function translatePage(root = document) {
   // The rules in brief are built into the page once per language (build.py): show this one.
   for (const el of root.querySelectorAll("[data-rules-from]")) el.hidden = el.lang !== lang;
   document.title = t("app.title");
-  // Words drawn by the style sheet (badges on the winning card and the hinted one).
-  const style = document.documentElement.style;
-  style.setProperty("--word-wins", JSON.stringify(t("table.wins_badge")));
-  style.setProperty("--word-hint", JSON.stringify(t("bar.hint")));
+  // Words drawn by the style sheet (the badge on the hinted card).
+  document.documentElement.style.setProperty("--word-hint", JSON.stringify(t("bar.hint")));
   const manifest = document.querySelector("link[rel=manifest]");
   if (manifest) manifest.href = lang === "en" ? "manifest.webmanifest" : `manifest.${lang}.webmanifest`;
 }
@@ -180,6 +178,13 @@ export function decimal(n, digits) {
  * Britain: 1 Jan 2025, 14:05). */
 export function dateTime(ms) {
   return new Date(ms).toLocaleString(lang === "en" ? "en-GB" : lang, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/** A date ("2025-01-31") written out as the language writes it: "Friday, 31 January 2025",
+ * «пятница, 31 января 2025 г.». */
+export function dateLong(date) {
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(lang === "en" ? "en-GB" : lang,
+    { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
 }
 
 /** Items joined as the language joins a list: "spades and hearts", «пики и черви». */

@@ -1,10 +1,12 @@
 // Input: turns clicks and keys into named intents for app.js; it knows no game rules.
-// Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save},
+// Intents: {type: "play_card", card}, {type: <a [data-action] name>, save: its data-save,
+// value: its data-value},
 // {type: "deal"}, {type: "level_all"} (the new game's level changed),
 // {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
 // settings form changed), {type: "language", lang} (another language chosen),
-// {type: "import_file", file}; the keys H, U and L ask for a hint,
-// an undo and the last trick.
+// {type: "import_file", file}, {type: "close_side"} (Escape while the side drawer is
+// open), {type: "review_closed"} (the review dialog was closed); the keys H, U and L ask for
+// a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -44,11 +46,16 @@ export function bindInput(dispatch) {
     }
     const action = event.target.closest("[data-action]");
     if (action && !action.disabled) {
-      dispatch({ type: action.dataset.action, save: action.dataset.save });
+      dispatch({ type: action.dataset.action, save: action.dataset.save, value: action.dataset.value });
     }
   });
 
   document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && document.documentElement.hasAttribute("data-side-open") &&
+        !document.querySelector("dialog[open]")) {
+      dispatch({ type: "close_side" });
+      return;
+    }
     const replay = document.querySelector("[data-dialog=replay][open]");
     if (replay && (event.key === "ArrowLeft" || event.key === "ArrowRight") && !typing(event.target)) {
       event.preventDefault();
@@ -92,6 +99,7 @@ export function bindInput(dispatch) {
     if (file.files?.[0]) dispatch({ type: "import_file", file: file.files[0] });
     file.value = "";
   });
+  document.querySelector("[data-dialog=review]").addEventListener("close", () => dispatch({ type: "review_closed" }));
   const dialog = document.querySelector("[data-dialog=new_game]");
   dialog.addEventListener("close", () => {
     if (dialog.returnValue === "deal") dispatch({ type: "deal" });

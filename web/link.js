@@ -8,6 +8,10 @@
 //
 // ?lang=en|ru chooses the page's language (i18n.js reads it; a wrong one is named here).
 //
+// ?daily=YYYY-MM-DD deals the Calypso of that day (daily.js); the engine checks the date, and
+// a date it refuses is said in a notice, the usual game dealt instead. The other game
+// parameters do not apply to it and are left out, with a notice.
+//
 // A link's game is dealt once: app.js replaces the address with one without the game's
 // parameters (history.replaceState), so a reload resumes the game instead of dealing it
 // again, and saves.js remembers the link with the game's save (`key`), so opening the same
@@ -16,7 +20,7 @@
 import { LANGUAGES, msg } from "./i18n.js";
 import { parseSpeed, speedChoices } from "./speed.js";
 
-const GAME_PARAMS = ["seed", "level", "games", "suit", "humans"];
+const GAME_PARAMS = ["seed", "level", "games", "suit", "humans", "daily"];
 const MAX_SHOWN = 40; // characters of a refused value quoted in a notice
 
 // A refused value as a notice quotes it: cut short, control characters escaped.
@@ -33,8 +37,9 @@ export function linkKey(href) {
 /**
  * Reads a page address's query against the engine's hello. Returns {deal, speed, notices,
  * url}: deal is null or {seed, settings, key} (settings: the checked level, games and suit;
- * key: the link's game parameters, to recognise it later); speed is the checked speed or
- * null; notices are messages about refused parameters; url is the address without the
+ * key: the link's game parameters, to recognise it later), or {daily: the date's text, key}
+ * for the Calypso of a day; speed is the checked speed or null; notices are messages about
+ * refused parameters; url is the address without the
  * game's parameters and without a refused speed.
  */
 export function readLink(href, hello) {
@@ -42,7 +47,11 @@ export function readLink(href, hello) {
   const params = url.searchParams;
   const notices = [];
   let deal = null;
-  if (GAME_PARAMS.some((name) => params.has(name))) {
+  if (params.has("daily")) {
+    const ignored = GAME_PARAMS.filter((name) => name !== "daily" && params.has(name));
+    if (ignored.length) notices.push(dailyOnly(ignored));
+    deal = { daily: params.get("daily"), key: linkKey(href) };
+  } else if (GAME_PARAMS.some((name) => params.has(name))) {
     const settings = {};
     const level = params.get("level");
     if (level !== null) {
@@ -83,6 +92,11 @@ export function readLink(href, hello) {
   }
   for (const name of GAME_PARAMS) params.delete(name);
   return { deal, speed, notices, url: url.href };
+}
+
+// The notice for game parameters beside ?daily=, which deals a game of its own.
+function dailyOnly(names) {
+  return msg("link.daily_only", { names: names.join(", "), count: names.length });
 }
 
 // The seats of ?humans=south,north: {seats} or {error} (a message).

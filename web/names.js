@@ -2,7 +2,7 @@
 // labels from its "table" (messages: "You", "Ana", "You & North", "Ana & Ben"), rendered in
 // the page's language. The page makes up no label itself.
 
-import { msg, say, seatName as nameOfSeat } from "./i18n.js";
+import { msg, say, seatName as nameOfSeat, t } from "./i18n.js";
 
 let table = null; // the match's table: {settings, seats: [{label, person, level, suit, side}], sides}
 
@@ -59,4 +59,9 @@ export function isYou(seat) {
 /** Whether a person sits in this seat without a name (the seat's name is their label). */
 export function unnamedPerson(seat) {
   return Boolean(table?.seats[seat]?.person) && labelOf(seat)?.id === "label.seat";
+}
+
+/** A label marked as the trick's leader: "West · led". */
+export function ledBy(text) {
+  return t("trick.led_by", { who: text });
 }

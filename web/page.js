@@ -77,7 +77,34 @@ export function noticeText() {
 export function setEngineReady(hello) {
   document.documentElement.dataset.engineState = "ready";
   $("[data-engine-version]").textContent = hello.engine;
-  for (const button of $$(".bar [data-action=new_game], .bar [data-action=menu]")) button.hidden = false;
+  $("[data-engine-line]").hidden = false;
+  for (const button of $$(".bar [data-action=new_game], .bar [data-action=menu], .bar [data-action=toggle_side]")) {
+    button.hidden = false;
+  }
+}
+
+/** Whether the side panel (log and memory aids) is a drawer now, rather than a column. */
+function sideIsDrawer() {
+  return getComputedStyle($("[data-side-panel]")).position === "fixed";
+}
+
+/** Opens or closes the side panel's drawer (where the screen has no room for a column);
+ * focus goes into it, and back to the button that opened it. */
+export function toggleSide(open = !document.documentElement.hasAttribute("data-side-open")) {
+  const root = document.documentElement;
+  const toggle = $(".bar [data-action=toggle_side]");
+  const side = $("[data-side-panel]");
+  if (open) root.dataset.sideOpen = "";
+  else delete root.dataset.sideOpen;
+  toggle.setAttribute("aria-expanded", String(open));
+  if (!sideIsDrawer()) return;
+  if (open) $(".side-close", side).focus();
+  else if (side.contains(document.activeElement)) toggle.focus();
+}
+
+/** Whether the side panel's drawer is open. */
+export function sideOpen() {
+  return document.documentElement.hasAttribute("data-side-open") && sideIsDrawer();
 }
 
 export function setEngineFailed() {

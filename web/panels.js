@@ -5,7 +5,7 @@
 import { cardFace, compassTrick, miniCard, rankList, suitList, suitOf } from "./cards.js";
 import { h, points, redraw } from "./dom.js";
 import { noun, say, t } from "./i18n.js";
-import { isYou, label, labelOf, labels, seatName } from "./names.js";
+import { isYou, label, labelOf, labels, seatName, sideLabel } from "./names.js";
 
 function seatTag(seat) {
   const name = seatName(seat);
@@ -41,7 +41,7 @@ export function drawLog(el, ui) {
   const log = view.log;
   const cut = ui.showCut && table.cut && view.match.game === 0 && log.deal === 0 ? table.cut : null;
   const current = log.deal === view.deal && view.trick.cards.length ? view.trick : null;
-  const key = JSON.stringify([log, current, cut, labels()]);
+  const key = JSON.stringify([log, current, cut, labels(), [sideLabel(0), sideLabel(1)]]);
   const changed = redraw(el, key, () => {
     const items = [];
     if (cut) {
@@ -52,6 +52,7 @@ export function drawLog(el, ui) {
     items.push(h("li", { class: "log-note", text: say(log.opening) }));
     log.tricks.forEach((trick, i) => items.push(trickItem(i + 1, trick)));
     if (current) items.push(trickItem(current.index + 1, { ...current, winner: null }, { current: true }));
+    if (log.summary) items.push(h("li", { class: "log-note log-summary" }, summaryTable(log)));
     return h("ol", { class: "log-list" }, items);
   });
   if (changed) scrollToEnd(el);
@@ -68,6 +69,21 @@ function scrollToEnd(el) {
     scrollPending.delete(el);
     el.scrollTop = el.scrollHeight;
   });
+}
+
+/** A finished deal's summary (the engine's log.summary): each partnership's tricks,
+ * calypsos and points in that deal, as a small table. */
+export function summaryTable(log) {
+  const summary = log.summary;
+  return h("table", { class: "summary-table", "data-summary-deal": log.deal + 1 },
+    h("caption", { text: t("summary.title", { deal: log.deal + 1 }) }),
+    h("thead", {}, h("tr", {}, h("td"),
+      ["summary.tricks", "summary.calypsos", "summary.points"].map((key) => h("th", { scope: "col", text: t(key) })))),
+    h("tbody", {}, [0, 1].map((side) => h("tr", { "data-summary-side": side },
+      h("th", { scope: "row", text: sideLabel(side) }),
+      h("td", { "data-summary": "tricks", text: points(summary.tricks[side]) }),
+      h("td", { "data-summary": "calypsos", text: points(summary.calypsos[side]) }),
+      h("td", { "data-summary": "points", text: points(summary.points[side]) })))));
 }
 
 // -- memory aids ----------------------------------------------------------------------------
@@ -106,7 +122,7 @@ export function drawAids(el, ui) {
             h("span", { class: "aid-suit-name", "data-suit": s.key, title: s.name },
               s.symbol, h("small", { text: ` ${points(counts.reduce((a, b) => a + b, 0))}` })),
             h("span", { class: "aid-ranks" }, ranks.map((r, j) => h("span", {
-              class: "aid-rank", "data-count": counts[j],
+              class: "aid-rank", "data-count": counts[j], role: "img",
               "aria-label": t("aids.unseen_card", { count: counts[j], card: `${r.key}${s.key}` }),
             }, r.label, h("sub", { text: counts[j] })))));
         })),
@@ -122,7 +138,7 @@ export function drawAids(el, ui) {
               ? h("span", { class: "aid-ranks" }, [...need.missing].map((rank, j) => {
                 const shown = ranks.find((r) => r.key === rank).label;
                 return h("span", {
-                  class: "aid-rank", "data-count": need.live[j],
+                  class: "aid-rank", "data-count": need.live[j], role: "img",
                   "aria-label": t("aids.live", { rank, count: need.live[j] }),
                 }, shown, h("sub", { text: need.live[j] }));
               }))
@@ -174,9 +190,9 @@ export function drawReplay(el, pos) {
         return h("section", { class: `replay-seat replay-${seat}`, "data-replay-seat": seat },
           h("h3", {}, `${name} `, h("span", { "data-suit": suit.key, text: suit.symbol }),
             h("small", { text: ` ${t("replay.tally", { score: s.score, completed: s.completed, pile: s.pile })}` })),
-          h("div", { class: "replay-hand", "aria-label": t("replay.hand", { name: names[seat] }) },
+          h("div", { class: "replay-hand", role: "group", "aria-label": t("replay.hand", { name: names[seat] }) },
             s.hand.length ? s.hand.map((code) => miniCard(code)) : h("span", { class: "aid-help", text: t("replay.no_cards") })),
-          h("div", { class: "replay-calypso", "aria-label": t("replay.calypso", { name: names[seat] }) },
+          h("div", { class: "replay-calypso", role: "group", "aria-label": t("replay.calypso", { name: names[seat] }) },
             s.calypso.map((code) => miniCard(code))));
       }),
       h("div", { class: "replay-trick" }, pos.trick ? [compassTrick(pos.trick, names),

@@ -7,6 +7,7 @@ import { errorMessage, problem, show } from "./flow.js";
 import { msg, t } from "./i18n.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
+import { markReplay } from "./review.js";
 import { app } from "./state.js";
 
 const client = engine();
@@ -75,6 +76,7 @@ async function replayTo(tricks) {
   if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
   app.replay.position = position;
   panels.drawReplay($("[data-replay]"), position);
+  markReplay($("[data-replay-review]"), app.replay);
   $("[data-replay-status]").textContent = position.trick
     ? t("replay.status", { count: position.tricks, total: position.total, reason: position.trick.reason })
     : t("replay.status_start");
@@ -83,6 +85,13 @@ async function replayTo(tricks) {
   controls.querySelector("[data-action=replay_prev]").disabled = position.tricks === 0;
   controls.querySelector("[data-action=replay_next]").disabled = position.tricks >= position.total;
   controls.querySelector("[data-action=replay_last]").disabled = position.tricks >= position.total;
+}
+
+/** Moves the replay to the position after ``tricks`` tricks (null: stays). */
+export function replayGoTo(tricks) {
+  const at = app.replay?.position;
+  if (!at || tricks === null || tricks < 0 || tricks > at.total) return undefined;
+  return replayTo(tricks);
 }
 
 /** Moves the replay: "first", "last", or a number of tricks forward (negative: back). */

@@ -1,8 +1,10 @@
 // The score sheet at the end of a game: each player's and partnership's points with how they
-// were counted, and the match so far. The scoring values come from the engine's hello, the
-// names from its labels.
+// were counted, the partnerships' scores deal by deal (a chart with its table), and the match
+// so far. The scoring values come from the engine's hello, the names from its labels.
 
+import * as W from "./after-words.js";
 import { suitOf } from "./cards.js";
+import { lineChart } from "./charts.js";
 import { $, h, points, redraw } from "./dom.js";
 import { t } from "./i18n.js";
 import { isYou, label, seatName, sideLabel, sideOf } from "./names.js";
@@ -15,6 +17,25 @@ export function legend(scoring) {
   return t("sheet.legend", { first, second, rest, card: scoring.calypso_card, pile: scoring.pile_card });
 }
 
+/** How many calypsos a line's points count ("1 calypso", "2 calypsos"); none, nothing: a
+ * "0" with "0 calypsos" beneath says the same thing twice. */
+function calypsosDetail(completed) {
+  return completed ? t("sheet.calypsos_made", { count: completed }) : "";
+}
+
+// The partnerships' scores at the end of each deal (the engine's sheet.deals).
+function dealsChart(deals) {
+  const xs = deals.map((_, i) => W.dealName(i));
+  return lineChart({
+    id: "deals",
+    title: W.dealsChartTitle(),
+    yLabel: W.pointsAxis(),
+    xs,
+    series: [0, 1].map((side) => ({ label: sideLabel(side), values: deals.map((d) => d[side]) })),
+    table: { head: [W.dealColumn(), sideLabel(0), sideLabel(1)], rows: deals.map((d, i) => [xs[i], d[0], d[1]]) },
+  });
+}
+
 /** Draws the sheet of a finished game into the score-sheet dialog. */
 export function drawScoreSheet(ui) {
   const { view, table, hello } = ui;
@@ -25,10 +46,11 @@ export function drawScoreSheet(ui) {
     if (!sheet) return [];
     // Each cell shows its points, with how they were counted beneath.
     const cell = (col, value, detail) => h("td", { "data-col": col, "data-points": value },
-      h("span", { class: "pts", text: points(value) }), h("span", { class: "detail", text: detail }));
+      h("span", { class: "pts", text: points(value) }),
+      detail ? h("span", { class: "detail", text: detail }) : null);
     const row = (line, name, extra = {}) => h("tr", extra,
       h("th", { scope: "row" }, name),
-      cell("calypsos", line.calypso_points, t("sheet.calypsos_made", { count: line.completed })),
+      cell("calypsos", line.calypso_points, calypsosDetail(line.completed)),
       cell("in-progress", line.in_progress_points, `${points(line.in_progress)} × ${points(scoring.calypso_card)}`),
       cell("pile", line.pile_points, `${points(line.pile)} × ${points(scoring.pile_card)}`),
       h("td", { "data-col": "total", "data-total": line.total }, h("b", { text: points(line.total) })));
@@ -50,7 +72,9 @@ export function drawScoreSheet(ui) {
       : t("sheet.win", { side: sideOf(sheet.winner), count: Math.abs(ns - ew) });
     const match = view.match;
     const parts = [
-      h("h2", { id: "sheet-title", text: match.games > 1
+      // The title takes the focus when the dialog opens (autofocus), so the sheet opens at
+      // its top, not scrolled down to its first button.
+      h("h2", { id: "sheet-title", tabindex: "-1", autofocus: true, text: match.games > 1
         ? t("sheet.title_game", { game: match.game + 1, games: match.games }) : t("sheet.title") }),
       h("p", { class: "verdict", "data-verdict": sheet.winner ?? "draw", text: verdict }),
       h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
@@ -63,6 +87,7 @@ export function drawScoreSheet(ui) {
           h("th", { scope: "col", text: t("sheet.col_total") }))),
         h("tbody", {}, body))),
       h("p", { class: "sheet-legend", text: legend(scoring) }),
+      dealsChart(sheet.deals),
     ];
     if (match.games > 1) {
       const games = match.finished.map((g) => g.scores);

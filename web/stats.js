@@ -3,12 +3,39 @@
 // (pass-and-play games between several people are not counted: whose statistics would they
 // be?). Each finished game is counted once, by an id made of its seed, game number and plays,
 // however often the page shows it (reloads included).
+//
+// Besides the totals: the last games one by one (``history``: level, both scores, and the
+// difference from the master in your seat once its rerun is in), the running sum of those
+// differences (``master``), and the Calypso of the day (``daily``: each date's kept result —
+// the first finished attempt — with the day it was played on, for the streak).
 
 const KEY = "calypso.stats.v1";
 const MAX_IDS = 50; // ids of the last games counted, so a reload does not count one twice
+const MAX_HISTORY = 200; // games kept one by one, for the charts
+const MAX_DAYS = 800; // dates of the Calypso of the day kept
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DAY_MS = 86_400_000;
 
 function blank() {
-  return { version: 1, levels: {}, counted: [] };
+  return { version: 1, levels: {}, counted: [], history: [], master: { games: 0, total: 0 },
+    master_counted: [], daily: {} };
+}
+
+const isScore = (n) => Number.isInteger(n) && Math.abs(n) < 1e7;
+
+function cleanGame(raw) {
+  if (!raw || typeof raw !== "object" || typeof raw.id !== "string" || typeof raw.level !== "string"
+      || !isScore(raw.you) || !isScore(raw.them)) return null;
+  return { id: raw.id.slice(0, 200), level: raw.level.slice(0, 40), you: raw.you, them: raw.them,
+    master: isScore(raw.master) ? raw.master : null,
+    daily: typeof raw.daily === "string" && DATE.test(raw.daily) ? raw.daily : null };
+}
+
+function cleanDay(raw) {
+  if (!raw || typeof raw !== "object" || !isScore(raw.you) || !isScore(raw.them)
+      || typeof raw.on !== "string" || !DATE.test(raw.on)) return null;
+  return { id: typeof raw.id === "string" ? raw.id.slice(0, 200) : null, you: raw.you, them: raw.them,
+    master: isScore(raw.master) ? raw.master : null, on: raw.on };
 }
 
 function line() {
@@ -48,6 +75,19 @@ export function load() {
   if (Array.isArray(raw.counted)) {
     stats.counted = raw.counted.filter((id) => typeof id === "string").slice(-MAX_IDS);
   }
+  if (Array.isArray(raw.history)) stats.history = raw.history.map(cleanGame).filter(Boolean).slice(-MAX_HISTORY);
+  if (isCount(raw.master?.games) && isScore(raw.master?.total)) {
+    stats.master = { games: raw.master.games, total: raw.master.total };
+  }
+  if (Array.isArray(raw.master_counted)) {
+    stats.master_counted = raw.master_counted.filter((id) => typeof id === "string").slice(-MAX_IDS);
+  }
+  if (raw.daily && typeof raw.daily === "object") {
+    for (const [date, value] of Object.entries(raw.daily)) {
+      const day = DATE.test(date) ? cleanDay(value) : null;
+      if (day) stats.daily[date] = day;
+    }
+  }
   return stats;
 }
 
@@ -65,6 +105,11 @@ function levelOf(table) {
   return levels.every((level) => level === levels[0]) ? levels[0] : "mixed";
 }
 
+/** The id a finished game is counted by: its seed, game number, plays and scores. */
+export function gameId(view, table) {
+  return `${table.settings.seed}|${view.match.game + 1}|${view.plays}|${JSON.stringify(view.scores)}`;
+}
+
 /** Counts a finished game of one person (and its match, when that is over) once; returns
  * true if counted. view and table: the engine's view and its match facts. */
 export function countGame(view, table) {
@@ -72,7 +117,7 @@ export function countGame(view, table) {
   if (view?.status !== "game_over" || !view.sheet || people.length !== 1) return false;
   const you = people[0];
   const side = table.seats[you].side;
-  const id = `${table.settings.seed}|${view.match.game + 1}|${view.plays}|${JSON.stringify(view.scores)}`;
+  const id = gameId(view, table);
   const stats = load();
   if (stats.counted.includes(id)) return false;
   const level = levelOf(table);
@@ -93,8 +138,90 @@ export function countGame(view, table) {
   }
   stats.levels[level] = entry;
   stats.counted = [...stats.counted, id].slice(-MAX_IDS);
+  stats.history = [...stats.history, { id, level, you: ours, them: view.scores[1 - side], master: null,
+    daily: table.daily ?? null }].slice(-MAX_HISTORY);
   save(stats);
   return true;
+}
+
+/** Counts the master in your seat of a counted game once: result is the rerun's
+ * {you, master, side} (both games' partnership scores). Returns true if counted. */
+export function countMaster(id, result) {
+  const stats = load();
+  if (stats.master_counted.includes(id)) return false;
+  const you = result.you[result.side];
+  const master = result.master[result.side];
+  const game = stats.history.find((g) => g.id === id);
+  if (game) game.master = you - master;
+  stats.master = { games: stats.master.games + 1, total: stats.master.total + you - master };
+  stats.master_counted = [...stats.master_counted, id].slice(-MAX_IDS);
+  if (game?.daily && stats.daily[game.daily] && stats.daily[game.daily].master === null) {
+    stats.daily[game.daily].master = master; // the same for every attempt: see daily.js
+  }
+  save(stats);
+  return true;
+}
+
+/** The game's counted difference from the master in your seat, or null. */
+export function masterOf(id) {
+  return load().history.find((g) => g.id === id)?.master ?? null;
+}
+
+/** The running average of your score less the master's in your seat: {games, average}. */
+export function masterSummary(stats = load()) {
+  const { games, total } = stats.master;
+  return { games, average: games ? Math.round(total / games) : null };
+}
+
+/** The games one by one, oldest first: [{id, level, you, them, master, daily}]. */
+export function history(stats = load()) {
+  return stats.history;
+}
+
+// -- the Calypso of the day ------------------------------------------------------------------
+
+/** Keeps the first finished attempt at a date's deal: {id (stats.gameId), you, them} on the
+ * day ``on`` (UTC). Returns {kept: whether this attempt was kept, entry: the date's kept
+ * result}. */
+export function keepDaily(date, result, on) {
+  const stats = load();
+  if (stats.daily[date]) return { kept: false, entry: stats.daily[date] };
+  stats.daily[date] = { id: result.id, you: result.you, them: result.them, master: null, on };
+  const dates = Object.keys(stats.daily).sort();
+  for (const old of dates.slice(0, Math.max(0, dates.length - MAX_DAYS))) delete stats.daily[old];
+  save(stats);
+  return { kept: true, entry: stats.daily[date] };
+}
+
+/** A date's kept result {id, you, them, master, on}, or null. */
+export function dailyEntry(date) {
+  return load().daily[date] ?? null;
+}
+
+/** The day before a date (YYYY-MM-DD, UTC). */
+export function dayBefore(date) {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+}
+
+/** The streak: days in a row, up to today or yesterday, each with its own deal played that
+ * very day ({current, best, days}: days is every date played). */
+export function streak(today, stats = load()) {
+  const onTheDay = new Set(Object.entries(stats.daily).filter(([date, e]) => e.on === date).map(([d]) => d));
+  let current = 0;
+  let day = onTheDay.has(today) ? today : dayBefore(today);
+  while (onTheDay.has(day)) {
+    current += 1;
+    day = dayBefore(day);
+  }
+  let best = 0;
+  let run = 0;
+  let previous = null;
+  for (const date of [...onTheDay].sort()) {
+    run = previous !== null && dayBefore(date) === previous ? run + 1 : 1;
+    best = Math.max(best, run);
+    previous = date;
+  }
+  return { current, best, days: Object.keys(stats.daily).length };
 }
 
 export function reset() {

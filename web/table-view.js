@@ -6,11 +6,28 @@
 import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
-import { alone, isYou, label, labelOf, peopleSeats, seatName, sideOf, unnamedPerson } from "./names.js";
+import { summaryTable } from "./panels.js";
+import { alone, isYou, label, labelOf, ledBy, peopleSeats, seatName, sideLabel, sideOf, unnamedPerson } from "./names.js";
 
 function levelLabel(level, hello) {
   const found = hello.levels.find((l) => l.key === level);
   return found ? say(found.label) : level;
+}
+
+// -- where each seat sits -------------------------------------------------------------------
+
+// Places round the table from the seat at the bottom, in playing order (clockwise): the next
+// player sits on the left, the partner at the top.
+const PLACES = ["bottom", "left", "top", "right"];
+
+/** The seat drawn at the bottom: the hand shown, else the person the device goes to next,
+ * else the first person (South by default). */
+function bottomSeat(view) {
+  return view.viewer ?? (view.status === "handoff" ? view.handoff.seat : null) ?? peopleSeats()[0] ?? 2;
+}
+
+function placeOf(seat, bottom) {
+  return PLACES[(seat - bottom + 4) % 4];
 }
 
 // -- seats ---------------------------------------------------------------------------------
@@ -36,6 +53,7 @@ function drawSeat(el, seat, ui) {
   const fixed = table.seats[seat];
   const tally = view.seats[seat];
   const toMove = view.to_move === seat;
+  el.dataset.place = placeOf(seat, bottomSeat(view));
   el.dataset.turn = toMove ? "true" : "false";
   el.dataset.dealer = view.dealer === seat ? "true" : "false";
   el.dataset.suit = fixed.suit;
@@ -53,7 +71,7 @@ function drawSeat(el, seat, ui) {
     const voidNames = list([...voids].map((s) => suitOf(s).name));
     // Each count in bold, then its word in the number's plural form ("5 cards", «5 карт»).
     const stat = (count, shown, word) => h("span", { class: "stat-text" },
-      h("b", { text: shown }), " ", t(word, { count }));
+      h("b", { text: shown }), " ", h("span", { class: "stat-word", text: t(word, { count }) }));
     const made = slots.filter((r) => filled.has(r.key)).map((r) => r.label).join(" ");
     return [
       h("header", { class: "seat-head" },
@@ -68,7 +86,7 @@ function drawSeat(el, seat, ui) {
           text: t(yourTurn ? "seat.your_turn" : "seat.to_play") }) : null,
         voids ? h("span", { class: "tag tag-void", "data-voids": voids,
           title: t("seat.voids_title", { suits: voidNames }),
-          "aria-label": t("seat.voids_label", { suits: voidNames }) },
+          role: "img", "aria-label": t("seat.voids_label", { suits: voidNames }) },
         t("seat.void"), " ", [...voids].map((s) => h("span", { "data-suit": s, text: suitOf(s).symbol }))) : null),
       h("div", { class: "seat-stats" },
         h("span", { class: "stat", "data-cards-left": tally.cards, title: t("seat.cards_in_hand", { count: tally.cards }) },
@@ -103,32 +121,53 @@ function shownTrick(view) {
   return { ...last, deal: view.log.deal, index: view.log.tricks.length - 1, done: true };
 }
 
+/** A trick slot's label: the seat, whether it led, whether it won. */
+function slotLabel(seat, { led, won }) {
+  const text = won ? t(isYou(seat) ? "trick.you_win" : "trick.seat_wins", { who: labelOf(seat) }) : label(seat);
+  return led ? ledBy(text) : text;
+}
+
 function drawTrick(ui) {
   const { view } = ui;
   const trick = shownTrick(view);
   const area = $("[data-trick]");
+  const bottom = bottomSeat(view);
   area.dataset.complete = trick.done ? "true" : "false";
   const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
+  const started = trick.cards.length > 0;
   for (const slot of $$("[data-slot]", area)) {
     const seat = Number(slot.dataset.slot);
     const code = bySeat.get(seat);
-    const wins_ = trick.done && trick.winner === seat;
+    const won = trick.done && trick.winner === seat;
+    const led = started && trick.leader === seat;
+    slot.dataset.place = placeOf(seat, bottom);
+    slot.dataset.winner = won ? "true" : "false";
+    slot.dataset.led = led ? "true" : "false";
+    slot.dataset.turn = !trick.done && !code && view.to_move === seat ? "true" : "false";
+    const holder = $("[data-slot-card]", slot);
     // The key names this very card of this very trick, so it animates in only once, even
     // as the trick turns from the one in play into the last completed one.
     const key = code ? `${view.match.game}:${trick.deal}:${trick.index}:${seat}:${code}` : "";
-    const fresh = redraw(slot, key, () => (code ? cardFace(code) : []));
-    slot.dataset.winner = wins_ ? "true" : "false";
+    const fresh = redraw(holder, key, () => (code ? cardFace(code) : []));
     if (code) {
-      slot.firstChild.setAttribute("aria-label", t(wins_ ? "trick.slot_wins" : "trick.slot", { seat, card: code }));
-      slot.firstChild.setAttribute("role", "img");
-      if (fresh && ui.animate) slot.firstChild.classList.add("enter");
+      holder.firstChild.setAttribute("aria-label", t(won ? "trick.slot_wins" : "trick.slot", { seat, card: code }));
+      holder.firstChild.setAttribute("role", "img");
+      if (fresh && ui.animate) holder.firstChild.classList.add("enter");
     }
+    const text = slotLabel(seat, { led, won });
+    const tag = $("[data-slot-label]", slot);
+    if (tag.textContent !== text) tag.textContent = text;
   }
   const caption = $("[data-trick-caption]");
   const last = view.log.tricks.at(-1);
+  // While the first trick of a new deal is played, the log still holds the deal before:
+  // its last trick is no "last trick" of this deal, so the caption leaves it to the summary.
+  const sameDeal = view.log.deal === view.deal || view.status === "game_over";
   caption.dataset.state = trick.done ? "complete" : "previous";
   // The reason always names the winner ("West over-trumps with the 3♦.").
-  caption.textContent = !last ? "" : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
+  caption.textContent = !last || !(trick.done || sameDeal) ? ""
+    : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
+  drawDealSummary($("[data-deal-summary]"), view.log);
   const stock = $("[data-stock]");
   redraw(stock, String(view.stock), () => [
     h("span", { class: "stock-pile", "aria-hidden": "true" },
@@ -136,6 +175,14 @@ function drawTrick(ui) {
     h("span", { class: "stock-text", "data-stock-size": view.stock },
       view.stock ? t("table.stock", { count: view.stock }) : t("table.stock_empty")),
   ]);
+}
+
+/** What a finished deal brought each partnership (the engine's log.summary), shown from its
+ * last trick until the next deal's first trick is complete. */
+function drawDealSummary(el, log) {
+  el.hidden = !log.summary;
+  redraw(el, JSON.stringify([log.deal, log.summary, [sideLabel(0), sideLabel(1)]]),
+    () => (log.summary ? summaryTable(log) : []));
 }
 
 // -- the hand, or the hand-off --------------------------------------------------------------
@@ -151,10 +198,12 @@ function drawHand(ui) {
   const changed = redraw(hand, key, () => cards.map((code, i) => {
     const playable = legal.has(code) && !ui.busy;
     const newSuit = i > 0 && cards[i - 1][1] !== code[1];
+    // Named by its text ("Ace of spades", for assistive technology only): the corners'
+    // "A♠" is drawn for the eye and hidden from it, so no name contradicts what is seen.
     return cardFace(code, "button", {
       type: "button",
       class: newSuit ? "suit-break" : null,
-      "aria-label": cardOf(code).name,
+      named: true,
       "data-index": i,
       "data-playable": playable ? "true" : null,
       "data-hint": playable && ui.hint === code && cards.indexOf(code) === i ? "true" : null,

@@ -4,6 +4,8 @@
 returns its card, seeing only ``observation(seat)``. ``suggest`` gives a hint with a
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
+``review_position`` and ``seat_plays`` review a seat's cards in points lost
+(docs/review.md), one card at a time.
 """
 
 from .base import Bot, play_game
@@ -11,16 +13,30 @@ from .duplicate import MatchResult, run_match
 from .hints import Suggestion, suggest
 from .knowledge import Knowledge
 from .levels import ALL_LEVELS, LEVELS, make_bot
+from .review import (
+    GRADES,
+    REVIEW_ITERATIONS,
+    CardReview,
+    GameReview,
+    review_position,
+    seat_plays,
+)
 
 __all__ = [
     "ALL_LEVELS",
+    "GRADES",
     "LEVELS",
+    "REVIEW_ITERATIONS",
     "Bot",
+    "CardReview",
+    "GameReview",
     "Knowledge",
     "MatchResult",
     "Suggestion",
     "make_bot",
     "play_game",
+    "review_position",
     "run_match",
+    "seat_plays",
     "suggest",
 ]

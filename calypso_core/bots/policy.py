@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 
 from ..fastsim import Sim
-from ..kernel import LADDER, WinnerFn
+from ..kernel import LADDER, WinnerFn, trumps_by_position
 
 _POPCOUNT = tuple(bin(m).count("1") for m in range(1 << 13))
 # _COMPLETE[deals left][cards in progress]: the chance a calypso in progress is completed
@@ -62,6 +63,25 @@ def light_card(
     With ``calypso`` (the four rank masks), a player whose partner is winning feeds the
     trick a card of its side's suits that its side still needs.
     """
+    trumps = trumps_by_position(suits)[leader]
+    winning = winner_fn(trick, trumps) if trick else 0
+    return policy_card(suits, must_beat, last, calypso, hand, seat, trick, winning, trumps)
+
+
+def policy_card(
+    suits: tuple[int, ...] | list[int],
+    must_beat: bool,
+    last: bool,
+    calypso: list[int] | None,
+    hand: list[list[int]],
+    seat: int,
+    trick: list[int],
+    wi: int,
+    trumps: tuple[int, ...],
+) -> int:
+    """``light_card`` for a caller that knows who is winning the trick: ``wi`` is the index
+    of the winning card so far, ``trumps`` the personal suits by position in the trick. The
+    options come first, so that ``partial(policy_card, ...)`` makes a ``Sim.playout`` chooser."""
     own = suits[seat]
     if not trick:
         best = -1
@@ -80,13 +100,6 @@ def light_card(
         return (own ^ 1) * 13 + min(hand[own ^ 1])
     led = trick[0] // 13
     n = len(trick)
-    trumps = (
-        suits[leader],
-        suits[(leader + 1) & 3],
-        suits[(leader + 2) & 3],
-        suits[(leader + 3) & 3],
-    )
-    wi = winner_fn(trick, trumps)
     partner_winning = not (n - wi) & 1
     win = trick[wi]
     lead_trump = wi == 0 and led == trumps[0]
@@ -173,23 +186,11 @@ def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random,
     """
 
     def rollout(sim: Sim, rng: random.Random, deal: int) -> None:
-        rnd = rng.random
-        cards = sim._cards
-        suits = sim._suits
-        winner_fn = sim._winner_fn
-        must_beat = sim.rules.must_beat
-        last = sim.rules.last_trump_wins
-        calypso = sim._calypso if feed else None
-        while sim._deal == deal:
-            seat = sim._to_move
-            if rnd() < eps:
-                code = sim.random_card(rnd)
-            else:
-                base = seat * 4
-                hand = cards[base : base + 4]
-                code = light_card(
-                    hand, seat, sim._trick, sim._leader, suits, winner_fn, must_beat, last, calypso
-                )
-            sim.play_unchecked(code)
+        if sim.deal != deal:
+            return
+        rules = sim.rules
+        choose = partial(policy_card, sim.suits, rules.must_beat, rules.last_trump_wins,
+                         sim._calypso if feed else None)  # fmt: skip
+        sim.playout(choose, rng.random, eps)
 
     return rollout

@@ -10,8 +10,10 @@ a ``Knowledge`` built from the observation.
 from __future__ import annotations
 
 import random
+from itertools import chain, repeat
 
 from ..fastsim import Sim
+from ..kernel import DECK_SIZE
 from .knowledge import Knowledge
 
 
@@ -40,7 +42,7 @@ def sample_layout(k: Knowledge, rng: random.Random, shuffle_stock: bool = True) 
     others = [s for s in ((me + 1) & 3, (me + 2) & 3, (me + 3) & 3) if k.hand_sizes[s]]
     left = k.unseen[:]
     if not any(k.voids[s] for s in others):
-        pool = [code for code in range(52) for _ in range(left[code])]
+        pool = _cards_of(left)
         drawn = rng.sample(pool, sum(k.hand_sizes[s] for s in others))
         i = 0
         for seat in others:
@@ -51,7 +53,7 @@ def sample_layout(k: Knowledge, rng: random.Random, shuffle_stock: bool = True) 
             i += k.hand_sizes[seat]
     else:
         _deal_constrained(k, rng, others, hands, left)
-    stock = [code for code in range(52) for _ in range(left[code])]
+    stock = _cards_of(left)
     if shuffle_stock:
         rng.shuffle(stock)
     return Layout(hands, stock)
@@ -60,10 +62,7 @@ def sample_layout(k: Knowledge, rng: random.Random, shuffle_stock: bool = True) 
 def _deal_constrained(
     k: Knowledge, rng: random.Random, others: list[int], hands: list[list[int]], left: list[int]
 ) -> None:
-    by_suit: list[list[int]] = [[], [], [], []]
-    for code in range(52):
-        if left[code]:
-            by_suit[code // 13].extend([code] * left[code])
+    by_suit = [_cards_of(left, suit) for suit in range(4)]
     allowed = {s: 15 & ~k.voids[s] for s in others}
     # Fill the most constrained seats first: fewest cards they could hold.
     others = sorted(
@@ -71,15 +70,38 @@ def _deal_constrained(
     )
     need = {s: k.hand_sizes[s] for s in others}
     for i, seat in enumerate(others):
-        waiting = others[i:]
+        # Hall's condition over the seats still to fill: each group of them needs at most as
+        # many cards as the suits they may hold still have.
+        groups = _groups(others[i:], allowed)
         mask = allowed[seat]
+        unchecked = 0  # draws that cannot make any group short, so need no check
+        blocked = 0
         for _ in range(need[seat]):
             need[seat] -= 1
-            suits = [
-                x
-                for x in range(4)
-                if mask >> x & 1 and by_suit[x] and _feasible(by_suit, x, need, allowed, waiting)
-            ]
+            if unchecked:
+                unchecked -= 1
+            else:
+                # The suits whose next card would leave some group short: those of a group
+                # with no card to spare (every suit, if a group is short already). A group's
+                # spare falls by at most one a draw, so the least spare says how many draws
+                # can pass before the next check.
+                blocked = 0
+                least = DECK_SIZE
+                for suits_of_group, seats in groups:
+                    demand = 0
+                    for s in seats:
+                        demand += need[s]
+                    if demand:
+                        spare = -demand
+                        for x in suits_of_group:
+                            spare += len(by_suit[x])
+                        if spare <= 0:
+                            blocked |= 15 if spare < 0 else _SUIT_SET[suits_of_group]
+                        elif spare < least:
+                            least = spare
+                if not blocked:
+                    unchecked = least - 1
+            suits = [x for x in range(4) if mask >> x & 1 and by_suit[x] and not blocked >> x & 1]
             if not suits:
                 raise ValueError("no layout of the hidden cards fits this observation")
             pick = rng.randrange(sum(len(by_suit[x]) for x in suits))
@@ -94,27 +116,30 @@ def _deal_constrained(
             left[code] -= 1
 
 
-def _feasible(
-    by_suit: list[list[int]],
-    taken: int,
-    need: dict[int, int],
-    allowed: dict[int, int],
-    seats: list[int],
-) -> bool:
-    """Whether the seats can still be filled once one card of suit ``taken`` is used."""
-    counts = [len(cards) for cards in by_suit]
-    counts[taken] -= 1
-    n = len(seats)
-    for subset in range(1, 1 << n):
-        demand = 0
+def _cards_of(counts: list[int], suit: int | None = None) -> list[int]:
+    """The codes of a 52-slot count array, one per copy, in order (of one suit, if given)."""
+    codes = range(52) if suit is None else range(13 * suit, 13 * suit + 13)
+    return [*chain.from_iterable(map(repeat, codes, counts[codes.start : codes.stop]))]
+
+
+def _groups(
+    seats: list[int], allowed: dict[int, int]
+) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """Every non-empty group of the seats, as (the suits any of them may hold, the seats)."""
+    groups = []
+    for subset in range(1, 1 << len(seats)):
+        members = tuple(seat for j, seat in enumerate(seats) if subset >> j & 1)
         suits = 0
-        for j in range(n):
-            if subset >> j & 1:
-                demand += need[seats[j]]
-                suits |= allowed[seats[j]]
-        if demand and demand > sum(counts[x] for x in range(4) if suits >> x & 1):
-            return False
-    return True
+        for seat in members:
+            suits |= allowed[seat]
+        groups.append((tuple(x for x in range(4) if suits >> x & 1), members))
+    return groups
+
+
+# _SUIT_SET[suits]: the bit mask of a tuple of suits.
+_SUIT_SET = {
+    tuple(x for x in range(4) if mask >> x & 1): mask for mask in range(16)
+}
 
 
 def sim_from_layout(k: Knowledge, layout: Layout) -> Sim:

@@ -20,15 +20,16 @@ from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
-from ..messages import message
+from ..messages import Message, message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
-from . import words
+from . import jobs, words
 from .aids import memory_aids
+from .daily import daily_date, daily_settings, parse_date, today
 from .errors import ProtocolError, brief
 from .match import Match
-from .players import bot_levels, default_level, has_hints, level_facts
+from .players import bot_levels, bots_module, default_level, has_hints, level_facts
 from .settings import (
     DEFAULT_PEOPLE,
     MAX_NAME_CHARS,
@@ -37,8 +38,8 @@ from .settings import (
     seat_labels,
     side_labels,
 )
-from .story import deal_log, replay_position, the_cut
-from .views import seat_setup, table_view
+from .story import PLAYS_PER_DEAL, deal_log, replay_position, the_cut
+from .views import seat_setup, seen_by, table_view
 
 PROTOCOL_VERSION = 3
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
@@ -69,9 +70,10 @@ _session = _Session()
 
 
 def reset() -> None:
-    """Forget the match in play (for tests)."""
+    """Forget the match in play and the jobs (for tests)."""
     _session.match = None
     _session.aids_for = _session.aids = None
+    jobs.reset()
 
 
 def _match(kind: str) -> Match:
@@ -83,6 +85,7 @@ def _match(kind: str) -> Match:
 def _start(match: Match) -> dict[str, Any]:
     _session.match = match
     _session.aids_for = _session.aids = None
+    jobs.end_jobs()
     return _view(match, table=True)
 
 
@@ -121,7 +124,8 @@ def _aids(match: Match, seat: int) -> dict[str, Any] | None:
 
 
 def _table(match: Match) -> dict[str, Any]:
-    """What stays the same through a match: settings, seats, partnerships and the cut."""
+    """What stays the same through a match: settings, seats, partnerships, the cut, and
+    the date when it is the Calypso of that day."""
     s = match.settings
     first = match.history[0] if match.history else match.state
     return {
@@ -129,6 +133,7 @@ def _table(match: Match) -> dict[str, Any]:
         "seats": seat_setup(first, s.labels(), s.levels, s.seats),
         "sides": s.side_labels(),
         "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
+        "daily": daily_date(s),
     }
 
 
@@ -169,6 +174,19 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
             "pile_card": PILE_POINTS,
         },
         "limits": {"file_bytes": MAX_RECORD_BYTES},
+        "review": _review_facts(),
+    }
+
+
+def _review_facts() -> dict[str, Any] | None:
+    """The review's budget a card and its grades, mildest first (None without the bots)."""
+    bots = bots_module()
+    if bots is None or not hasattr(bots, "GRADES"):
+        return None
+    return {
+        "budget": bots.REVIEW_ITERATIONS,
+        "grades": [{"key": name, "label": words.grade_label(name), "cost": cost}
+                   for name, cost in reversed(bots.GRADES)],
     }
 
 
@@ -224,6 +242,7 @@ def next_game(data: dict[str, Any]) -> dict[str, Any]:
     """Start the next game of the match."""
     match = _match("next_game")
     match.next_game()
+    jobs.end_jobs()
     return _view(match)
 
 
@@ -285,6 +304,125 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         )
     # An imported record came with its hidden cards: an unfinished one replays as far as it goes.
     return {**replay_position(state, tricks, reveal=True), "labels": labels, "sides": sides}
+
+
+# -- after the game: the Calypso of the day, the review, the master in your seat ---------------
+
+
+def daily(data: dict[str, Any]) -> dict[str, Any]:
+    """Deal the Calypso of a day: today's (UTC) unless ``date`` names an earlier one."""
+    now = today()
+    date = data.get("date")
+    try:
+        day = now if date is None else parse_date(date)
+    except ValueError as exc:
+        raise ProtocolError("bad_date", str(exc)) from None
+    if day > now:
+        raise ProtocolError("bad_date", f"the Calypso of {day} is not dealt yet: today is "
+                            f"{now} (UTC)")
+    return _start(Match(daily_settings(day)))
+
+
+def review(data: dict[str, Any]) -> dict[str, Any]:
+    """Start reviewing one seat's cards: of the given ``record`` (any seat), else of the game
+    in play (a person's seat, the deals that are over). ``review_next`` does one card."""
+    if data.get("record") is None:
+        state, seat, complete, labels, sides = _review_in_play(data.get("seat"))
+    else:
+        state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
+    deals = jobs.check_deal(data.get("deal"), complete)
+    budget = jobs.check_budget(data.get("budget"), (_review_facts() or {}).get("budget", 1))
+    seed = jobs.check_seed(data.get("seed"))
+    job = jobs.start_review(state, seat, deals, budget, seed)
+    return {
+        "job": job.number,
+        "seat": seat,
+        "deals": list(deals),
+        "total": len(job.plays),
+        "budget": budget,
+        "seed": seed,
+        "suits": [SUIT_LETTERS[suit] for suit in state.suits],
+        "labels": labels,
+        "sides": sides,
+    }
+
+
+_Reviewed = tuple[GameState, int, int, list[Message], list[Message]]
+
+
+def _review_in_play(seat: Any) -> _Reviewed:
+    """The game in play, a person's seat (the only one's by default) and its deals over."""
+    match = _match("review")
+    people = match.settings.seats
+    if seat is None and len(people) == 1:
+        seat = people[0]
+    if type(seat) is not int or seat not in people:
+        raise ProtocolError("bad_request", "review needs the seat of a person at the table "
+                            f"({', '.join(SEAT_NAMES[p] for p in people)}), not {brief(seat)}")
+    state = match.state
+    complete = len(state.plays) // PLAYS_PER_DEAL
+    return state, seat, complete, match.settings.labels(), match.settings.side_labels()
+
+
+def _review_of_record(given: Any, seat: Any) -> _Reviewed:
+    """A game record (its hidden cards are no secret), any seat (its person's, else South's),
+    every deal it reaches; never the game in play before it ends."""
+    state = _state_of(given)
+    match = _session.match
+    if match is not None and _same_game(state, match.state) and not match.state.is_over:
+        raise ProtocolError("game_not_over", NOT_OVER)
+    people = people_of(given["players"]) if "players" in given else ()
+    if seat is None:
+        seat = people[0].seat if people else SEAT_NAMES.index("South")
+    if type(seat) is not int or not 0 <= seat < 4:
+        raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
+    complete = -(-len(state.plays) // PLAYS_PER_DEAL)  # an unfinished deal of a file too
+    labels = seat_labels(people)
+    return state, seat, complete, labels, side_labels(labels, tuple(p.seat for p in people))
+
+
+def review_next(data: dict[str, Any]) -> dict[str, Any]:
+    """Review the next card of review ``job``: the card's review, the position it was played
+    in as its player saw it, and the points lost so far."""
+    job = jobs.review_job(data.get("job"))
+    move, position = job.step()
+    return {
+        "job": job.number,
+        "done": len(job.moves),
+        "total": len(job.plays),
+        "finished": job.finished,
+        "move": move.to_json(),
+        "position": seen_by(position, job.seat),
+        "summary": job.summary(),
+    }
+
+
+def rerun(data: dict[str, Any]) -> dict[str, Any]:
+    """Start playing the finished game in play again with the master in the person's seat
+    (``iterations`` a move; the master's own budget when not given)."""
+    match = _match("rerun")
+    if not match.state.is_over:
+        raise ProtocolError("game_not_over", "the master plays your seat again once the game "
+                            "is over")
+    iterations = jobs.check_iterations(data.get("iterations"))
+    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations)
+    return {"job": job.number, "game": job.index, "done": 0, "total": len(job.game.plays),
+            "side": job.side}
+
+
+def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
+    """Play the next card of rerun ``job``; once over, both games' scores and the rerun's
+    record (the master named at the person's seat)."""
+    job = jobs.rerun_job(data.get("job"))
+    state = job.step()
+    reply: dict[str, Any] = {"job": job.number, "done": len(state.plays),
+                             "total": len(job.game.plays), "finished": job.finished}
+    if job.finished:
+        players = job.settings.players()
+        players[job.settings.seats[0]] = {"computer": "master"}
+        reply["result"] = {**job.result().to_json(), "record": to_record(state, players),
+                           "side": job.side}
+    return reply
 
 
 def import_file(data: dict[str, Any]) -> dict[str, Any]:

@@ -27,6 +27,20 @@ from .settings import Settings
 from .story import truncated, undo_length
 
 
+def computer_players(settings: Settings, game: int) -> dict[int, Chooser]:
+    """The computer players of game ``game`` (0-based) of a match, by seat.
+
+    Each is seeded from the match seed, the game and its seat, so that replaying a game
+    (the master in your seat, ``table.rerun``) meets the same players.
+    """
+    salt = f"bots:{settings.seed}:{game}"
+    return {
+        seat: make_chooser(level, seat, f"{salt}:{seat}")
+        for seat, level in enumerate(settings.levels)
+        if settings.name_of(seat) is None
+    }
+
+
 class Match:
     """The games of one match, the game in play, its computer players and whose hand
     is shown."""
@@ -64,12 +78,7 @@ class Match:
         return new_game(s.seed, s.rules, suits=suits)
 
     def _make_bots(self) -> dict[int, Chooser]:
-        salt = f"bots:{self.settings.seed}:{len(self.history)}"
-        return {
-            seat: make_chooser(level, seat, f"{salt}:{seat}")
-            for seat, level in enumerate(self.settings.levels)
-            if self.settings.name_of(seat) is None
-        }
+        return computer_players(self.settings, len(self.history))
 
     def _first_viewer(self) -> int | None:
         people = self.settings.seats

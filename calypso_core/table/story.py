@@ -4,7 +4,8 @@
   (docs/rules.md#the-deck-and-the-cut) that agrees with a game's suits and first dealer,
   drawn from the match seed, so the same seed always tells the same cut.
 - ``deal_log`` lists the tricks of one deal with leader, cards, winner and why, as the
-  players at the table saw them (everything in it was played face up).
+  players at the table saw them (everything in it was played face up), and once the deal
+  is over what it brought each partnership (``deal_summary``).
 - ``replay_position`` shows a finished (or imported) game after its first *k* tricks with
   every hand face up; it is never for a game in progress.
 - ``undo_length`` says how many plays to keep to take back a seat's last card.
@@ -63,27 +64,57 @@ def the_cut(seed: str, suits: tuple[int, ...], first_dealer: int) -> dict[str, A
 
 
 def log_deal(state: GameState) -> int:
-    """The deal the log shows: that of the last card played (so a finished deal stays in
-    view until the next deal's first card), else the first."""
-    return (len(state.plays) - 1) // PLAYS_PER_DEAL if state.plays else 0
+    """The deal the log shows: that of the last trick completed (so a finished deal stays
+    in view, with its summary, until the next deal's first trick is complete), else the
+    first."""
+    completed = len(state.plays) // 4
+    return (completed - 1) // TRICKS_PER_DEAL if completed else 0
 
 
 def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:
     """The completed tricks of one deal (0-based; default ``log_deal``), each with its
-    leader, cards, winner and the reason (messages)."""
+    leader, cards, winner and the reason (messages); once the deal is over, its summary."""
     last_deal = min(state.deal, 3)
     deal = log_deal(state) if deal is None else deal
     if type(deal) is not int or not 0 <= deal <= last_deal:
         raise ValueError(f"{deal!r} is not a deal of this game so far (0-{last_deal})")
     suits = tuple(int(s) for s in state.suits)
     dealer = (state.first_dealer + deal) % 4
-    every = state.tricks
+    tricks = state.tricks[TRICKS_PER_DEAL * deal: TRICKS_PER_DEAL * (deal + 1)]
     return {
         "deal": deal,
         "dealer": dealer,
         "opening": words.deal_opening(deal, dealer, DEALS, TRICKS_PER_DEAL),
-        "tricks": [trick_item(t, suits, state.rules)
-                   for t in every[TRICKS_PER_DEAL * deal: TRICKS_PER_DEAL * (deal + 1)]],
+        "tricks": [trick_item(t, suits, state.rules) for t in tricks],
+        "summary": deal_summary(state, deal) if len(tricks) == TRICKS_PER_DEAL else None,
+    }
+
+
+def deal_summary(state: GameState, deal: int) -> dict[str, list[int]]:
+    """What a finished deal (0-based) brought each partnership, North-South first: the
+    tricks it won, the calypsos it completed and the points it gained in that deal.
+
+    Raises ValueError for a deal that is not over.
+    """
+    end = PLAYS_PER_DEAL * (deal + 1)
+    if type(deal) is not int or deal < 0 or len(state.plays) < end:
+        raise ValueError(f"{deal!r} is not a finished deal of this game")
+    won = [0, 0]
+    for trick in state.tricks[TRICKS_PER_DEAL * deal: TRICKS_PER_DEAL * (deal + 1)]:
+        won[trick.winner % 2] += 1
+    # Cards of a trick not yet complete change no tally: the state stands for the deal's end
+    # until the next trick is gathered.
+    after = state if len(state.plays) < end + 4 else truncated(state, end)
+    before = truncated(state, end - PLAYS_PER_DEAL)
+
+    def calypsos(at: GameState) -> list[int]:
+        return [at.completed(side) + at.completed(side + 2) for side in (0, 1)]
+
+    return {
+        "tricks": won,
+        "calypsos": [a - b for a, b in zip(calypsos(after), calypsos(before), strict=True)],
+        "points": [a - b for a, b in zip(after.partnership_scores(), before.partnership_scores(),
+                                         strict=True)],
     }
 
 

@@ -48,6 +48,11 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "replay": (handlers.replay, frozenset({"record", "tricks"})),
     "import": (handlers.import_file, frozenset({"text"})),
     "examples": (handlers.examples, frozenset()),
+    "daily": (handlers.daily, frozenset({"date"})),
+    "review": (handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"})),
+    "review_next": (handlers.review_next, frozenset({"job"})),
+    "rerun": (handlers.rerun, frozenset({"iterations"})),
+    "rerun_next": (handlers.rerun_next, frozenset({"job"})),
 }
 
 reset = handlers.reset

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, RANK_LETTERS, SUIT_LETTERS
-from ..kernel import score_parts
+from ..game import new_game
+from ..kernel import TRICKS_PER_DEAL, score_parts
 from ..trick_reasons import trick_reason
 
 if TYPE_CHECKING:
@@ -68,8 +69,22 @@ def seat_tallies(state: GameState) -> list[dict[str, Any]]:
     ]
 
 
+def deal_scores(state: GameState) -> list[list[int]]:
+    """The partnerships' scores ([north_south, east_west]) at the end of each deal played to
+    its end, as the game went: the score sheet's deal-by-deal line."""
+    again = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
+                     deck=state.deck)
+    scores = []
+    for played, card in enumerate(state.plays, 1):
+        again.play(card)
+        if played % (4 * TRICKS_PER_DEAL) == 0:
+            scores.append(list(again.partnership_scores()))
+    return scores
+
+
 def score_sheet(state: GameState) -> dict[str, Any]:
-    """Each player's and partnership's score with its breakdown (docs/rules.md#scoring)."""
+    """Each player's and partnership's score with its breakdown (docs/rules.md#scoring), and
+    the partnerships' scores deal by deal."""
     counts = [(state.completed(s), len(state.calypso(s)), state.pile(s)) for s in range(4)]
 
     def line(completed: int, in_progress: int, pile: int) -> dict[str, int]:
@@ -92,6 +107,7 @@ def score_sheet(state: GameState) -> dict[str, Any]:
         "players": lines,
         "sides": sides,
         "winner": state.winner(),
+        "deals": deal_scores(state),
     }
 
 
@@ -127,6 +143,25 @@ def table_view(state: GameState, viewer: int | None, status: str) -> dict[str, A
             legal = set(state.legal_moves())
             view["legal"] = list(dict.fromkeys(str(CARDS[c]) for c in hand if c in legal))
     return view
+
+
+def seen_by(state: GameState, seat: int) -> dict[str, Any]:
+    """A position as ``seat`` saw it (a reviewed card's "try again"): its hand in display
+    order, the trick in play, what changes at each seat, the scores; no other hand."""
+    own = int(state.suits[seat])
+    return {
+        "deal": min(state.deal, 3),
+        "dealer": state.dealer,
+        "hand": [str(CARDS[c]) for c in sorted_hand([int(c) for c in state.hand(seat)], own)],
+        "trick": {
+            "index": state.trick_number,
+            "leader": state.leader,
+            "cards": codes(state.trick),
+        },
+        "stock": state.stock_size,
+        "seats": seat_tallies(state),
+        "scores": list(state.partnership_scores()),
+    }
 
 
 def seat_setup(state: GameState, labels: list[Message], levels: tuple[str, ...],

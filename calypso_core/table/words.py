@@ -16,6 +16,14 @@ from ..rules import Rules
 OPTIONS = tuple(Rules().to_dict())
 
 
+# The review's grades (docs/review.md#grades), mildest first: each a message "grade.<key>".
+
+
+def grade_label(grade: str) -> Message:
+    """A review grade's name for people: "Mistake"."""
+    return message(f"grade.{grade}")
+
+
 def level_label(level: str) -> Message:
     """A level's name for people: "Master"."""
     return message(f"level.{level}")

@@ -132,6 +132,29 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
+@pytest.fixture(scope="session")
+def axe_script(build_module: ModuleType) -> str:
+    """axe-core's script (the pinned npm package that `build.py test` fetches), to load into
+    the page under test only: it is never part of dist/."""
+    path = os.environ.get("CALYPSO_AXE") or build_module.fetch_axe_core()
+    return Path(path).read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="session")
+def screenshots() -> Callable[[Page, str], Path]:
+    """Saves a screenshot of a page as .cache/screenshots/<name>.png (kept for a person to
+    look at after the run, never committed); returns its path."""
+    folder = ROOT / ".cache" / "screenshots"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def take(page: Page, name: str) -> Path:
+        path = folder / f"{name}.png"
+        page.screenshot(path=path)
+        return path
+
+    return take
+
+
 @pytest.fixture
 def allowed_origins(server_url: str) -> set[str]:
     return {origin_of(server_url)}

@@ -109,12 +109,13 @@ def test_the_page_boots_to_a_playable_table(table: Page) -> None:
     expect(page.locator("[data-dealer-marker]")).to_have_count(1)
     expect(page.locator("[data-seat='2'] [data-turn-marker]")).to_be_visible()
     expect(page.locator("[data-stock-size]")).to_have_attribute("data-stock-size", "156")
-    # The hand: real buttons named like "Queen of hearts"; the playable ones enabled.
+    # The hand: real buttons named like "Queen of hearts" (by their text, which assistive
+    # technology reads; the corners' "Q♥" is for the eye); the playable ones enabled.
     cards = page.locator("[data-hand] [data-card]")
     count = cards.count()
     assert 10 <= count <= 13
-    for name in cards.evaluate_all("els => els.map(e => e.getAttribute('aria-label'))"):
-        assert CARD_NAME.match(name), name
+    for card in cards.all():
+        expect(card).to_have_accessible_name(CARD_NAME)
     playable = page.locator(PLAYABLE)
     assert playable.count() >= 1
     for button in playable.all():
@@ -384,7 +385,9 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
     sent = page.evaluate("window.__sent")
     assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
     assert sent.count("step") + sent.count("play") == 208
-    assert len(sent) == 210, sorted(set(sent))
+    # After the game, the master plays the person's seat again (web/rerun.js): its own job.
+    game = [kind for kind in sent if kind not in ("rerun", "rerun_next")]
+    assert len(game) == 210, sorted(set(game))
     saved = engine_request(page, "record")["result"]
     assert page.evaluate("""async () => (await import("./engine-client.js")).engine().game""") \
         == saved

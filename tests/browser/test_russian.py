@@ -97,11 +97,15 @@ def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table:
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     assert page.title() == RU["app.title"]
     assert page.locator("link[rel=manifest]").get_attribute("href") == "manifest.ru.webmanifest"
+    # The review and the master in your seat at test budgets (web/dev.js): seconds, not minutes.
+    page.evaluate("""() => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: 60, master_iterations: 3 }))""")
     seen: dict[str, list[str]] = {"table": untranslated(page)}
     played = 0
     while settle(page) != "over":
-        # A person who reads Russian picks a card by its Russian name, as a screen reader says it.
-        name = page.locator(PLAYABLE).first.get_attribute("aria-label") or ""
+        # A person who reads Russian picks a card by its Russian name, as a screen reader says
+        # it (the button is named by its text: the name, for assistive technology only).
+        name = page.locator(PLAYABLE).first.locator(".sr-only").text_content() or ""
         assert name in RUSSIAN_CARD_NAMES, name
         before = plays(page)
         page.locator("[data-hand]").get_by_role("button", name=name, exact=True).first.click()
@@ -117,7 +121,22 @@ def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table:
     assert played == 52 and plays(page) == 208
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
+    master = sheet.locator("[data-sheet-master]")
+    expect(master).to_have_attribute("data-master", "done", timeout=BOOT_TIMEOUT_MS)
     seen["score sheet"] = untranslated(page)
+    sheet.get_by_role("button", name=RU["sheet.review"], exact=True).click()
+    review = page.locator("[data-dialog=review]")
+    expect(review).to_have_attribute("data-review-state", "done", timeout=BOOT_TIMEOUT_MS)
+    seen["review"] = untranslated(page)
+    tries = review.get_by_role("button", name=RU["review.try_again"], exact=True)
+    if tries.count():
+        tries.first.click()
+        review.locator("[data-try-hand] [data-card]:not([disabled])").first.click()
+        expect(review.locator("[data-try-cost]")).to_be_visible()
+        seen["try again"] = untranslated(page)
+    close(page, "review")
+    page.get_by_role("button", name=RU["bar.score_sheet"], exact=True).click()
+    expect(sheet).to_be_visible()
     sheet.get_by_role("button", name=RU["sheet.replay"], exact=True).click()
     expect(page.locator("[data-dialog=replay]")).to_be_visible()
     page.locator("[data-dialog=replay]").get_by_role(
@@ -194,7 +213,7 @@ def test_switching_language_in_the_settings_keeps_the_game(table: Page) -> None:
     # The same cards, now drawn with English letters (a Queen is "Q", not «Д»).
     assert page.locator("[data-hand] [data-card]").first.inner_text() != first or not re.search(
         "[ДКВТ]", first)
-    name = page.locator(PLAYABLE).first.get_attribute("aria-label") or ""
+    name = page.locator(PLAYABLE).first.locator(".sr-only").text_content() or ""
     assert re.fullmatch(r"[A-Z][a-z]+ of [a-z]+", name), name
     settings.get_by_label("Language").select_option("ru")
     expect(page.locator("html")).to_have_attribute("lang", "ru")
@@ -220,3 +239,12 @@ def test_the_language_is_saved_else_asked_else_the_browsers_else_english(
     expect(page.locator("html")).to_have_attribute("lang", expected, timeout=BOOT_TIMEOUT_MS)
     expect(page).to_have_title(catalog(expected)["app.title"])
     context.close()
+
+
+def test_the_calypso_of_the_day_speaks_russian(table: Page) -> None:
+    page = table
+    from_menu(page, "menu.daily")
+    notice = page.locator("[data-notice]")
+    expect(notice).to_contain_text(RU["daily.stats_title"].split()[0], timeout=BOOT_TIMEOUT_MS)
+    expect(page.locator("[data-seat='0'] .seat-name")).to_contain_text(RU["level.master"])
+    assert untranslated(page) == []

@@ -44,6 +44,11 @@ FILL_STORAGE = """() => {
         const chunk = "x".repeat(size);
         try { for (;; i++) localStorage.setItem(`fill${i}`, chunk); } catch { /* next size */ }
     }
+    // A new key costs its name too: grow the last item a character at a time to the brim.
+    const last = `fill${i - 1}`;
+    try {
+        for (;;) localStorage.setItem(last, localStorage.getItem(last) + "x");
+    } catch { /* full */ }
     return i;
 }"""
 FREE_STORAGE = """() => {

@@ -1,0 +1,252 @@
+"""Work that takes a minute, done one card a request: the review of a seat's cards and the
+master in your seat.
+
+The worker answers one request at a time, so long work is a **job**. One request starts it
+(``review``, ``rerun``) and says how many cards it has; each ``review_next`` or
+``rerun_next`` does one card of it (reviews one card, or plays one card of the rerun) and
+says how far it has got. The page loops, drawing progress, and cancels by asking no more:
+every request finishes its card, so a job stopped anywhere leaves nothing half-done, and a
+job works on its own copy of the game, never on the game in play. Each next request names
+its job: starting a job replaces the one of its kind before it, so a loop the page has
+stopped can never advance a job started after it. Starting a game ends both jobs.
+
+A reviewed card is remembered by its game, the plays up to it, the budget and the seed: a
+card reviews the same alone or in a whole game (docs/review.md), so the review of a deal
+just after it ends and of the whole game at its end search that deal's cards once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import GameState, new_game
+from ..kernel import DEALS
+from .errors import ProtocolError, brief
+from .players import bots_module
+from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
+from .settings import MAX_SEED_CHARS, Settings
+from .story import PLAYS_PER_DEAL
+
+MAX_REVIEW_BUDGET = 32_000  # iterations a card: four times the review's own budget
+MAX_RERUN_ITERATIONS = 20_000  # the master's iterations a move in a rerun
+MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
+
+
+@dataclass
+class ReviewJob:
+    """One seat's cards of one game, reviewed one a request."""
+
+    number: int
+    game: GameState  # a copy: the game in play goes on without it
+    seat: int
+    deals: tuple[int, ...]  # the deals reviewed (0-based)
+    plays: tuple[int, ...]  # the seat's plays in those deals: indices in game.plays
+    budget: int
+    seed: str
+    moves: list[Any] = field(default_factory=list)  # a CardReview per play reviewed
+
+    @property
+    def finished(self) -> bool:
+        """Whether every card of the job has been reviewed."""
+        return len(self.moves) == len(self.plays)
+
+    def step(self) -> tuple[Any, GameState]:
+        """Review the next card: its ``CardReview`` and the position it was played in."""
+        play = self.plays[len(self.moves)]
+        position = new_game(rules=self.game.rules, suits=self.game.suits,
+                            first_dealer=self.game.first_dealer, deck=self.game.deck)
+        for card in self.game.plays[:play]:
+            position.play(card)
+        card = self.game.plays[play]
+        key = (_identity(self.game), tuple(self.game.plays[: play + 1]), self.budget, self.seed)
+        move = _jobs.reviewed.get(key)
+        if move is None:
+            move = _bots("review").review_position(
+                position, card, play, budget=self.budget, seed=self.seed)
+            if len(_jobs.reviewed) >= MAX_REMEMBERED:
+                _jobs.reviewed.clear()
+            _jobs.reviewed[key] = move
+        self.moves.append(move)
+        return move, position
+
+    def summary(self) -> dict[str, Any]:
+        """The points lost so far, overall and in each deal of the job (with its grades)."""
+        review = _bots("review").GameReview(self.seat, tuple(self.moves))
+        return {
+            "total_cost": review.total_cost,
+            "per_deal": [row for row in review.per_deal() if row["deal"] in self.deals],
+        }
+
+
+@dataclass
+class RerunJob:
+    """Game ``index`` of a match played again, the master in the person's seat, one card a
+    request."""
+
+    number: int
+    settings: Settings
+    game: GameState  # the finished game, a copy
+    index: int
+    steps: Iterator[GameState]
+    state: GameState | None = None  # the rerun after its last card
+
+    @property
+    def finished(self) -> bool:
+        """Whether the rerun has reached the end of the game."""
+        return self.state is not None and self.state.is_over
+
+    @property
+    def side(self) -> int:
+        """The person's partnership: 0 North-South, 1 East-West."""
+        return the_person(self.settings) % 2
+
+    def step(self) -> GameState:
+        """Play the next card of the rerun; returns the position after it."""
+        self.state = next(self.steps)
+        return self.state
+
+    def result(self) -> Rerun:
+        """Both games, once the rerun is over."""
+        assert self.state is not None and self.state.is_over
+        return Rerun(self.game, self.state, self.side)
+
+
+class _Jobs:
+    """The review and the rerun in progress (each None when there is none), the number of
+    the last job started, and the cards reviewed so far."""
+
+    def __init__(self) -> None:
+        self.review: ReviewJob | None = None
+        self.rerun: RerunJob | None = None
+        self.started = 0
+        self.reviewed: dict[Hashable, Any] = {}
+
+
+_jobs = _Jobs()
+
+
+def end_jobs() -> None:
+    """End both jobs (a game starts); the cards reviewed stay remembered."""
+    _jobs.review = _jobs.rerun = None
+
+
+def reset() -> None:
+    """Forget the jobs and every card reviewed (for tests)."""
+    end_jobs()
+    _jobs.reviewed = {}
+
+
+def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int,
+                 seed: str) -> ReviewJob:
+    """Start reviewing ``seat``'s cards of ``deals`` in ``game``; refuses when there are none."""
+    plays = tuple(p for p in _bots("review").seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
+    if not plays:
+        raise ProtocolError("nothing_to_review", "the seat has played no card to review there")
+    _jobs.started += 1
+    _jobs.review = ReviewJob(_jobs.started, game.clone(), seat, deals, plays, budget, seed)
+    return _jobs.review
+
+
+def start_rerun(settings: Settings, game: GameState, index: int,
+                iterations: int | None) -> RerunJob:
+    """Start playing finished game ``index`` of a match again, the master in the person's seat."""
+    _bots("the master in your seat")
+    try:
+        the_person(settings)
+        check_game(settings, game, index)
+    except ValueError as exc:
+        raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}") \
+            from None
+    copy = game.clone()
+    steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+    _jobs.started += 1
+    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps)
+    return _jobs.rerun
+
+
+def review_job(number: Any) -> ReviewJob:
+    """The review in progress, if ``number`` names it and it has cards left to review."""
+    job = _jobs.review
+    _check_job("review", number, job)
+    assert job is not None
+    return job
+
+
+def rerun_job(number: Any) -> RerunJob:
+    """The rerun in progress, if ``number`` names it and it has cards left to play."""
+    job = _jobs.rerun
+    _check_job("rerun", number, job)
+    assert job is not None
+    return job
+
+
+def _check_job(kind: str, number: Any, job: ReviewJob | RerunJob | None) -> None:
+    if type(number) is not int:
+        raise ProtocolError("bad_request", f"{kind}_next needs the job's number, not "
+                            f"{brief(number)}")
+    if job is None or job.number != number:
+        now = f"the {kind} in progress is job {job.number}" if job else f"no {kind} is in progress"
+        raise ProtocolError("no_job", f"{kind} job {number} is not in progress ({now})")
+    if job.finished:
+        raise ProtocolError("no_job", f"{kind} job {number} is finished")
+
+
+def check_budget(budget: Any, default: int) -> int:
+    """A review budget in iterations a card (``default`` when None)."""
+    if budget is None:
+        return default
+    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_BUDGET:
+        raise ProtocolError("bad_request", f"budget must be a whole number of iterations from 1 "
+                            f"to {MAX_REVIEW_BUDGET:,}, not {brief(budget)}")
+    return budget
+
+
+def check_iterations(iterations: Any) -> int | None:
+    """The master's budget a move in a rerun (None: its own default)."""
+    if iterations is not None and (type(iterations) is not int
+                                   or not 1 <= iterations <= MAX_RERUN_ITERATIONS):
+        raise ProtocolError("bad_request", f"iterations must be a whole number from 1 to "
+                            f"{MAX_RERUN_ITERATIONS:,}, not {brief(iterations)}")
+    return iterations
+
+
+def check_seed(seed: Any) -> str:
+    """A review seed: text or a whole number ("0" when None), as the command line takes it."""
+    if seed is None:
+        return "0"
+    if type(seed) is int:
+        return str(seed)
+    if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_CHARS or not seed.isprintable():
+        raise ProtocolError("bad_seed", f"a review seed is a number or a text of at most "
+                            f"{MAX_SEED_CHARS} characters, not {brief(seed)}")
+    return seed
+
+
+def check_deal(deal: Any, complete: int) -> tuple[int, ...]:
+    """The deals to review: ``deal`` (0-based) if it is one of the ``complete`` ones, else
+    all of those."""
+    if deal is None:
+        if not complete:
+            raise ProtocolError("deal_not_over", "no deal is over yet: a deal is reviewed once "
+                                "its last card is played")
+        return tuple(range(complete))
+    if type(deal) is not int or not 0 <= deal < DEALS:
+        raise ProtocolError("bad_request", f"deal must be 0-{DEALS - 1}, not {brief(deal)}")
+    if deal >= complete:
+        raise ProtocolError("deal_not_over", f"deal {deal + 1} is not over yet: a deal is "
+                            "reviewed once its last card is played")
+    return (deal,)
+
+
+def _identity(game: GameState) -> Hashable:
+    return (game.rules, tuple(game.suits), game.first_dealer, tuple(game.deck))
+
+
+def _bots(what: str) -> Any:
+    """The bots package when it can review; else the request is refused."""
+    bots = bots_module()
+    if bots is None or not hasattr(bots, "review_position"):
+        raise ProtocolError("unavailable", f"no {what} without the computer players")
+    return bots

@@ -1,0 +1,152 @@
+"""The master in your seat: a finished game of a match played again, the master in the person's
+place.
+
+The rerun deals the same deck (the game's own seed within the match) to the same seats and
+meets the same computer players with the same seeds (``match.computer_players``); only the
+person's cards are the master's. The players reply to different cards differently, but
+with the same randomness, so the difference in score measures how well the person played
+the cards, not the luck of them. The master's own randomness comes from the match seed, the
+game and the number of cards played, as the computer players' does, and its search budget
+is counted in iterations with no clock: the same rerun gives the same score anywhere.
+
+A computer player of the search levels (expert, master) stops at its clock cap when it runs
+out of time; where that happened in the original game, the same player may choose another
+card in the rerun. Random, novice and club players never use the clock.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ..cards import Card
+from ..game import GameState, new_game
+from ..record import to_record
+from .match import Match, computer_players
+from .settings import Settings
+
+# Plays the person's seat in a rerun: given the position, the card.
+Player = Callable[[GameState], Card]
+
+
+@dataclass(frozen=True)
+class Rerun:
+    """The original game and its rerun with another player in South's seat."""
+
+    original: GameState
+    rerun: GameState
+
+    side: int  # the person's partnership: 0 North-South, 1 East-West
+
+    @property
+    def your_score(self) -> int:
+        """The person's partnership score in the original game."""
+        return self.original.partnership_scores()[self.side]
+
+    @property
+    def master_score(self) -> int:
+        """The same partnership's score with the master in the person's seat."""
+        return self.rerun.partnership_scores()[self.side]
+
+    def to_json(self) -> dict[str, Any]:
+        """Both games' partnership scores, the difference and the rerun's record."""
+        return {
+            "you": list(self.original.partnership_scores()),
+            "master": list(self.rerun.partnership_scores()),
+            "difference": self.your_score - self.master_score,
+            "record": to_record(self.rerun),
+        }
+
+
+def rerun_steps(
+    settings: Settings, game: GameState, index: int, player: Player
+) -> Iterator[GameState]:
+    """Play game ``index`` (0-based) of a match again, ``player`` in the person's seat.
+
+    Yields the position after every card, so that a worker can report progress and stop
+    between cards. ``game`` must be that game of the match (its deck is the one the
+    settings deal); the other seats are the match's computer players for that game, with
+    their seeds.
+    """
+    check_game(settings, game, index)
+    state = new_game(
+        rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
+    )
+    bots = computer_players(settings, index)
+    person = the_person(settings)
+    while not state.is_over:
+        seat = state.to_move
+        card = player(state) if seat == person else bots[seat](state)[0]
+        state.play(card)
+        yield state
+
+
+def rerun_game(settings: Settings, game: GameState, index: int, player: Player) -> GameState:
+    """The finished rerun of ``rerun_steps``."""
+    *_, state = rerun_steps(settings, game, index, player)
+    return state
+
+
+def master_player(settings: Settings, index: int, iterations: int | None = None) -> Player:
+    """The master for the person's seat, its randomness drawn afresh for every move.
+
+    ``iterations`` is its search budget a move (the master's default when None), clock off.
+    """
+    from ..bots import make_bot
+
+    budget = {} if iterations is None else {"iterations": iterations}
+    salt = f"master-in-your-seat:{settings.seed}:{index}"
+    person = the_person(settings)
+
+    def play(state: GameState) -> Card:
+        rng = random.Random(f"{salt}:{len(state.plays)}")
+        bot = make_bot("master", person, rng, time_limit=None, **budget)
+        return bot.choose(state.observation(person), state.legal_moves())
+
+    return play
+
+
+def master_in_your_seat(
+    settings: Settings | dict[str, Any],
+    game: GameState,
+    index: int = 0,
+    *,
+    iterations: int | None = None,
+) -> Rerun:
+    """Game ``index`` of a match played again with the master in the person's seat.
+
+    ``settings`` are the match's (or their saved form); ``iterations`` is the master's
+    budget a move (its default when None).
+    """
+    if isinstance(settings, dict):
+        settings = Settings.from_request(settings, saved=True)
+    if not game.is_over:
+        raise ValueError("the master plays your seat again only in a finished game")
+    rerun = rerun_game(settings, game, index, master_player(settings, index, iterations))
+    return Rerun(game, rerun, the_person(settings) & 1)
+
+
+def the_person(settings: Settings) -> int:
+    """The seat of a match's one person; the master takes no seat among several people."""
+    if len(settings.people) != 1:
+        raise ValueError("the master plays the person's seat again only when one person plays")
+    return settings.people[0].seat
+
+
+def check_game(settings: Settings, game: GameState, index: int) -> None:
+    """Refuse (``ValueError``) a game that is not game ``index`` of the match these settings
+    deal: its rules, suits, first dealer and deck must be the match's."""
+    if type(index) is not int or not 0 <= index < settings.games:
+        raise ValueError(f"game {index!r} is not in a match of {settings.games} games")
+    if game.rules != settings.rules:
+        raise ValueError("the game's rules differ from the match's settings")
+    first = Match(settings)
+    if game.suits != first.state.suits:
+        raise ValueError("the game's suits differ from those the match's settings deal")
+    deck = new_game(first.game_seed(index), settings.rules).deck
+    if game.deck != deck:
+        raise ValueError(f"the game's deck is not the one game {index + 1} of this match deals")
+    if index == 0 and game.first_dealer != first.state.first_dealer:
+        raise ValueError("the game's first dealer is not the one the match's settings deal")

@@ -1,0 +1,254 @@
+"""After the game, in the page: the review of a deal (progress, Cancel, Go on, Try again), the
+whole game's review marked in the replay, the master in your seat and the charts on the score
+sheet, the statistics' charts, and the Calypso of the day's link.
+
+The tests share one booted page and run in order. The review and the master get small test
+budgets (web/dev.js) so that they take seconds; waits are on visible state, never on time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from calypso_core import from_record, new_game, to_record
+
+from .test_game import BOOT_TIMEOUT_MS, SETTLED, engine_request, play_first_playable, settle
+from .watching import booted_page, settled
+
+pytestmark = pytest.mark.browser
+SLOW = 90_000  # ms: the review and the master on a busy machine
+
+
+def budgets(page: Page, review: int, master: int = 3) -> None:
+    page.evaluate("""([review, master]) => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: review, master_iterations: master }))""", [review, master])
+
+
+@pytest.fixture(scope="module")
+def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
+    with booted_page(browser, server_url, "?seed=review-page-3&level=random&speed=0",
+                     BOOT_TIMEOUT_MS, viewport={"width": 1366, "height": 900}) as opened:
+        yield opened
+
+
+@pytest.fixture
+def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
+    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
+        yield page
+
+
+def play_until(page: Page, plays: int) -> None:
+    while int(page.locator("[data-table]").get_attribute("data-plays") or "0") < plays:
+        if settle(page) == "over":
+            return
+        play_first_playable(page)
+
+
+def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table: Page) -> None:
+    page = table
+    budgets(page, review=1500)
+    play_until(page, 52)
+    offer = page.locator("[data-review-offer]")
+    expect(offer).to_be_visible()
+    offer.get_by_role("button", name="Review deal 1").click()
+    dialog = page.locator("[data-dialog=review]")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("data-review-state", "running", timeout=SLOW)
+    status = dialog.locator("[data-review-done]")
+    expect(status).to_have_attribute("data-review-total", "13", timeout=SLOW)
+    expect(dialog.locator("progress")).to_be_visible()
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_have_attribute("data-review-state", "stopped")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_hidden()
+    stopped_at = int(status.get_attribute("data-review-done") or "0")
+    assert stopped_at < 13
+    expect(status).to_contain_text(f"Stopped after {stopped_at} of 13 cards")
+    # Nothing more is reviewed once cancelled.
+    page.wait_for_timeout(1500)
+    assert int(status.get_attribute("data-review-done") or "0") == stopped_at
+    dialog.get_by_role("button", name="Go on").click()
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
+    expect(status).to_have_attribute("data-review-done", "13")
+    total = int(dialog.locator("[data-review-total-cost]").get_attribute(
+        "data-review-total-cost") or "-1")
+    chart = dialog.locator("[data-chart=review-deals]")
+    expect(chart.locator("svg")).to_have_count(1)
+    expect(chart.locator("[data-chart-table] tbody tr")).to_have_count(1)
+    expect(chart.locator("[data-chart-table] tbody td").nth(1)).to_have_text(f"{total:,}")
+    costly = dialog.locator("[data-review-list] li")
+    assert total > 0 and costly.count() > 0, "this seed's first-card play loses points"
+    # Try again: the position before the first costly card; any legal card says its cost.
+    costly.first.get_by_role("button", name="Try again").click()
+    hand = dialog.locator("[data-try-hand] [data-card]")
+    expect(hand.first).to_be_visible()
+    hand.locator("xpath=self::*[not(@disabled)]").first.click()
+    answer = dialog.locator("[data-try-cost]")
+    expect(answer).to_be_visible()
+    dialog.get_by_role("button", name="Show the best card").click()
+    best = dialog.locator("[data-try-best]").get_attribute("data-try-best")
+    dialog.locator(f"[data-try-hand] [data-card='{best}']").click()
+    expect(answer).to_have_attribute("data-try-cost", "0")
+    expect(answer).to_contain_text("is the best card here")
+    dialog.get_by_role("button", name="Back to the list").click()
+    expect(costly.first).to_be_visible()
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+
+
+def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
+    table: Page,
+) -> None:
+    page = table
+    play_until(page, 208)
+    assert settle(page) == "over"
+    sheet = page.locator("[data-dialog=score_sheet]")
+    expect(sheet).to_be_visible()
+    chart = sheet.locator("[data-chart=deals]")
+    expect(chart.locator("svg polyline")).to_have_count(2)
+    rows = chart.locator("[data-chart-table] tbody tr")
+    expect(rows).to_have_count(4)
+    state = from_record(engine_request(page, "record")["result"]["record"])
+    last = rows.nth(3).locator("td")
+    assert [last.nth(i).inner_text() for i in (0, 1)] == \
+        [f"{score:,}" for score in state.partnership_scores()]
+    master = sheet.locator("[data-sheet-master]")
+    expect(master).to_have_attribute("data-master", "done", timeout=SLOW)
+    you = state.partnership_scores()[0]
+    expect(master.locator("[data-master-you]")).to_have_attribute("data-master-you", str(you))
+    expect(master).to_contain_text(f"You: {you:,} — the master in your seat:")
+
+
+def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_replay(
+    table: Page,
+) -> None:
+    page = table
+    budgets(page, review=60)
+    sheet = page.locator("[data-dialog=score_sheet]")
+    sheet.get_by_role("button", name="Review this game").click()
+    dialog = page.locator("[data-dialog=review]")
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
+    expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
+    expect(dialog.locator("[data-chart=review-deals] [data-chart-table] tbody tr")).to_have_count(4)
+    item = dialog.locator("[data-review-list] li").first
+    grade = item.get_attribute("data-review-grade")
+    item.get_by_role("button", name="Show in the replay").click()
+    replay = page.locator("[data-dialog=replay]")
+    expect(replay).to_be_visible()
+    expect(replay.locator(".compass-slot[data-seat='2']")).to_have_attribute(
+        "data-review-grade", grade or "")
+    expect(replay.locator("[data-review-mark]")).to_contain_text("Better:")
+    replay.get_by_role("button", name="Close").click()
+
+
+def test_the_statistics_chart_results_per_level_and_the_difference_from_the_master(
+    table: Page,
+) -> None:
+    page = table
+    page.get_by_role("button", name="Menu").click()
+    page.locator("[data-dialog=menu]").get_by_role("button", name="Statistics").click()
+    stats = page.locator("[data-dialog=stats]")
+    results = stats.locator("[data-chart=results]")
+    expect(results.locator("svg")).to_have_count(1)
+    expect(results.locator("[data-chart-table] tbody tr")).to_have_count(1)
+    master = stats.locator("[data-chart=master]")
+    expect(master.locator("[data-chart-table] tbody tr")).to_have_count(1)
+    expect(stats.locator("[data-master-average]")).to_contain_text("Over 1 game")
+    expect(stats.locator("[data-streak]")).to_have_attribute("data-streak", "0")
+    stats.get_by_role("button", name="Close").click()
+
+
+def test_a_game_file_opened_in_the_replay_is_reviewed_from_there(table: Page) -> None:
+    # Opening a file in the replay before any review of it threw "Cannot read properties of
+    # null (reading 'seat')" while marking the replay's costly cards.
+    page = table
+    budgets(page, review=40)
+    state = new_game("review-file-1")
+    rng = random.Random(5)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_moves()))
+    page.locator("[data-import-file]").set_input_files({
+        "name": "finished.json", "mimeType": "application/json",
+        "buffer": json.dumps(to_record(state)).encode()})
+    replay = page.locator("[data-dialog=replay]")
+    expect(replay).to_be_visible()
+    expect(replay.locator("[data-review-mark]")).to_have_count(0)
+    replay.get_by_role("button", name="Review", exact=True).click()
+    dialog = page.locator("[data-dialog=review]")
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
+    expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
+    expect(dialog.locator("[data-review-title]")).to_have_text("Review: South's cards")
+    dialog.get_by_role("button", name="Close").click()
+    expect(dialog).to_be_hidden()
+
+
+def test_charts_draw_no_inline_style(table: Page) -> None:
+    charts = table.evaluate("() => document.querySelectorAll('[data-chart]').length")
+    styled = table.evaluate("() => document.querySelectorAll('[data-chart] [style]').length")
+    assert charts >= 4 and styled == 0
+
+
+def test_a_daily_link_deals_that_days_calypso_and_a_bad_date_is_said(
+    browser: Browser, server_url: str
+) -> None:
+    def opened(query: str) -> tuple[str, dict[str, Any], str]:
+        with booted_page(browser, server_url, query, BOOT_TIMEOUT_MS) as (page, problems), \
+                settled(page, problems, SETTLED, BOOT_TIMEOUT_MS):
+            notice = page.locator("[data-notice]")
+            expect(notice).to_be_visible()
+            return notice.inner_text(), engine_request(page, "record")["result"], page.url
+
+    notice, saved, url = opened("?daily=2025-01-31&seed=x")
+    assert "The Calypso of the day" in notice and "seed was left out" in notice
+    assert saved["settings"]["seed"] == "daily:2025-01-31"
+    assert saved["settings"]["levels"].count("master") == 3
+    assert "daily=" not in url
+    notice, saved, _ = opened("?daily=2025-02-30")
+    assert "could not be dealt" in notice
+    assert not saved["settings"]["seed"].startswith("daily:")  # the usual game instead
+
+
+def test_the_first_finished_daily_attempt_is_kept_shared_without_cards_and_counted_in_a_streak(
+    table: Page,
+) -> None:
+    result = table.evaluate("""async () => {
+        const stats = await import("./stats.js");
+        const daily = await import("./daily.js");
+        const table = { settings: { seed: "daily:2025-01-31" }, daily: "2025-01-31",
+            seats: [0, 1, 2, 3].map((seat) => ({ person: seat === 2, side: seat % 2 })) };
+        const game = (scores) => ({ status: "game_over", match: { game: 0 }, plays: 208, scores });
+        const first = game([1860, 1500]);
+        const practice = game([2400, 900]);
+        daily.gameOver(first, table);
+        daily.gameOver(practice, table);
+        const drawn = (view) => {
+            const el = document.createElement("div");
+            daily.drawDaily(el, { view, table });
+            return { attempt: el.querySelector("[data-daily-attempt]").dataset.dailyAttempt,
+                line: el.querySelector("[data-share-line]").value,
+                link: el.querySelector("[data-daily-link]").getAttribute("href") };
+        };
+        for (const date of ["2025-01-29", "2025-01-30"]) {
+            stats.keepDaily(date, { id: date, you: 1, them: 2 }, date);
+        }
+        const out = { first: drawn(first), practice: drawn(practice),
+            streak: stats.streak("2025-01-31"), entry: stats.dailyEntry("2025-01-31") };
+        stats.reset();
+        return out;
+    }""")
+    assert result["first"]["attempt"] == "kept" and result["practice"]["attempt"] == "practice"
+    assert result["entry"]["you"] == 1860  # the first attempt, not the better practice
+    line = result["first"]["line"]
+    assert line.startswith("Calypso of the day 2025-01-31: I scored 1,860")
+    assert "daily=2025-01-31" in line and result["first"]["link"].endswith("?daily=2025-01-31")
+    cards = [f"{rank}{suit}" for rank in "AKQJT98765432" for suit in "SHDC"]
+    assert not any(card in line.split("http")[0] for card in cards)
+    assert not any(symbol in line for symbol in "♠♥♦♣")
+    # A streak counts days whose deal was played on its own date: the 29th and the 30th
+    # were; the 31st's deal was played today (later), so it is kept but not in the streak.
+    assert result["streak"] == {"current": 2, "best": 2, "days": 3}

@@ -1,0 +1,44 @@
+"""Run Python in Pyodide under Node with the engine's wheel: engine checks without a browser.
+
+The pinned runtime (``build.fetch_pyodide``) boots in Node; the engine wheel that dist/
+ships goes on ``sys.path`` as a zip (a pure wheel imports as one), so the code under test
+is the page's own. What the Python code prints comes back as text.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+RUNNER = """
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [runtime, wheel, script] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ indexURL: `${runtime}/` });
+pyodide.FS.writeFile("/tmp/engine.whl", fs.readFileSync(wheel));
+pyodide.setStdout({ batched: (line) => process.stdout.write(line + "\\n") });
+pyodide.runPython('import sys; sys.path.insert(0, "/tmp/engine.whl")');
+pyodide.runPython(fs.readFileSync(script, "utf8"));
+"""
+
+
+def engine_wheel(dist: Path) -> Path:
+    """The engine wheel in a built dist/."""
+    (wheel,) = (dist / "wheels").glob("calypso_core-*.whl")
+    return wheel
+
+
+def run_in_pyodide(code: str, runtime: Path, wheel: Path, folder: Path, timeout: int = 300) -> str:
+    """Run ``code`` in Pyodide under Node with the engine importable; return what it printed."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    assert node, "Node.js is needed to run Pyodide outside a browser"
+    script = folder / "script.py"
+    script.write_text(code, encoding="utf-8")
+    done = subprocess.run(
+        [node, "--input-type=module", "-", str(runtime), str(wheel), str(script)],
+        input=RUNNER, capture_output=True, text=True, timeout=timeout, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

@@ -1,0 +1,243 @@
+"""The search's fast paths agree with the plain code they replace, draw for draw.
+
+The master's search must stay deterministic for a seed and its budget, and must not change
+when it gets faster: each fast path below is checked against a plain version of the same
+computation (the code it replaced), with the same random numbers.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+
+import pytest
+
+from calypso_core import GameState, Rules, new_game
+from calypso_core.bots import make_bot
+from calypso_core.bots.knowledge import Knowledge
+from calypso_core.bots.policy import light_card, make_rollout
+from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
+from calypso_core.bots.search import SearchBot, _misses, _Race, _replays
+from calypso_core.fastsim import Sim
+
+ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
+
+
+def positions(seed: int, rules: Rules = ALL_RULES[0], every: int = 5) -> list[GameState]:
+    """Positions of one game between club players, every few cards, over all four deals."""
+    state = new_game(seed, rules)
+    bots = [make_bot("club", seat, random.Random(seat)) for seat in range(4)]
+    out = []
+    while not state.is_over:
+        if len(state.plays) % every == 0:
+            out.append(state.clone())
+        seat = state.to_move
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    return out
+
+
+# -- the sampler ------------------------------------------------------------------------------
+
+
+def plain_layout(k: Knowledge, rng: random.Random) -> Layout:
+    """sample_layout(k, rng, shuffle_stock=False) as first written: each card's suit among
+    those for which Hall's condition still holds, checked suit by suit over every group."""
+    me = k.seat
+    hands = [[0] * 52 for _ in range(4)]
+    hands[me] = k.hand[:]
+    others = [s for s in ((me + 1) & 3, (me + 2) & 3, (me + 3) & 3) if k.hand_sizes[s]]
+    left = k.unseen[:]
+    if not any(k.voids[s] for s in others):
+        pool = [code for code in range(52) for _ in range(left[code])]
+        drawn = rng.sample(pool, sum(k.hand_sizes[s] for s in others))
+        i = 0
+        for seat in others:
+            for code in drawn[i : i + k.hand_sizes[seat]]:
+                hands[seat][code] += 1
+                left[code] -= 1
+            i += k.hand_sizes[seat]
+        return Layout(hands, [code for code in range(52) for _ in range(left[code])])
+    by_suit: list[list[int]] = [[], [], [], []]
+    for code in range(52):
+        by_suit[code // 13] += [code] * left[code]
+    allowed = {s: 15 & ~k.voids[s] for s in others}
+    others.sort(key=lambda s: sum(len(by_suit[x]) for x in range(4) if allowed[s] >> x & 1))
+    need = {s: k.hand_sizes[s] for s in others}
+
+    def feasible(taken: int, seats: list[int]) -> bool:
+        counts = [len(cards) for cards in by_suit]
+        counts[taken] -= 1
+        for subset in range(1, 1 << len(seats)):
+            group = [seats[j] for j in range(len(seats)) if subset >> j & 1]
+            demand = sum(need[s] for s in group)
+            suits = [x for x in range(4) if any(allowed[s] >> x & 1 for s in group)]
+            if demand > sum(counts[x] for x in suits):
+                return False
+        return True
+
+    for i, seat in enumerate(others):
+        for _ in range(need[seat]):
+            need[seat] -= 1
+            suits = [x for x in range(4) if allowed[seat] >> x & 1 and by_suit[x]
+                     and feasible(x, others[i:])]  # fmt: skip
+            pick = rng.randrange(sum(len(by_suit[x]) for x in suits))
+            for x in suits:
+                if pick < len(by_suit[x]):
+                    break
+                pick -= len(by_suit[x])
+            cards = by_suit[x]
+            cards[pick], cards[-1] = cards[-1], cards[pick]
+            code = cards.pop()
+            hands[seat][code] += 1
+            left[code] -= 1
+    return Layout(hands, [code for code in range(52) for _ in range(left[code])])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_sampler_draws_the_layouts_of_the_plain_hall_check(seed: int) -> None:
+    constrained = 0
+    for state in positions(seed, every=3):
+        k = Knowledge(state.observation(state.to_move))
+        constrained += any(k.voids)
+        for draw in range(3):
+            fast = sample_layout(k, random.Random(draw), shuffle_stock=False)
+            plain = plain_layout(k, random.Random(draw))
+            assert (fast.hands, fast.stock) == (plain.hands, plain.stock)
+    assert constrained > 10  # most positions late in a deal know of a void
+
+
+# -- the playout policy -----------------------------------------------------------------------
+
+
+def plain_rollout(eps: float, sim: Sim, rng: random.Random, deal: int) -> None:
+    """make_rollout(eps) as first written: light_card and play_unchecked, card by card."""
+    rnd = rng.random
+    rules = sim.rules
+    while sim.deal == deal:
+        seat = sim.to_move
+        if rnd() < eps:
+            code = sim.random_card(rnd)
+        else:
+            hand = sim.hands_by_suit()[seat]
+            code = light_card(hand, seat, sim.trick, sim.leader, sim.suits, rules.winner_fn,
+                              rules.must_beat, rules.last_trump_wins, sim._calypso)  # fmt: skip
+        sim.play_unchecked(code)
+
+
+def same_position(a: Sim, b: Sim) -> bool:
+    return (a.deal, a.leader, a.to_move, a.trick, a.scores(), a.stock) == (
+        b.deal, b.leader, b.to_move, b.trick, b.scores(), b.stock
+    ) and all(a.hand(seat) == b.hand(seat) for seat in range(4))  # fmt: skip
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_policy_playouts_play_the_cards_of_the_plain_loop(rules: Rules) -> None:
+    for state in positions(7, rules, every=11):
+        if state.is_over:
+            continue
+        start = Sim.from_state(state)
+        for seed, eps in itertools.product(range(3), (0.0, 0.1, 0.5)):
+            fast, plain = start.clone(), start.clone()
+            make_rollout(eps)(fast, random.Random(seed), state.deal)
+            plain_rollout(eps, plain, random.Random(seed), state.deal)
+            assert same_position(fast, plain)
+            assert fast.deal == state.deal + 1 or fast.is_over
+
+
+# -- the inference weight ---------------------------------------------------------------------
+
+
+def plain_weight(k: Knowledge, layout: Layout, miss_weight: float) -> float:
+    """The master's weight of a layout as first written: the deal walked backwards with
+    light_card deciding each of the others' plays from the hand held before it."""
+    hands: list[list[list[int]]] = [[[] for _ in range(4)] for _ in range(4)]
+    for seat in range(4):
+        for code in range(52):
+            hands[seat][code // 13] += [code % 13] * layout.hands[seat][code]
+    rules = k.rules
+    misses = 0
+    for leader, cards in reversed(k.deal_tricks):
+        for i in range(len(cards) - 1, -1, -1):
+            seat = (leader + i) & 3
+            hands[seat][cards[i] // 13].append(cards[i] % 13)
+            if seat != k.seat and cards[i] != light_card(
+                hands[seat], seat, cards[:i], leader, k.suits, rules.winner_fn,
+                rules.must_beat, rules.last_trump_wins,
+            ):  # fmt: skip
+                misses += 1
+    return miss_weight**misses
+
+
+def test_the_inference_weight_is_that_of_the_plain_walk() -> None:
+    master = make_bot("master", 0, random.Random(0))
+    assert isinstance(master, SearchBot)
+    weights = set()
+    for state in positions(9, every=4):
+        k = Knowledge(state.observation(state.to_move))
+        for draw in range(2):
+            layout = sample_layout(k, random.Random(draw), shuffle_stock=False)
+            expected = plain_weight(k, layout, master.MISS_WEIGHT)
+            assert master._weight(k, layout) == expected
+            # The search takes the layout's hands from its position instead: the same lists.
+            sim = sim_from_layout(k, layout)
+            hands = [[ranks[:] for ranks in seat] for seat in sim.hands_by_suit()]
+            assert master.MISS_WEIGHT ** _misses(k, _replays(k), hands) == expected
+            weights.add(expected)
+    assert len(weights) > 5  # the plays do tell layouts apart
+
+
+# -- dropping candidates early ----------------------------------------------------------------
+
+
+def test_a_card_worse_in_every_layout_is_dropped_and_a_close_noisy_one_kept() -> None:
+    race = _Race([5, 7, 9])
+    for i in range(20):
+        noise = 100.0 if i % 2 else -100.0
+        race.add(1.0, [50.0, 40.0, 50.0 + noise])  # 7 always 10 worse; 9 equal on average
+    assert race.drop(3.0, 1.0) == [5, 9]
+
+
+def test_cards_equal_within_the_margin_are_dropped() -> None:
+    race = _Race([1, 2])
+    for i in range(20):
+        race.add(1.0, [30.0 + i, 30.5 + i])  # 2 leads by half a point, every time
+    assert race.drop(3.0, 1.0) == [2]
+
+
+def test_the_master_stops_early_in_a_clear_position_but_the_expert_does_not() -> None:
+    # Late in a deal, a handful of cards and plenty of budget: the master's paired values
+    # settle the choice long before its budget, the expert spends it all.
+    spent = {}
+    for level in ("master", "expert"):
+        for state in positions(4, every=7)[5:15]:
+            if len(state.legal_moves()) < 3:
+                continue
+            searcher = make_bot(level, state.to_move, random.Random(1), iterations=2000,
+                                time_limit=None)  # fmt: skip
+            assert isinstance(searcher, SearchBot)
+            searcher.choose(state.observation(state.to_move), state.legal_moves())
+            result = searcher.last_result
+            assert result is not None and result.best in result.values
+            spent[level] = spent.get(level, 0) + result.iterations
+    assert spent["master"] < spent["expert"] / 2
+
+
+def test_the_master_without_drops_values_every_card_in_every_layout() -> None:
+    # The review compares cards layout by layout (paired_gap): it searches with drops=False,
+    # and a dropped card is NaN in the layouts after its drop.
+    state = positions(4, every=7)[8]
+    legal = state.legal_moves()
+    assert len(legal) > 2
+    found = {}
+    for drops in (True, False):
+        searcher = make_bot("master", state.to_move, random.Random(1), iterations=2000,
+                            time_limit=None, drops=drops)  # fmt: skip
+        assert isinstance(searcher, SearchBot)
+        searcher.choose(state.observation(state.to_move), legal)
+        result = searcher.last_result
+        assert result is not None and len(result.samples) == result.layouts
+        found[drops] = [value for _, row in result.samples for value in row]
+        assert all(len(row) == len(legal) for _, row in result.samples)
+    assert any(math.isnan(value) for value in found[True])
+    assert not any(math.isnan(value) for value in found[False])

@@ -1,0 +1,140 @@
+// The master in your seat (docs/review.md): after each finished game of one person dealt at
+// this table, the engine plays the same game again — the same deck, the same computer players
+// with the same seeds — with the master in the person's seat, one card a request ("rerun"
+// starts it, each "rerun_next" plays one card), while the person looks at the score sheet.
+// A new game stops it (every game the page starts bumps app.run); a review holds it (hold()),
+// so that the two never share the worker. The result is counted once in the statistics and
+// drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
+
+import { testBudget } from "./dev.js";
+import { h, redraw } from "./dom.js";
+import { engine } from "./engine-client.js";
+import { app, requestDraw } from "./state.js";
+import * as stats from "./stats.js";
+import * as W from "./after-words.js";
+
+const client = engine();
+
+const rerun = {
+  key: null, // the game's id (stats.gameId) the rerun is of
+  token: 0, // bumped to stop the loop in progress
+  running: false,
+  done: 0,
+  total: 0,
+  result: null, // {you, master (the person's partnership in both games), record}
+  problem: null, // why it could not run
+  startedAt: 0,
+  ms: null,
+};
+
+let holds = 0;
+let waiting = []; // loops waiting for the last hold to be released
+
+/** Holds the rerun between two cards until the function returned is called. */
+export function hold() {
+  holds += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds -= 1;
+    if (!holds) {
+      for (const go of waiting) go();
+      waiting = [];
+    }
+  };
+}
+
+const unheld = () => (holds ? new Promise((resolve) => waiting.push(resolve)) : null);
+
+/** Starts the master in your seat for a finished game of one person (view and table: the
+ * engine's), unless it ran already: a counted result comes back from the statistics. */
+export function start(view, table) {
+  const people = table.seats.filter((s) => s.person);
+  if (view.status !== "game_over" || people.length !== 1) return;
+  const key = stats.gameId(view, table);
+  if (rerun.key === key && (rerun.running || rerun.result)) return;
+  const side = people[0].side;
+  const counted = stats.masterOf(key);
+  if (counted !== null) {
+    rerun.token += 1;
+    Object.assign(rerun, { key, running: false, problem: null, ms: null,
+      result: { you: view.scores[side], master: view.scores[side] - counted, record: null } });
+    requestDraw();
+    return;
+  }
+  run(key, side);
+}
+
+async function run(key, side) {
+  const token = ++rerun.token;
+  const game = app.run;
+  const stale = () => token !== rerun.token || game !== app.run;
+  Object.assign(rerun, { key, running: true, done: 0, total: 0, result: null, problem: null,
+    startedAt: performance.now(), ms: null });
+  requestDraw();
+  try {
+    const iterations = testBudget("master_iterations");
+    const started = await client.request("rerun", iterations ? { iterations } : {});
+    if (stale()) return;
+    rerun.total = started.total;
+    for (;;) {
+      await unheld();
+      if (stale()) return;
+      const next = await client.request("rerun_next", { job: started.job });
+      if (stale()) return;
+      rerun.done = next.done;
+      requestDraw();
+      if (next.finished) {
+        const { you, master, record } = next.result;
+        rerun.result = { you: you[side], master: master[side], record };
+        rerun.ms = Math.round(performance.now() - rerun.startedAt);
+        stats.countMaster(key, next.result);
+        return;
+      }
+    }
+  } catch (error) {
+    if (!stale()) rerun.problem = error;
+  } finally {
+    if (token === rerun.token) {
+      rerun.running = false;
+      requestDraw();
+    }
+  }
+}
+
+/** The master's game, to replay: its record, or null. */
+export function masterRecord() {
+  return rerun.result?.record ?? null;
+}
+
+/** Draws the master in your seat on the score sheet of a finished game of one person. */
+export function drawMaster(el, ui) {
+  const { view, table } = ui;
+  const alone = table.seats.filter((s) => s.person).length === 1;
+  const key = view.status === "game_over" && alone ? stats.gameId(view, table) : null;
+  const mine = key !== null && rerun.key === key;
+  const state = !mine ? "none" : rerun.result ? "done" : rerun.running ? "running" : rerun.problem ? "failed" : "none";
+  el.dataset.master = state;
+  if (rerun.ms !== null && mine) el.dataset.masterMs = rerun.ms;
+  redraw(el, JSON.stringify([state, rerun.done, rerun.total, rerun.result && [rerun.result.you, rerun.result.master,
+    Boolean(rerun.result.record)], rerun.problem?.code]), () => {
+    if (state === "done") {
+      const { you, master, record } = rerun.result;
+      return [
+        h("p", { class: "master-line", "data-master-you": you, "data-master-score": master, text: W.masterLine(you, master) }),
+        h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
+        record ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
+      ];
+    }
+    if (state === "running") {
+      return [
+        h("p", { class: "master-wait", text: W.masterPlaying() }),
+        h("progress", { max: Math.max(rerun.total, 1), value: rerun.done, "aria-label": W.masterProgressLabel() }),
+        h("p", { class: "detail", role: "status", text: W.masterProgress(rerun.done, rerun.total) }),
+      ];
+    }
+    if (state === "failed") return h("p", { class: "detail", text: W.masterUnavailable(rerun.problem) });
+    return [];
+  });
+}

@@ -1,0 +1,431 @@
+// The review of a person's cards (docs/review.md): every card judged from what its player
+// knew, by the master's search in the engine's worker, one card a request ("review" starts a
+// job, each "review_next" reviews one card), so the page stays responsive, shows progress and
+// can stop at any card: cancelling just asks no more. Then the points lost per deal and
+// overall, each costly card with its grade and the better card's reason, and "Try again":
+// the position before a costly card, where the person picks another card and is told what it
+// would have cost — from the values the review already has, with no new search.
+//
+// A review is of the game in play (a deal once it is over, or the whole game) or of a game in
+// the replay (a finished or opened one). While it runs, the master in your seat waits
+// (rerun.hold), so the two never share the worker. The replay marks the reviewed cards.
+
+import { cardFace, compassTrick, rankList, shortName, suitOf } from "./cards.js";
+import { barChart } from "./charts.js";
+import { testBudget } from "./dev.js";
+import { $, h, redraw } from "./dom.js";
+import { engine } from "./engine-client.js";
+import { msg, say } from "./i18n.js";
+import { closeDialog, openOnly, renderNotice } from "./page.js";
+import * as rerun from "./rerun.js";
+import { app, requestDraw } from "./state.js";
+import * as W from "./after-words.js";
+
+const client = engine();
+
+const review = {
+  source: null, // {record (null: the game in play), game (its key), seat, deal, people}
+  started: null, // the engine's reply to "review": {job, seat, deals, total, labels, suits, ...}
+  moves: [], // the replies to "review_next", in order: {move, position, summary, ...}
+  token: 0, // bumped to stop the loop in progress
+  running: false,
+  problem: null, // the error that stopped the review
+  startedAt: 0,
+  ms: null, // how long the whole review took
+  trying: null, // {index, picked, shown} while a costly card is tried again
+};
+
+const grades = () => app.hello?.review?.grades ?? [];
+const gradeLabel = (key) => { const found = grades().find((g) => g.key === key); return found ? say(found.label) : key; };
+const playsPerDeal = () => 4 * app.hello.deals.tricks;
+const rankLabel = (key) => rankList().find((r) => r.key === key)?.label ?? key;
+
+/** The game in play's key, to tell its review from another game's. */
+function gameKey() {
+  return app.table && app.view ? `${app.table.settings.seed}|${app.view.match.game}` : null;
+}
+
+// The people of the game reviewed, [{seat, label}]: the match's, or a record's players.
+function peopleOf(record) {
+  if (!record) {
+    return app.table.seats.map((s, seat) => (s.person ? { seat, label: s.label } : null)).filter(Boolean);
+  }
+  const players = Array.isArray(record.players) ? record.players : [];
+  return players.map((p, seat) => (p?.person !== undefined
+    ? { seat, label: p.person || msg("label.seat", { seat }) } : null)).filter(Boolean);
+}
+
+// -- the offer after a deal ---------------------------------------------------------------------
+
+let offer = null; // {game, deal, plays}: the deal just over, while its offer stands
+
+/** After a deal of the game in play: offers its review, until "Not now", another game, or the
+ * next deal's first trick is over. */
+export function offerDeal(view) {
+  offer = { game: gameKey(), deal: Math.floor(view.plays / playsPerDeal()) - 1, plays: view.plays };
+  requestDraw();
+}
+
+export function dismissOffer() {
+  offer = null;
+  requestDraw();
+}
+
+/** Reviews the deal offered. */
+export function reviewOffered() {
+  if (!offer) return;
+  const { deal } = offer;
+  offer = null;
+  reviewInPlay(deal);
+}
+
+function drawOffer() {
+  const box = $("[data-review-offer]");
+  const shown = offer && offer.game === gameKey() && app.view?.status !== "game_over"
+    && app.view.plays < offer.plays + 4 ? offer : null;
+  box.hidden = !shown;
+  if (!shown) return;
+  $("[data-review-offer-text]", box).textContent = W.reviewOffer(shown.deal);
+  $("[data-action=review_deal]", box).textContent = W.reviewDeal(shown.deal);
+}
+
+// -- starting and stopping -------------------------------------------------------------------
+
+/** Opens the review of the game in play: the whole game once it is over, else the last deal
+ * that is over (``deal`` names another). */
+export function reviewInPlay(deal = null) {
+  const view = app.view;
+  if (!view) return;
+  const over = view.status === "game_over";
+  const complete = Math.floor(view.plays / playsPerDeal());
+  if (!over && !complete) {
+    renderNotice(W.noDealOver());
+    return;
+  }
+  open({ record: null, deal: over && deal === null ? null : deal ?? complete - 1 });
+}
+
+/** Opens the review of the game in the replay (an opened file, or the game in play). */
+export function reviewReplay() {
+  if (!app.replay) return;
+  open({ record: app.replay.record, deal: null });
+}
+
+function open({ record, deal }) {
+  const people = peopleOf(record);
+  const same = review.source && review.source.record === record && review.source.deal === deal
+    && (record || review.source.game === gameKey());
+  if (!same || review.problem) {
+    stop();
+    review.source = { record, game: record ? null : gameKey(), deal, people, seat: null };
+    review.started = null;
+    review.moves = [];
+    review.problem = null;
+    review.trying = null;
+    if (people.length <= 1) review.source.seat = people[0]?.seat ?? null;
+  }
+  review.trying = null;
+  openOnly("review");
+  if (review.source.seat !== null || !people.length) {
+    if (!review.running && !isFinished()) run();
+  }
+  requestDraw();
+}
+
+/** The person chose whose cards to review (several people at the table). */
+export function chooseSeat(value) {
+  const seat = Number(value);
+  if (!review.source?.people.some((p) => p.seat === seat)) return;
+  stop();
+  Object.assign(review, { started: null, moves: [], problem: null, trying: null });
+  review.source.seat = seat;
+  run();
+}
+
+function isFinished() {
+  return Boolean(review.started) && review.moves.length === review.started.total;
+}
+
+async function run() {
+  const token = ++review.token;
+  const source = review.source;
+  review.running = true;
+  review.problem = null;
+  review.startedAt = performance.now();
+  review.ms = null;
+  requestDraw();
+  const release = rerun.hold();
+  const payload = {};
+  if (source.record) payload.record = source.record;
+  if (source.seat !== null) payload.seat = source.seat;
+  if (source.deal !== null) payload.deal = source.deal;
+  const budget = testBudget("review_budget");
+  if (budget) payload.budget = budget;
+  try {
+    const started = await client.request("review", payload);
+    if (token !== review.token) return;
+    review.started = started;
+    review.moves = [];
+    requestDraw();
+    while (review.moves.length < started.total) {
+      const next = await client.request("review_next", { job: started.job });
+      if (token !== review.token) return;
+      review.moves.push(next);
+      requestDraw();
+    }
+    review.ms = Math.round(performance.now() - review.startedAt);
+  } catch (error) {
+    if (token === review.token) review.problem = error;
+  } finally {
+    release();
+    if (token === review.token) {
+      review.running = false;
+      requestDraw();
+    }
+  }
+}
+
+function stop() {
+  review.token += 1;
+  review.running = false;
+}
+
+/** Stops the review where it is: the cards reviewed so far stay; nothing is left half-done
+ * in the engine (each request reviews a whole card). */
+export function cancel() {
+  if (!review.running) return;
+  stop();
+  requestDraw();
+}
+
+/** Goes on with a stopped review (the engine remembers the cards already reviewed). */
+export function resume() {
+  if (review.running || !review.source) return;
+  run();
+}
+
+// -- try again --------------------------------------------------------------------------------
+
+export function tryAgain(value) {
+  const index = Number(value);
+  if (!review.moves[index]) return;
+  review.trying = { index, picked: null, shown: false };
+  requestDraw();
+}
+
+export function pick(code) {
+  const trying = review.trying;
+  if (!trying || !review.moves[trying.index].move.options.some((o) => o.card === code)) return;
+  trying.picked = code;
+  requestDraw();
+}
+
+export function showBest() {
+  if (!review.trying) return;
+  review.trying.shown = true;
+  requestDraw();
+}
+
+export function backToList() {
+  review.trying = null;
+  requestDraw();
+}
+
+// -- the replay -------------------------------------------------------------------------------
+
+function reviewedInReplay(replay) {
+  if (!review.source || !replay || !review.moves.length) return false;
+  return replay.record ? replay.record === review.source.record
+    : !review.source.record && review.source.game === gameKey();
+}
+
+// The costly cards (cost above nothing), in the order played: [{index, move}].
+function costly() {
+  return review.moves.map((m, index) => ({ index, move: m.move })).filter(({ move }) => move.cost > 0);
+}
+
+const trickOf = (move) => move.deal * app.hello.deals.tricks + move.trick;
+
+/** Where "Show in the replay" goes: the reviewed game after the trick of costly card
+ * ``value`` (an index of the review's cards). */
+export function replayTarget(value) {
+  const move = review.moves[Number(value)]?.move;
+  if (!move) return null;
+  return { record: review.source.record, at: trickOf(move) + 1 };
+}
+
+/** The first trick after the replay's position holding a costly card (for "next costly
+ * card"), or null. */
+export function nextCostly(position) {
+  const later = costly().map(({ move }) => trickOf(move) + 1).filter((at) => at > position.tricks);
+  return later.length ? Math.min(...later) : null;
+}
+
+/** Marks the replay's trick: the reviewed person's costly card with its grade and cost, and
+ * the better card with its reason. */
+export function markReplay(el, replay) {
+  const position = replay?.position;
+  const shown = reviewedInReplay(replay) && position;
+  const marks = shown ? costly().filter(({ move }) => trickOf(move) === position.tricks - 1) : [];
+  const dialog = el.closest("dialog");
+  for (const slot of dialog.querySelectorAll(".compass-slot")) {
+    const mark = marks.length && Number(slot.dataset.seat) === review.started.seat ? marks[0] : null;
+    if (mark) slot.dataset.reviewGrade = mark.move.grade ?? "slip";
+    else delete slot.dataset.reviewGrade;
+  }
+  const after = shown ? nextCostly(position) : null;
+  redraw(el, JSON.stringify([shown ? position.tricks : null, marks.map((m) => m.index), after, review.moves.length]), () => (shown
+    ? [
+      ...marks.map(({ move }) => h("p", { class: "review-mark", "data-review-mark": move.grade ?? "slip" },
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) }), " ",
+        W.better(move.best, move.reason))),
+      h("p", { class: "review-costly-nav" },
+        W.costlyCount(costly().length), " ",
+        after === null ? null : h("button", { type: "button", class: "btn", "data-action": "replay_costly", text: W.nextCostly() })),
+    ] : []));
+}
+
+// -- drawing ----------------------------------------------------------------------------------
+
+/** Draws the review dialog (every frame something changed; each part only when it did). */
+export function draw() {
+  drawOffer();
+  const box = $("[data-review]");
+  if (!box || !review.source) return;
+  const people = review.source.people;
+  const seat = review.source.seat;
+  const who = seat !== null ? people.find((p) => p.seat === seat)?.label ?? null
+    : review.started ? review.started.labels[review.started.seat] : null;
+  $("[data-review-title]").textContent = W.reviewTitle(who, people.length <= 1 && !review.source.record,
+    review.source.deal);
+  $("[data-action=review_cancel]").hidden = !review.running;
+  const dialog = $("[data-dialog=review]");
+  dialog.dataset.reviewState = review.running ? "running" : review.problem ? "failed"
+    : isFinished() ? "done" : review.started ? "stopped" : "choosing";
+  if (review.ms !== null) dialog.dataset.reviewMs = review.ms;
+  else delete dialog.dataset.reviewMs;
+  if (seat === null && people.length > 1) {
+    redraw(box, JSON.stringify(["choose", people]), () => [
+      h("p", { class: "dialog-lead", text: W.chooseWhose() }),
+      h("div", { class: "menu-grid" }, people.map((p) => h("button", { type: "button", class: "btn",
+        "data-action": "review_seat", "data-value": p.seat, text: W.reviewWhose(p.label) }))),
+    ]);
+    return;
+  }
+  redraw(box, JSON.stringify(["review", Boolean(review.trying)]), () => [
+    h("p", { class: "dialog-lead", text: W.reviewLead() }),
+    h("div", { class: "review-progress", "data-review-progress": true }),
+    h("div", { "data-review-body": true }),
+  ]);
+  drawProgress($("[data-review-progress]", box));
+  const body = $("[data-review-body]", box);
+  if (review.trying) drawTry(body);
+  else drawSummary(body);
+}
+
+function drawProgress(el) {
+  const total = review.started?.total ?? 0;
+  const done = review.moves.length;
+  const state = review.running ? "running" : review.problem ? "failed" : isFinished() ? "done" : "stopped";
+  redraw(el, JSON.stringify([state, done, total, review.problem?.message, review.problem?.text]), () => [
+    h("progress", { max: Math.max(total, 1), value: done, "aria-label": W.progressLabel() }),
+    h("p", { role: "status", "data-review-done": done, "data-review-total": total,
+      text: review.problem ? W.reviewFailed(review.problem)
+        : !review.started ? W.reviewStarting()
+          : state === "running" ? W.reviewing(done, total)
+            : state === "done" ? W.reviewed(total) : W.reviewStopped(done, total) }),
+    state === "stopped" || state === "failed"
+      ? h("button", { type: "button", class: "btn", "data-action": "review_resume", text: W.resume() }) : null,
+  ]);
+}
+
+function drawSummary(el) {
+  const last = review.moves.at(-1);
+  const summary = last?.summary ?? null;
+  const key = JSON.stringify([summary, review.moves.length, review.source.record === null && app.view?.status]);
+  redraw(el, key, () => {
+    if (!summary) return [];
+    const rows = summary.per_deal;
+    const counts = grades().map((g) => ({ ...g, count: rows.reduce((sum, r) => sum + r[g.key], 0) }));
+    const parts = [
+      h("p", { class: "review-total", "data-review-total-cost": summary.total_cost },
+        h("b", { text: W.pointsLost(summary.total_cost) }), " ", W.overCards(review.moves.length),
+        counts.some((g) => g.count) ? ` — ${counts.filter((g) => g.count).map((g) => W.gradeCount(g.count, g.label)).join(", ")}` : ""),
+      barChart({
+        id: "review-deals",
+        title: W.lostPerDealTitle(),
+        yLabel: W.pointsAxis(),
+        xs: rows.map((r) => W.dealName(r.deal)),
+        values: rows.map((r) => r.cost),
+        table: {
+          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades().map((g) => say(g.label))],
+          rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades().map((g) => r[g.key])]),
+        },
+      }),
+    ];
+    const list = costly();
+    const replayable = review.source.record !== null || app.view?.status === "game_over";
+    parts.push(h("h3", { text: W.costlyTitle() }));
+    parts.push(list.length
+      ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
+        class: "review-item", "data-review-play": move.play, "data-review-grade": move.grade ?? "slip" },
+      h("p", {}, h("span", { class: "review-where", text: W.where(move.deal, move.trick) }), " ",
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) })),
+      h("p", { class: "review-better", text: W.better(move.best, move.reason) }),
+      h("div", { class: "review-actions" },
+        h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
+        replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
+      : h("p", { "data-review-none": true, text: W.noCostly(isFinished()) }));
+    return parts;
+  });
+}
+
+function drawTry(el) {
+  const { index, picked, shown } = review.trying;
+  const { move, position } = review.moves[index];
+  const labels = review.started.labels.map(say);
+  const seat = review.started.seat;
+  redraw(el, JSON.stringify(["try", index, picked, shown]), () => {
+    const legal = new Set(move.options.map((o) => o.card));
+    const suit = suitOf(review.started.suits[seat]);
+    const trick = { leader: position.trick.leader, cards: position.trick.cards, winner: null };
+    const option = picked ? move.options.find((o) => o.card === picked) : null;
+    return [
+      h("p", { class: "review-where", text: W.tryWhere(move.deal, move.trick, labels[seat], suit.symbol) }),
+      h("div", { class: "review-position" },
+        h("div", { class: "review-trick" },
+          trick.cards.length ? compassTrick(trick, labels) : h("p", { text: W.youLead() })),
+        h("ul", { class: "review-calypsos", "aria-label": W.calypsosLabel() }, position.seats.map((tally, s) => {
+          const own = suitOf(review.started.suits[s]);
+          return h("li", {}, `${labels[s]} `, h("span", { "data-suit": own.key, text: own.symbol }),
+            `: ${W.calypsoState([...tally.calypso].map(rankLabel).join(" "), tally.completed)}`);
+        }))),
+      h("p", { class: "review-ask", text: W.whichCard() }),
+      h("div", { class: "review-hand", role: "group", "aria-label": W.handLabel(labels[seat]), "data-try-hand": true },
+        position.hand.map((code) => cardFace(code, "button", {
+          type: "button", class: "card-small", "aria-label": shortName(code),
+          "data-action": "review_pick", "data-value": code, disabled: !legal.has(code),
+          "data-picked": code === picked ? "true" : null,
+        }))),
+      option ? h("p", { class: "review-answer", role: "status", "data-try-cost": option.cost,
+        text: W.tryAnswer(option.card, option.cost, option.grade && gradeLabel(option.grade),
+          option.card === move.best, option.card === move.card) }) : null,
+      shown ? h("p", { class: "review-better", "data-try-best": move.best,
+        text: W.better(move.best, move.reason) }) : null,
+      h("div", { class: "review-actions" },
+        shown ? null : h("button", { type: "button", class: "btn", "data-action": "review_best", text: W.showBest() }),
+        h("button", { type: "button", class: "btn", "data-action": "review_back", text: W.backToList() })),
+    ];
+  });
+}
+
+/** The review dialog was closed: the review stops where it is. */
+export function closed() {
+  cancel();
+  review.trying = null;
+}
+
+/** Closes the review for a replay of a costly card. */
+export function leave() {
+  closeDialog("review");
+}
