@@ -14,7 +14,7 @@ import { isYou, label, seatName, sideLabel, sideOf } from "./names.js";
  * that shape, so the sentence stays true). */
 export function legend(scoring) {
   const [first, second, rest] = scoring.calypsos;
-  return t("sheet.legend", { first, second, rest, card: scoring.calypso_card, pile: scoring.pile_card });
+  return t("sheet.legend", { first, second, rest, card_points: scoring.calypso_card, pile: scoring.pile_card });
 }
 
 /** How many calypsos a line's points count ("1 calypso", "2 calypsos"); none, nothing: a

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from protocol_calls import ok
 
 from calypso_core import Card
 from calypso_core.messages import catalog, message, render
@@ -44,6 +45,8 @@ def english_words() -> set[str]:
 
 
 ENGLISH = english_words()
+KEYS = set(catalog("en"))
+NAMESPACES = {key.split(".")[0] for key in KEYS}
 
 
 def untranslated(page: Page) -> list[str]:
@@ -60,7 +63,11 @@ def untranslated(page: Page) -> list[str]:
             .filter((content) => content.startsWith('"'));
         return [document.body.innerText, document.title, ...named, ...drawn].join("\\n");
     }""")
-    return sorted({w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() in ENGLISH})
+    english = {w for w in re.findall(r"[A-Za-z]{2,}", text) if w.lower() in ENGLISH}
+    # A message that failed to render shows its id ("rank.Q") or a JavaScript non-value.
+    broken = {w for w in re.findall(r"\b(?:[a-z_]+\.[A-Za-z0-9_]+|undefined|NaN|null)\b", text)
+              if w in KEYS or w.split(".")[0] in NAMESPACES or "." not in w}
+    return sorted(english | broken)
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +128,12 @@ def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table:
     assert played == 52 and plays(page) == 208
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
+    # The legend's numbers are numbers (a parameter named "card" was once taken for a card).
+    scoring = ok("hello")["scoring"]
+    first, second, rest = scoring["calypsos"][:3]
+    expect(sheet.locator(".sheet-legend")).to_have_text(render(message(
+        "sheet.legend", first=first, second=second, rest=rest,
+        card_points=scoring["calypso_card"], pile=scoring["pile_card"]), "ru"))
     master = sheet.locator("[data-sheet-master]")
     expect(master).to_have_attribute("data-master", "done", timeout=BOOT_TIMEOUT_MS)
     seen["score sheet"] = untranslated(page)
