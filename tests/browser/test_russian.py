@@ -261,3 +261,17 @@ def test_the_calypso_of_the_day_speaks_russian(table: Page) -> None:
     expect(notice).to_contain_text(RU["daily.stats_title"].split()[0], timeout=BOOT_TIMEOUT_MS)
     expect(page.locator("[data-seat='0'] .seat-name")).to_contain_text(RU["level.master"])
     assert untranslated(page) == []
+
+
+def test_the_russian_bar_fits_a_small_phone_without_scrolling_sideways(table: Page) -> None:
+    # Russian labels are longer («Последняя взятка»): the buttons wrap to a second line.
+    page = table
+    size = page.viewport_size
+    page.set_viewport_size({"width": 360, "height": 640})
+    try:
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+        for button in page.locator(".bar button:visible").all():
+            box = button.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, button.inner_text()
+    finally:
+        page.set_viewport_size(size or {"width": 1366, "height": 900})
