@@ -281,6 +281,7 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
     render_rules_dialog(dist / "index.html")
+    copy_messages(dist)
     (dist / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
@@ -347,6 +348,28 @@ def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str
         if count != 1:
             sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
     return code
+
+
+# Every word people read is in the engine's catalogs, one per language; the page loads the
+# same files, and each language has a web app manifest named and described in its words.
+MESSAGES = ROOT / "calypso_core" / "messages"
+MANIFEST_WORDS = {"name": "app.name", "short_name": "app.name",
+                  "description": "app.manifest_description"}
+
+
+def copy_messages(dist: Path) -> None:
+    """Copy the catalogs to dist/messages/ and write each language's manifest from its words
+    (English: manifest.webmanifest, the others: manifest.<lang>.webmanifest)."""
+    (dist / "messages").mkdir()
+    template = json.loads((WEB / "manifest.webmanifest").read_text())
+    for catalog in sorted(MESSAGES.glob("*.json")):
+        lang = catalog.stem
+        shutil.copyfile(catalog, dist / "messages" / catalog.name)
+        words = json.loads(catalog.read_text())
+        manifest = {**template, "lang": lang,
+                    **{key: words[word] for key, word in MANIFEST_WORDS.items()}}
+        name = "manifest.webmanifest" if lang == "en" else f"manifest.{lang}.webmanifest"
+        (dist / name).write_text(json.dumps(manifest, ensure_ascii=False, indent=1) + "\n")
 
 
 # The page's Rules dialog is written once, in docs/rules.md, between these two marks; each

@@ -17,6 +17,7 @@ from .bots.review_cli import add_review
 from .cli_io import (
     ArgumentParser,
     CommandError,
+    add_lang,
     choice,
     read_line,
     read_record,
@@ -99,6 +100,7 @@ def add_play(sub: Any) -> None:
         "--seat", type=int, default=2, choices=range(4),
         help="your seat: 0 North, 1 East, 2 South, 3 West (default: 2)",
     )  # fmt: skip
+    add_lang(play)
     play.set_defaults(run=_play)
 
 

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from .game import GameState
+from .messages import LANGUAGES
 from .record import MAX_RECORD_BYTES, RecordError, parse_record
 
 # An error line is cut to this many characters, as the worker protocol cuts its messages.
@@ -71,6 +72,14 @@ def choice(kind: str, options: Sequence[str]) -> Callable[[str], str]:
         return text
 
     return check
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """The ``--lang`` option of a command that talks to people: the language of its words."""
+    parser.add_argument(
+        "--lang", type=choice("language", LANGUAGES), default="en", metavar="LANG",
+        help=f"the language of what it says: {', '.join(LANGUAGES)} (default: %(default)s)",
+    )
 
 
 def one_line(message: str, limit: int = MAX_ERROR_CHARS) -> str:

@@ -1,17 +1,24 @@
-"""A game in the terminal: one person against three computer players."""
+"""A game in the terminal: one person against three computer players, in English or Russian.
+
+Every line it prints is a message of ``calypso_core.messages`` rendered in the chosen
+language, from the same catalogs as the page. Cards are typed as their codes (``QH``,
+``TD``), whatever the language.
+"""
 
 from __future__ import annotations
 
 import argparse
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from .cards import SEAT_NAMES
+from .cards import Card, CardParseError
 from .cli_io import one_line
-from .game import IllegalMoveError, describe, new_game
+from .game import GameState, new_game
+from .kernel import DEALS, TRICKS_PER_DEAL
+from .messages import Message, message, render
 from .table.errors import brief
 from .table.players import bot_levels, make_chooser
-from .trick_reasons import explain_trick
+from .trick_reasons import trick_reason
 
 
 def play_in_terminal(
@@ -21,12 +28,18 @@ def play_in_terminal(
 ) -> int:
     """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones.
 
-    ``args`` has ``seed`` (text, or None for a random deal), ``level`` and ``seat``. Returns
-    0 when the game is played out, 1 when the person quits (``q`` or end of input).
+    ``args`` has ``seed`` (text, or None for a random deal), ``level``, ``seat`` and
+    ``lang`` (``en`` when missing). Returns 0 when the game is played out, 1 when the person
+    quits (``q`` or end of input).
     """
+    lang = getattr(args, "lang", None) or "en"
     levels, _ = bot_levels()
     if args.level not in levels:
         raise ValueError(f"unknown level {brief(args.level)} (levels: {', '.join(levels)})")
+
+    def say(said: Message | list[Message]) -> None:
+        write(render(said, lang))
+
     # Seeds are text, as in the web app, so "--seed 42" replays the deal a printed seed names.
     seed = str(args.seed if args.seed is not None else random.SystemRandom().randrange(10**9))
     state = new_game(seed)
@@ -37,20 +50,18 @@ def play_in_terminal(
         for seat in range(4)
         if seat != person
     }
-    suit = state.suits[person].name.lower()
-    write(f"Calypso, seed {seed}. You are {SEAT_NAMES[person]}, playing {suit}.")
-    partner = (person + 2) % 4
-    others = [SEAT_NAMES[seat] + " (your partner)" * (seat == partner) for seat in bots]
-    write(f"{', '.join(others[:-1])} and {others[-1]} play at level {args.level}.")
+    say(message("terminal.intro", seed=seed, seat=person, suit=str(state.suits[person])))
+    say(message("terminal.table", partner_seat=person ^ 2, opponent_seat=person % 2 ^ 1,
+                other_seat=person % 2 ^ 1 + 2, level=args.level))
     shown_tricks = 0
 
     def show_new_tricks() -> None:
         nonlocal shown_tricks
         for trick in state.tricks[shown_tricks:]:
-            cards = " ".join(c.pretty for c in trick.cards)
             trumps = [state.suits[(trick.leader + i) % 4] for i in range(4)]
-            why = explain_trick(list(trick.cards), trumps, state.rules, trick.leader)
-            write(f"  trick: {SEAT_NAMES[trick.leader]} led {cards}. {why}")
+            reason = trick_reason(list(trick.cards), trumps, state.rules, trick.leader)
+            say(message("terminal.trick", leader_seat=trick.leader,
+                        cards=cards_text(trick.cards, lang), reason=reason))
         shown_tricks = len(state.tricks)
 
     while not state.is_over:
@@ -59,32 +70,78 @@ def play_in_terminal(
         if seat != person:
             card, note = bots[seat](state)
             if note:
-                write(f"  ({note})")
+                say(message("terminal.note", note=note))
             state.play(card)
             continue
         write("")
-        write(describe(state, viewer=person))
+        write(board(state, person, lang))
         while True:
             try:
-                text = read("Your card (? for legal cards, q to quit): ").strip()
+                text = read(render(message("terminal.prompt"), lang)).strip()
             except EOFError:
                 write("")
                 return 1
             if text in ("q", "quit"):
                 return 1
             if text == "?":
-                write("Legal: " + " ".join(str(c) for c in state.legal_moves()))
+                say(message("terminal.legal", cards=" ".join(str(c) for c in state.legal_moves())))
                 continue
-            try:
+            refusal = _refusal(state, text)
+            if refusal is None:
                 state.play(text)
                 break
-            except IllegalMoveError as exc:
-                write("  " + one_line(str(exc)))
+            write("  " + one_line(render(refusal, lang)))
     show_new_tricks()
+    write(board(state, None, lang))
     ns, ew = state.partnership_scores()
-    write(str(state))
-    ours = ns if person % 2 == 0 else ew
-    theirs = ew if person % 2 == 0 else ns
+    ours, theirs = (ns, ew) if person % 2 == 0 else (ew, ns)
     outcome = "win" if ours > theirs else "lose" if ours < theirs else "draw"
-    write(f"You {outcome}: {ours} to {theirs}.")
+    say(message(f"terminal.{outcome}", ours=ours, theirs=theirs))
     return 0
+
+
+def _refusal(state: GameState, text: str) -> Message | None:
+    """Why a typed card cannot be played now (not a card, not held, must follow), or None."""
+    try:
+        card = Card.parse(text)
+    except CardParseError:
+        return message("terminal.not_a_card", text=brief(text, 30))
+    if card not in state.hand(state.to_move):
+        return message("error.not_held", card=str(card))
+    if not state.is_legal(card):
+        return message("error.must_follow", card=str(card), suit=str(state.trick[0].suit))
+    return None
+
+
+def cards_text(cards: Sequence[Card], lang: str) -> str:
+    """Cards in their short forms, one after another: "Q♥ 10♦" (in Russian "Д♥ 10♦")."""
+    return " ".join(render(message("card.short", card=str(card)), lang) for card in cards)
+
+
+def board(state: GameState, viewer: int | None, lang: str) -> str:
+    """The table in lines: deal and trick, each seat's suit, calypsos, pile, score and hand
+    (the viewer's cards as they are typed; only a count of the others), the trick in play and
+    the partnerships' scores."""
+    said: list[Message] = []
+    if state.is_over:
+        said.append(message("board.over"))
+    else:
+        said.append(message(
+            "board.status", deal=state.deal + 1, deals=DEALS, dealer_seat=state.dealer,
+            trick=state.trick_number + 1, tricks=TRICKS_PER_DEAL, stock=state.stock_size,
+            mover_seat=state.to_move))
+    for seat in range(4):
+        made = " ".join(render(message("card.rank", rank=c.rank.letter), lang)
+                        for c in state.calypso(seat)) or "-"
+        hand = (message("board.hand", cards=" ".join(str(c) for c in state.hand(seat)) or "-")
+                if viewer is None or viewer == seat
+                else message("board.hidden_hand", count=state.hand_size(seat)))
+        said.append(message(
+            "board.seat", seat=seat, suit=str(state.suits[seat]), completed=state.completed(seat),
+            calypso=made, pile=state.pile(seat), score=state.score(seat), hand=hand))
+    if state.trick:
+        said.append(message("board.trick", leader_seat=state.leader,
+                            cards=cards_text(state.trick, lang)))
+    ns, ew = state.partnership_scores()
+    said.append(message("board.scores", ns=ns, ew=ew))
+    return "\n".join(render(line, lang) for line in said)

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from calypso_core import table
+from calypso_core.messages import render
 
 
 def call(kind: str, **payload: Any) -> dict[str, Any]:
@@ -43,3 +44,13 @@ def advance(view: dict[str, Any]) -> dict[str, Any]:
     while view["status"] == "waiting":
         view = ok("step")
     return view
+
+
+def said(message: Any, lang: str = "en") -> str:
+    """A message of a reply (or a list of them, such as a trick's reason) as people read it."""
+    return render(message, lang)
+
+
+def all_said(messages: list[Any], lang: str = "en") -> list[str]:
+    """Each message of a list (say, the four seats' labels) as people read it."""
+    return [render(message, lang) for message in messages]

@@ -22,6 +22,7 @@ from calypso_core.bots import (
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.sampler import sample_layout
 from calypso_core.bots.search import SearchBot
+from calypso_core.messages import LANGUAGES, message, render
 
 RULE_VARIANTS = [
     Rules(),
@@ -269,14 +270,17 @@ def test_search_budget_is_counted_in_iterations() -> None:
 
 
 @pytest.mark.parametrize("level", LEVELS)
-def test_every_suggestion_has_a_one_line_reason(level: str) -> None:
+def test_every_suggestion_has_a_one_line_reason_that_names_the_card_first(level: str) -> None:
     settings = TINY if level in ("expert", "master") else {}
     for state in positions(17, 12, ("novice", "club", "random", "club")):
         hint = suggest(state, level=level, seed=3, **settings)
         assert isinstance(hint, Suggestion)
         assert hint.card in state.legal_moves()
-        assert hint.reason and "\n" not in hint.reason
-        assert hint.card.pretty in hint.reason
+        assert hint.reason and hint.reason[0]["params"]["card"] == str(hint.card)
+        for lang in LANGUAGES:
+            said = render(hint.reason, lang)
+            card = render(message("card.short", card=str(hint.card)), lang)
+            assert "\n" not in said and card in said
         assert suggest(state.observation(state.to_move), level=level, seed=3, **settings) == hint
 
 

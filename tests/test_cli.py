@@ -31,6 +31,7 @@ from calypso_core.bots import ALL_LEVELS, LEVELS
 from calypso_core.bots.cli import RULE_OPTIONS, parse_rules_option
 from calypso_core.cards import CARDS
 from calypso_core.cli_io import ArgumentParser, one_line
+from calypso_core.messages import render
 from calypso_core.record import MAX_RECORD_BYTES
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -262,8 +263,31 @@ def test_play_says_which_level_each_computer_seat_plays() -> None:
     assert done.returncode == 1  # the person quit
     assert done.stdout.decode().splitlines()[:2] == [
         "Calypso, seed 3. You are East, playing clubs.",
-        "North, South and West (your partner) play at level club.",
+        "Your partner is West, your opponents North and South; the computer players play at "
+        "level Club.",
     ]
+
+
+def test_play_speaks_russian_with_lang_ru() -> None:
+    done = run_cli("play", "--level", "club", "--seed", "3", "--seat", "1", "--lang", "ru",
+                   stdin=b"q\n")
+    assert done.returncode == 1
+    assert done.stdout.decode().splitlines()[:2] == [
+        "Калипсо, код партии 3. Вы — Восток, ваша масть — трефы.",
+        "Ваш партнёр — Запад, противники — Север и Юг; компьютерные игроки играют на уровне "
+        "«Любитель».",
+    ]
+
+
+def test_suggest_gives_its_reason_in_the_language_asked(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(midgame_record()))
+    english = run_cli("suggest", "--level", "novice", "--json", str(path))
+    russian = run_cli("suggest", "--level", "novice", "--json", "--lang", "ru", str(path))
+    said, russian_said = json.loads(english.stdout), json.loads(russian.stdout)
+    assert said["card"] == russian_said["card"] and said["messages"] == russian_said["messages"]
+    assert said["reason"] == render(said["messages"], "en")
+    assert russian_said["reason"] == render(said["messages"], "ru") != said["reason"]
 
 
 def command_names() -> list[str]:

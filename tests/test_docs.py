@@ -16,6 +16,7 @@ from protocol_calls import ok
 
 from calypso_core import Card, GameState, Rules, Suit, from_record, new_game, trick_winner
 from calypso_core.cards import SEAT_NAMES
+from calypso_core.messages import LANGUAGES, catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT / "docs" / "rules.md"
@@ -328,49 +329,65 @@ def test_the_engine_scores_every_position_as_the_rules_say() -> None:
 # -- the page says what the rules say ---------------------------------------------------------
 
 
-def brief() -> str:
-    """The rules in brief: the part of docs/rules.md that the page's Rules dialog shows."""
-    text = rules_md()
+RULES_IN = {"en": RULES_MD, "ru": ROOT / "docs" / "rules.ru.md"}  # the rules in each language
+
+
+def brief(lang: str = "en") -> str:
+    """The rules in brief: the part of docs/rules.md (in Russian, docs/rules.ru.md) that the
+    page's Rules dialog shows."""
+    text = RULES_IN[lang].read_text()
     start, end = text.index("<!-- rules-dialog -->"), text.index("<!-- /rules-dialog -->")
     return text[start:end]
 
 
-def tour_steps() -> dict[str, list[str]]:
-    """The walkthrough's steps in web/tour.js: each title with the rules it quotes."""
-    code = (ROOT / "web" / "tour.js").read_text()
-    body = code[code.index("const STEPS = [") : code.index("\n];\n")]
-    steps = {}
-    for item in re.findall(r"\{ target:.*?\] \}", body, re.S):
-        title = re.search(r'title: "([^"]*)"', item)
-        quoted = re.search(r"rules: \[(.*?)\]", item, re.S)
-        assert title and quoted, item
-        steps[title.group(1)] = re.findall(r'"((?:[^"\\]|\\.)*)"', quoted.group(1))
-    return steps
+def tour_steps(lang: str = "en") -> dict[str, list[str]]:
+    """The walkthrough's steps (web/tour.js, its words in the catalogs): each title with the
+    rules it quotes."""
+    words = catalog(lang)
+    keys = re.findall(r'key: "(\w+)"', (ROOT / "web" / "tour.js").read_text())
+    return {words[f"tour.{key}.title"]: [words[name] for name in sorted(words)
+                                          if name.startswith(f"tour.{key}.rule_")]
+            for key in keys}
 
 
-def test_the_walkthrough_quotes_its_rules_from_the_rules_in_brief() -> None:
-    steps = tour_steps()
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_walkthrough_quotes_its_rules_from_the_rules_in_brief(lang: str) -> None:
+    steps = tour_steps(lang)
     assert len(steps) == 5
     quoted = [sentence for sentences in steps.values() for sentence in sentences]
     assert len(quoted) >= 5
-    rules_text = plain(brief())
-    assert [s for s in quoted if s not in rules_text] == []
+    rules_text = plain(brief(lang))
+    assert [s for s in quoted if plain(s) not in rules_text] == []
 
 
 def test_the_walkthrough_says_a_trump_lead_wins_unless_someone_trumps_in() -> None:
     said = " ".join(tour_steps()["The trick"])
     assert "trumps in" in said and "suit led" in said
     assert "if nobody trumps in, a trump lead wins" in said
+    in_russian = " ".join(tour_steps("ru")["Взятка"])
+    assert "если никто не козыряет, берёт козырный заход" in in_russian
 
 
-def test_the_rules_dialog_is_rendered_from_the_rules_in_brief(build_module: ModuleType) -> None:
-    html = build_module.rules_dialog_html(rules_md())
-    assert html.count("<h3>") == brief().count("\n### ") >= 5
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_dialog_is_rendered_from_the_rules_in_brief(
+    build_module: ModuleType, lang: str
+) -> None:
+    html = build_module.rules_dialog_html(RULES_IN[lang].read_text())
+    assert html.count("<h3>") == brief(lang).count("\n### ") >= 5
     # The same words in the same order: nothing left out, added or changed.
     words = re.sub(r"<[^>]+>", " ", re.sub(r"</?(b|em)>", "", html)).replace("&amp;", "&")
-    source = re.sub(r"(?m)^(###|\d+\.|-) |<!--.*?-->|\*", "", brief())
+    source = re.sub(r"(?m)^(###|\d+\.|-) |<!--.*?-->|\*", "", brief(lang))
     assert words.split() == source.split()
-    assert "<ol><li>If anyone trumped in, the highest trump-in wins" in html
+    first_rule = {"en": "If anyone trumped in, the highest trump-in wins",
+                  "ru": "Если кто-то козырнул, взятку берёт старший козырь"}
+    assert f"<ol><li>{first_rule[lang]}" in html
+
+
+def test_the_russian_rules_in_brief_have_the_sections_of_the_english() -> None:
+    # Each ### section of the brief, in the same order, with as many numbered rules.
+    for part in ("\n### ", "\n1. ", "\n2. ", "\n3. "):
+        assert brief("ru").count(part) == brief("en").count(part)
+    assert "[rules.md](rules.md)" in RULES_IN["ru"].read_text()
 
 
 def test_the_built_page_shows_the_rules_in_brief_in_its_rules_dialog(
@@ -379,9 +396,11 @@ def test_the_built_page_shows_the_rules_in_brief_in_its_rules_dialog(
     page = (dist_dir / "index.html").read_text()
     dialog = page[page.index('<dialog class="dialog dialog-wide" data-dialog="rules"'):]
     dialog = dialog[: dialog.index("</dialog>")]
-    assert build_module.rules_dialog_html(rules_md()) in dialog
     source = (ROOT / "web" / "index.html").read_text()
-    assert source.count('data-rules-from="docs/rules.md"') == 1
+    for lang, path in RULES_IN.items():
+        assert build_module.rules_dialog_html(path.read_text()) in dialog
+        name = path.relative_to(ROOT).as_posix()
+        assert source.count(f'data-rules-from="{name}" lang="{lang}"') == 1
 
 
 def test_the_rules_dialog_seats_its_examples_as_the_rules_do() -> None:

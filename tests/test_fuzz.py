@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from calypso_core import GameState, from_record, parse_record, to_record
 from calypso_core import table as protocol
 from calypso_core.jsontext import MAX_NESTING
+from calypso_core.messages import LANGUAGES, render
 from calypso_core.record import MAX_RECORD_BYTES, RecordError
 from calypso_core.table.transport import MAX_REQUEST_CHARS
 
@@ -72,8 +73,10 @@ def send(request: Any) -> dict[str, Any]:
     else:
         assert set(reply) == {"id", "ok", "error"}
         error = reply["error"]
-        assert set(error) == {"code", "message"}, error
+        assert set(error) == {"code", "message", "text"}, error
         assert CODE.match(error["code"]) and error["code"] != "internal", (text[:300], error)
+        for lang in LANGUAGES:  # what people read of it has words in every language
+            assert render(error["text"], lang).strip(), (lang, error)
         assert isinstance(error["message"], str) and error["message"].strip(), error
         assert len(error["message"]) <= MAX_MESSAGE_CHARS, (error["code"], len(error["message"]))
     return reply

@@ -8,16 +8,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from protocol_calls import advance, call, error, ok, same_table
+from protocol_calls import advance, call, error, ok, said, same_table
 
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, table
 from calypso_core.jsontext import top_level_id
+from calypso_core.messages import LANGUAGES, message
 from calypso_core.record import MAX_RECORD_BYTES
 from calypso_core.table import players as players_module
 from calypso_core.table.transport import MAX_REQUEST_CHARS
 from calypso_core.table.views import suit_order
-from calypso_core.trick_reasons import explain_trick
+from calypso_core.trick_reasons import explain_trick, trick_reason
 
 SOUTH = 2
 
@@ -48,9 +49,8 @@ def play_out(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
 def test_hello_carries_the_engine_and_protocol_versions_and_the_choices() -> None:
     hello = ok("hello")
     assert hello["engine"] == calypso_core.__version__
-    assert hello["protocol"] == table.PROTOCOL_VERSION == 2
-    assert [s["name"] for s in hello["seats"]] == ["North", "East", "South", "West"]
-    assert [s["key"] for s in hello["seats"]] == ["north", "east", "south", "west"]
+    assert hello["protocol"] == table.PROTOCOL_VERSION == 3
+    assert hello["seats"] == [{"key": "north"}, {"key": "east"}, {"key": "south"}, {"key": "west"}]
     assert hello["people"] == {"max": 4, "default": [SOUTH], "name_chars": 20}
     levels = [level["key"] for level in hello["levels"]]
     assert "random" in levels and hello["default_level"] in levels
@@ -67,21 +67,21 @@ def test_hello_carries_the_engine_facts_the_page_would_otherwise_repeat() -> Non
     assert hello["deals"] == {"count": 4, "tricks": 13}
     ranks = hello["cards"]["ranks"]
     assert [r["key"] for r in ranks] == list("AKQJT98765432")
-    assert ranks[4] == {"key": "T", "label": "10", "name": "Ten"}
+    assert ranks[4] == {"key": "T"}  # its words are the catalogs' (calypso_core/messages)
     suits = hello["cards"]["suits"]
     assert [(s["key"], s["symbol"], s["color"]) for s in suits] == [
         ("S", "♠", "black"), ("H", "♥", "red"), ("D", "♦", "red"), ("C", "♣", "black")]
-    # Every card's name follows from the vocabulary, as the page builds it.
+    # Every card's name follows from its code and the catalogs, as the page builds it.
     for card in map(Card, range(52)):
-        rank = next(r for r in ranks if r["key"] == str(card)[0])
-        suit = next(s for s in suits if s["key"] == str(card)[1])
-        assert f"{rank['name']} of {suit['name']}" == card.name
+        assert said(message("card.name", rank=str(card)[0], suit=str(card)[1])) == card.name
 
 
 def test_levels_say_how_strong_they_are_and_how_long_they_think() -> None:
     levels = ok("hello")["levels"]
     assert [level["strength"] for level in levels] == list(range(1, len(levels) + 1))
-    assert all(level["label"] and level["help"] for level in levels)
+    for level in levels:
+        for lang in LANGUAGES:
+            assert said(level["label"], lang) and said(level["help"], lang).endswith(".")
     by_key = {level["key"]: level for level in levels}
     assert by_key["random"]["think_ms"] == 0
     if "master" in by_key:
@@ -352,8 +352,10 @@ def test_a_completed_trick_names_its_winner_and_why_once() -> None:
     assert last["winner"] == trick.winner and last["leader"] == trick.leader
     assert last["cards"] == [str(c) for c in trick.cards]
     trumps = [state.suits[(trick.leader + i) % 4] for i in range(4)]
-    assert last["reason"] == explain_trick(trick.cards, trumps, state.rules, trick.leader)
-    assert json.dumps(view).count(last["reason"]) == 1  # one copy of the trick in the reply
+    assert last["reason"] == trick_reason(trick.cards, trumps, state.rules, trick.leader)
+    assert said(last["reason"]) == explain_trick(trick.cards, trumps, state.rules, trick.leader)
+    # One copy of the trick in the reply.
+    assert json.dumps(view).count(json.dumps(last["reason"])) == 1
     assert view["to_move"] == trick.winner
 
 
@@ -386,7 +388,7 @@ def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_firs
     assert view["event"]["trick_over"] is True
     assert (view["deal"], view["log"]["deal"], len(view["log"]["tricks"])) == (1, 1, 1)
     assert view["log"]["summary"] is None
-    assert view["log"]["opening"].startswith("Deal 2 of 4: ")
+    assert said(view["log"]["opening"]).startswith("Deal 2 of 4: ")
 
 
 def test_step_on_the_persons_turn_is_refused() -> None:
@@ -638,7 +640,7 @@ def test_a_failing_bot_falls_back_to_a_random_legal_card(monkeypatch: pytest.Mon
     view = ok("new_game", seed=11, level="broken")
     assert view["to_move"] != SOUTH
     event = ok("step")["event"]
-    assert "out of ideas" in event["note"]
+    assert "out of ideas" in said(event["note"])
 
 
 def test_without_bots_only_random_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:

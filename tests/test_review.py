@@ -28,6 +28,7 @@ from calypso_core.bots.review import (
     seat_plays,
 )
 from calypso_core.bots.search import CheaterBot, SearchResult
+from calypso_core.messages import render
 
 SMALL = 60  # iterations a card: enough to exercise everything, quick
 
@@ -110,7 +111,8 @@ def test_the_review_finds_the_card_that_throws_away_the_hearts() -> None:
     assert review.option("AH").cost == 0
     assert review.options[0].card == Card.parse("AH")
     assert all(review.option(c).cost > 100 for c in ("6H", "7H"))
-    assert review.reason is not None and "A♥" in review.reason
+    assert review.reason is not None and "A♥" in render(review.reason)
+    assert "Т♥" in render(review.reason, "ru")
     with pytest.raises(ValueError, match="2C was not a legal card"):
         review.option("2C")
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from protocol_calls import advance, error, ok, same_table
+from protocol_calls import advance, all_said, error, ok, said, same_table
 
 from calypso_core import Card, from_record, new_game, table, to_record
 from calypso_core.game import GameState
@@ -125,7 +125,7 @@ def test_the_deal_log_lists_every_trick_of_the_deal_with_its_winner_and_reason()
     for item, trick in zip(log["tricks"], state.tricks[13:], strict=True):
         assert item["cards"] == [str(c) for c in trick.cards]
         assert item["leader"] == trick.leader
-        assert item["winner"] == trick.winner and item["reason"].endswith(".")
+        assert item["winner"] == trick.winner and said(item["reason"]).endswith(".")
     assert len(deal_log(state, 0)["tricks"]) == 13
 
 
@@ -242,8 +242,8 @@ def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
     shown = ok("replay", tricks=13)
     assert shown["tricks"] == 13 and shown["deal"] == 1
     assert sum(len(s["hand"]) for s in shown["seats"]) == 52
-    assert shown["labels"] == ["North", "East", "You", "West"]
-    assert shown["sides"] == ["You & North", "East & West"]
+    assert all_said(shown["labels"]) == ["North", "East", "You", "West"]
+    assert all_said(shown["sides"]) == ["You & North", "East & West"]
     assert error("replay", tricks=53) == "bad_request"
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from helpers import rehide
-from protocol_calls import call, error, ok
+from protocol_calls import all_said, call, error, ok, said
 
 from calypso_core import from_record, new_game, table, to_record
 from calypso_core.cards import SEAT_NAMES
@@ -69,8 +69,9 @@ def check_reply(view: dict[str, Any], record: dict[str, Any], cut: list[str]) ->
     if view["status"] == "handoff":
         seat = view["handoff"]["seat"]
         assert seat == to_move
-        assert view["handoff"]["button"] == f"Show {SEAT_NAMES[seat]}'s hand"
-        assert view["handoff"]["text"] == f"Pass the device to {NAMES[seat]} ({SEAT_NAMES[seat]})."
+        assert said(view["handoff"]["button"]) == f"Show {SEAT_NAMES[seat]}'s hand"
+        assert said(view["handoff"]["text"]) == (
+            f"Pass the device to {NAMES[seat]} ({SEAT_NAMES[seat]}).")
     else:
         assert "handoff" not in view
 
@@ -237,19 +238,19 @@ def test_undo_is_refused_when_several_people_play() -> None:
 
 def test_labels_name_the_people_or_call_the_only_one_you() -> None:
     one = ok("new_game", seed=1, level="random")["table"]
-    assert [s["label"] for s in one["seats"]] == ["North", "East", "You", "West"]
-    assert one["sides"] == ["You & North", "East & West"]
+    assert all_said([s["label"] for s in one["seats"]]) == ["North", "East", "You", "West"]
+    assert all_said(one["sides"]) == ["You & North", "East & West"]
     two = ok("new_game", seed=1, level="random", people=people(2, 0))["table"]
-    assert [s["label"] for s in two["seats"]] == ["Ben", "East", "Ana", "West"]
-    assert two["sides"] == ["Ana & Ben", "East & West"]
+    assert all_said([s["label"] for s in two["seats"]]) == ["Ben", "East", "Ana", "West"]
+    assert all_said(two["sides"]) == ["Ana & Ben", "East & West"]
     assert [s["person"] for s in two["seats"]] == [True, False, True, False]
     opposed = ok("new_game", seed=1, level="random", people=people(1, 2))["table"]
-    assert opposed["sides"] == ["Ana & North", "Cleo & West"]
+    assert all_said(opposed["sides"]) == ["Ana & North", "Cleo & West"]
     unnamed = ok("new_game", seed=1, level="random", people=people(3, 2, named=False))["table"]
-    assert [s["label"] for s in unnamed["seats"]] == ["North", "East", "South", "West"]
-    assert unnamed["sides"] == ["South & North", "West & East"]
+    assert all_said([s["label"] for s in unnamed["seats"]]) == ["North", "East", "South", "West"]
+    assert all_said(unnamed["sides"]) == ["South & North", "West & East"]
     alone_in_east = ok("new_game", seed=1, level="random", people=people(1))["table"]
-    assert alone_in_east["sides"] == ["North & South", "You & West"]
+    assert all_said(alone_in_east["sides"]) == ["North & South", "You & West"]
 
 
 def test_the_suit_is_the_first_persons_and_the_deal_stays_the_seeds() -> None:
@@ -282,7 +283,7 @@ def test_a_save_keeps_names_and_resumes_covered() -> None:
     # A reload never shows a hand: the person to move gets the device first.
     assert loaded["viewer"] is None and "hand" not in loaded
     assert loaded["status"] == "handoff" and loaded["handoff"]["seat"] == view["to_move"]
-    assert loaded["table"]["sides"] == ["Ana & Ben", "East & West"]
+    assert all_said(loaded["table"]["sides"]) == ["Ana & Ben", "East & West"]
     for key in ("plays", "deal", "dealer", "to_move", "trick", "seats", "scores", "log",
                 "match"):
         assert loaded[key] == view[key], key
@@ -302,12 +303,12 @@ def test_a_game_file_keeps_the_players_and_continues_with_them() -> None:
     text = json.dumps(ok("record")["record"])
     table.reset()
     opened = ok("import", text=text)
-    assert opened["labels"] == ["Ben", "East", "Ana", "West"]
+    assert all_said(opened["labels"]) == ["Ben", "East", "Ana", "West"]
     assert opened["settings"]["people"] == people(2, 0)
     assert opened["settings"]["levels"] == ["human", "club", "human", "club"]
     shown = ok("replay", record=opened["record"], tricks=2)
-    assert shown["labels"] == ["Ben", "East", "Ana", "West"]
-    assert shown["sides"] == ["Ana & Ben", "East & West"]
+    assert all_said(shown["labels"]) == ["Ben", "East", "Ana", "West"]
+    assert all_said(shown["sides"]) == ["Ana & Ben", "East & West"]
     resumed = ok("load", record=opened["record"], settings=opened["settings"])
     assert resumed["plays"] == 12 and resumed["viewer"] is None
 
@@ -323,7 +324,7 @@ def test_an_old_game_file_without_players_continues_in_the_seats_in_play() -> No
     table.reset()
     alone = ok("import", text=json.dumps(to_record(state)))
     assert alone["settings"]["people"] == [{"seat": 2, "name": ""}]
-    assert alone["labels"] == ["North", "East", "You", "West"]
+    assert all_said(alone["labels"]) == ["North", "East", "You", "West"]
 
 
 def test_a_game_file_whose_people_this_table_cannot_seat_falls_back() -> None:

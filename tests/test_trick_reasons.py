@@ -1,4 +1,6 @@
-"""explain_trick says who wins a trick and why, in the words of docs/rules.md#who-wins-a-trick."""
+"""explain_trick says who wins a trick and why, in the words of docs/rules.md#who-wins-a-trick:
+one sentence for the winner, then one for each card that might look as if it should have won.
+tests/test_message_truth.py checks every message against the trick it describes."""
 
 from __future__ import annotations
 
@@ -16,12 +18,12 @@ WORKED_EXAMPLES = [
     ("6S 3C TS KS", 1, "East trumps in with the 3♣: a trump-in beats a trump lead."),
     ("6S 3C 4H KS", 2, "South over-trumps with the 4♥."),
     ("6S 5C 5H QS", 1,
-     "East trumps in with the 5♣: a trump-in beats a trump lead; "
+     "East trumps in with the 5♣: a trump-in beats a trump lead. "
      "South's 5♥ only ties, and the first played wins."),
     ("9H 2H AH KH", 2, "South's A♥ is the highest heart."),
     ("9H 2C AH 3D", 3, "West over-trumps with the 3♦."),
     ("QC QC 5C 8C", 0,
-     "North's Q♣ is the highest club; East's identical Q♣ came later; "
+     "North's Q♣ is the highest club. East's identical Q♣ came later. "
      "East's Q♣ only follows suit, so it is no trump."),
     ("5C 7C AD 4C", 1, "East's 7♣ is the highest club."),
 ]
@@ -46,13 +48,13 @@ def test_the_leader_seat_names_the_players() -> None:
 def test_a_trump_lead_that_must_be_beaten_can_stand_against_a_lower_trump_in() -> None:
     rules = Rules(lead_trump_must_be_beaten=True)
     assert explain_trick(trick("6S 3C TS KS"), SUITS, rules) == (
-        "North's trump lead stands; East's 3♣ is lower."
+        "North's trump lead stands. East's 3♣ is lower."
     )
     assert explain_trick(trick("6S 6C TS KS"), SUITS, rules) == (
-        "North's trump lead stands; East's 6♣ only ties."
+        "North's trump lead stands. East's 6♣ only ties, and the first played wins."
     )
     assert explain_trick(trick("6S 7C 3H KS"), SUITS, rules) == (
-        "East trumps in with the 7♣, above North's trump lead; South's 3♥ is lower."
+        "East trumps in with the 7♣, above North's trump lead. South's 3♥ is lower."
     )
 
 
@@ -67,8 +69,34 @@ def test_last_trump_in_that_does_not_beat_a_trump_lead_is_named() -> None:
     rules = Rules(lead_trump_must_be_beaten=True, last_trump_in_wins=True)
     assert trick_winner(trick("6S 9C 3H KS"), SUITS, rules) == 1
     assert explain_trick(trick("6S 9C 3H KS"), SUITS, rules) == (
-        "East trumps in with the 9♣, above North's trump lead; South's 3♥ is not above the "
-        "trump lead."
+        "East trumps in with the 9♣: the last trump-in above North's trump lead wins. "
+        "South's 3♥ is not above the trump lead."
+    )
+
+
+def test_regression_a_later_trump_in_below_the_lead_does_not_make_the_winner_last() -> None:
+    # Must-beat and last-trump-in: South's 9♥ wins although West trumps in after it, with a
+    # 2♦ that is not above the lead. "South trumps in last" would be false.
+    rules = Rules(lead_trump_must_be_beaten=True, last_trump_in_wins=True)
+    assert trick_winner(trick("6S 7C 9H 2D"), SUITS, rules) == 2
+    assert explain_trick(trick("6S 7C 9H 2D"), SUITS, rules) == (
+        "South trumps in with the 9♥: the last trump-in above North's trump lead wins. "
+        "West's 2♦ is not above the trump lead."
+    )
+
+
+def test_regression_a_discard_by_the_owner_of_the_suit_led_is_not_said_to_follow_suit() -> None:
+    # South leads diamonds; West owns diamonds but holds none and discards the 4♣. The old
+    # explanation said West's 4♣ "only follows suit, so it is no trump" (12.6% of tricks).
+    said = explain_trick(["4D", "4C", "8D", "9D"], ["S", "D", "H", "C"], leader=2)
+    assert said == "East's 9♦ is the highest diamond."
+
+
+def test_tricks_are_explained_in_russian() -> None:
+    assert explain_trick(trick("9H 2C AH 3D"), SUITS, lang="ru") == "Запад перебивает козырем 3♦."
+    assert explain_trick(trick("QC QC 5C 8C"), SUITS, lang="ru") == (
+        "Д♣ Севера — старшая трефа. Такая же карта Востока (Д♣) сыграна позже. "
+        "Д♣ Востока лишь отвечает в масть, поэтому это не козырь."
     )
 
 

@@ -8,19 +8,23 @@
 import { main } from "./boot.js";
 import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
-import { $ } from "./dom.js";
+import { $, forgetDrawn } from "./dom.js";
+import { engine } from "./engine-client.js";
 import * as flow from "./flow.js";
 import * as forms from "./forms.js";
+import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";
 import { bindInput } from "./input.js";
+import * as page from "./page.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, toggleSide } from "./page.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
 import * as rerun from "./rerun.js";
 import * as review from "./review.js";
+import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
 import * as sound from "./sound.js";
-import { app, onDraw } from "./state.js";
+import { app, onDraw, requestDraw } from "./state.js";
 import { render } from "./table-view.js";
 import * as tour from "./tour.js";
 
@@ -73,6 +77,7 @@ const INTENTS = {
   reset_stats: () => dialogs.resetStats(),
   settings: () => dialogs.showSettings(),
   prefs: () => dialogs.changePrefs(),
+  language: ({ lang }) => setLanguage(lang, { save: true }),
   saves: () => dialogs.showSaves(),
   open_save: ({ save }) => dialogs.openSave(save),
   delete_save: ({ save }) => dialogs.deleteSave(save),
@@ -122,6 +127,19 @@ const INTENTS = {
   reload: () => location.reload(),
 };
 
+// A new language words everything again, from what the page holds: the game goes on.
+function reword() {
+  forgetDrawn();
+  if (app.hello) forms.fillNewGameForm(app.hello);
+  page.redrawBoot();
+  page.renderNotice(page.currentNotice());
+  savedGames.redrawSaveOutcome();
+  flow.redrawCut();
+  flow.redrawTourOffer();
+  tour.redraw();
+  requestDraw();
+}
+
 prefsStore.apply(app.prefs);
 sound.setEnabled(app.prefs.sound);
 onDraw(draw);
@@ -132,5 +150,11 @@ flow.onAfter({
     rerun.start(view, table);
   },
 });
+// Loading progress is shown from the worker's first report, while the page's words load;
+// the words come before the first game (the loading screen words itself again then).
+engine().onProgress(page.renderBoot);
+await setLanguage(chooseLanguage());
+page.redrawBoot();
+onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
 main();

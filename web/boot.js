@@ -6,9 +6,9 @@ import { setVocabulary } from "./cards.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
+import { msg } from "./i18n.js";
 import * as forms from "./forms.js";
 import { linkKey, readLink } from "./link.js";
-import * as names from "./names.js";
 import * as page from "./page.js";
 import * as saves from "./saves.js";
 import { app } from "./state.js";
@@ -20,7 +20,6 @@ export async function main() {
   // Which saved game this tab plays is settled while the engine boots (see saves.js).
   const address = location.href;
   const claimed = saves.claim(linkKey(address));
-  client.onProgress(page.renderBoot);
   try {
     app.hello = await client.ready;
   } catch (error) {
@@ -30,7 +29,6 @@ export async function main() {
   }
   page.renderBoot({ stage: "ready", fraction: 1 });
   setVocabulary(app.hello.cards);
-  names.setSeats(app.hello.seats);
   forms.fillNewGameForm(app.hello);
   if (app.hello.bots_problem) console.warn("computer players unavailable:", app.hello.bots_problem);
 
@@ -50,49 +48,50 @@ export async function main() {
 
 // Deals the first game: this tab's saved one (for a link, the one it dealt before), else the
 // one the link names, else a new one; says whatever the person should know about it. A saved
-// game of several people comes back with every hand covered: the hand-off screen first.
+// game of several people comes back with every hand covered: the hand-off screen first. What
+// the page says is a list of messages, one sentence after another.
 async function firstGame(link, { game: saved, notice, problem: unreadable }) {
-  const told = [...link.notices, notice].filter(Boolean).join(" ") || null;
+  const told = [...link.notices, notice].filter(Boolean);
   if (saved) {
-    if (await show(() => client.request("load", saved), "Your saved game could not be restored")) {
+    if (await show(() => client.request("load", saved), msg("problem.restore"))) {
       page.renderNotice(told);
       return undefined;
     }
     saves.setAside(saved);
-    return fallBack(`${page.noticeText()}. It was set aside`);
+    return fallBack([page.currentNotice(), msg("boot.set_aside")]);
   }
   if (link.deal) {
     saves.dealtFromLink(link.deal.key);
     const dealt = link.deal.daily !== undefined ? startDaily(link.deal.daily)
       : startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed);
     if (await dealt) {
-      page.renderNotice([told, page.noticeText()].filter(Boolean).join(" ") || null);
+      page.renderNotice([...told, page.currentNotice()].filter(Boolean));
       return undefined;
     }
     saves.dealtFromLink(null);
-    return fallBack(page.noticeText(), told);
+    return fallBack([page.currentNotice()], told);
   }
-  return fallBack(unreadable ? `${unreadable}; it was set aside` : null, told);
+  return fallBack(unreadable ? [unreadable, msg("boot.set_aside")] : [], told);
 }
 
 // Deals a game with the person's usual settings; if even that fails, says so plainly. The
 // notice gives the reason, after what the person was already told.
-async function fallBack(reason, told = null) {
-  const say = (text) => page.renderNotice([told, text].filter(Boolean).join(" ") || null);
+async function fallBack(reason, told = []) {
+  const say = (more) => page.renderNotice([...told, ...more].filter(Boolean));
   let started = await startGame(app.settings);
   if (!started && /^bad_/.test(app.lastError?.code ?? "")) {
     // The person's saved settings are what the engine refuses: keep them aside, use defaults.
-    const refused = page.noticeText();
+    const refused = page.currentNotice();
     app.settings = storage.resetSettings(app.settings);
     started = await startGame(app.settings);
     if (started) {
-      say(`${reason ? `${reason}. ` : ""}Your saved settings could not be used (${refused}); they were set aside and the defaults dealt a new game.`);
+      say([...reason, refused, msg("boot.settings_set_aside")]);
       return;
     }
   }
   if (!started) {
     page.renderBootError({ code: "no_game", message: page.noticeText() });
   } else {
-    say(reason && `${reason}; a new game was dealt with your usual settings.`);
+    say(reason.length ? [...reason, msg("boot.dealt_usual")] : []);
   }
 }

@@ -1,8 +1,10 @@
 // Cards as the page draws them. The engine sends cards as their codes ("QH": rank, then
-// suit); the names of ranks and suits, their symbols and colours come once, in the engine's
-// hello (setVocabulary), so nothing here repeats an engine fact.
+// suit); the ranks and suits, their order, symbols and colours come once, in the engine's
+// hello (setVocabulary), so nothing here repeats an engine fact; their words ("Queen of
+// hearts", «Дама червей», "Q", «Д») come from the catalogs (i18n.js).
 
 import { h } from "./dom.js";
+import { cardName, cardShort, rankLabel, suitName, t } from "./i18n.js";
 import { ledBy } from "./names.js";
 
 // Pip positions (column 1-3, row 1-9) of the number cards, as on a printed deck.
@@ -19,8 +21,8 @@ const PIPS = {
 };
 const FACES = new Set(["J", "Q", "K"]);
 
-let ranks = new Map(); // "Q" -> {key, label, name}
-let suits = new Map(); // "H" -> {key, symbol, name, color}
+let ranks = new Map(); // "Q" -> {key}
+let suits = new Map(); // "H" -> {key, symbol, color}
 let rankOrder = []; // rank keys, ace to two
 
 /** Takes the cards' vocabulary from the engine's hello (hello.cards). */
@@ -30,19 +32,19 @@ export function setVocabulary(vocabulary) {
   rankOrder = vocabulary.ranks.map((r) => r.key);
 }
 
-/** The ranks, ace down to two: [{key, label, name}]. */
+/** The ranks, ace down to two: [{key, label}] (label: "10", "Q"; in Russian «Д»). */
 export function rankList() {
-  return rankOrder.map((key) => ranks.get(key));
+  return rankOrder.map((key) => ({ key, label: rankLabel(key) }));
 }
 
 /** The suits in the engine's order (S, H, D, C): [{key, symbol, name, color}]. */
 export function suitList() {
-  return [...suits.values()];
+  return [...suits.keys()].map(suitOf);
 }
 
-/** A suit's facts: {key, symbol, name, color}. */
+/** A suit's facts and words: {key, symbol, name ("hearts"), color}. */
 export function suitOf(key) {
-  return suits.get(key);
+  return { ...suits.get(key), name: suitName(key) };
 }
 
 /** A card from its code: {code, rank, label ("10"), suit, symbol, name, color}. */
@@ -52,18 +54,17 @@ export function cardOf(code) {
   return {
     code,
     rank: rank.key,
-    label: rank.label,
+    label: rankLabel(rank.key),
     suit: suit.key,
     symbol: suit.symbol,
-    name: `${rank.name} of ${suit.name}`,
+    name: cardName(code),
     color: suit.color,
   };
 }
 
 /** A card's short form, as people write it: "10♦". */
 export function shortName(code) {
-  const card = cardOf(code);
-  return `${card.label}${card.symbol}`;
+  return cardShort(code);
 }
 
 /**
@@ -88,7 +89,7 @@ export function cardFace(code, tag = "div", { named = false, ...attrs } = {}) {
     ];
   } else if (FACES.has(card.rank)) {
     middle = h("span", { class: "face", "aria-hidden": "true" },
-      h("span", { class: "face-rank", text: card.rank }),
+      h("span", { class: "face-rank", text: card.label }),
       h("span", { class: "face-suit", text: card.symbol }));
   } else {
     middle = h("span", { class: "ace", "aria-hidden": "true", text: card.symbol });
@@ -118,6 +119,8 @@ export function miniCard(code, extra = {}) {
  * trick: {leader, cards (codes in playing order), winner}; labels: what to call each seat.
  */
 export function compassTrick(trick, labels) {
+  const named = (seat, code) => t(trick.winner === seat ? "trick.card_wins" : "trick.card",
+    { who: labels[seat], card: code });
   const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
   return h("div", { class: "compass" }, [0, 3, 1, 2].map((seat) => {
     const code = bySeat.get(seat);
@@ -125,7 +128,7 @@ export function compassTrick(trick, labels) {
     return h("div", { class: `compass-slot compass-${seat}`, "data-seat": seat,
       "data-winner": trick.winner === seat ? "true" : null, "data-led": led ? "true" : null },
     h("span", { class: "compass-label", text: led ? ledBy(labels[seat]) : labels[seat] }),
-    code ? cardFace(code, "div", { class: "card-small", role: "img",
-      "aria-label": `${labels[seat]}: ${cardOf(code).name}${trick.winner === seat ? ", wins" : ""}` }) : null);
+    code ? cardFace(code, "div", { class: "card-small", role: "img", "aria-label": named(seat, code) })
+      : null);
   }));
 }

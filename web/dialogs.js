@@ -6,6 +6,7 @@ import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
+import { language, msg, t } from "./i18n.js";
 import * as panels from "./panels.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
 import * as prefsStore from "./prefs.js";
@@ -68,7 +69,7 @@ export async function showRules() {
     try {
       app.examples = await client.request("examples");
     } catch (error) {
-      problem("The worked examples could not be drawn", error);
+      problem(msg("problem.examples"), error);
       return;
     }
   }
@@ -77,7 +78,7 @@ export async function showRules() {
 
 export function showStats() {
   const button = $("[data-action=reset_stats]");
-  button.textContent = "Reset statistics";
+  button.textContent = t("stats.reset");
   delete button.dataset.confirm;
   panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
   drawProgress($("[data-stats-progress]"), app.hello?.levels, todayUtc());
@@ -88,7 +89,7 @@ export function resetStats() {
   const button = $("[data-action=reset_stats]");
   if (!button.dataset.confirm) {
     button.dataset.confirm = "true";
-    button.textContent = "Really reset? Click again";
+    button.textContent = t("stats.reset_confirm");
     return;
   }
   stats.reset();
@@ -97,6 +98,7 @@ export function resetStats() {
 
 export function showSettings() {
   forms.setPrefsForm($("[data-prefs-form]"), app.prefs, app.speedName);
+  $("[data-prefs-form] [data-language]").value = language();
   openOnly("settings");
 }
 
@@ -137,12 +139,12 @@ export async function openSave(id) {
     loaded = await client.request("load", opening.game);
   } catch (error) {
     opening.cancel();
-    await show(() => client.request("view"), "Could not go back to the game in play");
-    problem("That saved game could not be opened", error);
+    await show(() => client.request("view"), msg("problem.back"));
+    problem(msg("problem.open_save"), error);
     return undefined;
   }
   opening.commit(); // from here on, this tab's moves are saved into the game opened
-  return show(async () => loaded, "That saved game could not be opened");
+  return show(async () => loaded, msg("problem.open_save"));
 }
 
 export async function deleteSave(id) {

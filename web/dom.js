@@ -1,6 +1,8 @@
 // The page's DOM helpers, one copy of each: build an element, find elements, and redraw an
 // element's children only when what they show has changed.
 
+import { number } from "./i18n.js";
+
 /** Builds an element: h("div", {class: "x", "data-a": 1}, child, "text", ...). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -32,7 +34,13 @@ export function redraw(el, key, build) {
   return true;
 }
 
-/** A number as people read it: 1,250. */
+/** A number as people of the page's language read it: 1,250 (in Russian 1 250). */
 export function points(n) {
-  return n.toLocaleString("en");
+  return number(n);
+}
+
+/** Makes the next redraw() of every element draw again: what they show is worded anew (the
+ * page's language changed). */
+export function forgetDrawn(root = document) {
+  for (const el of root.querySelectorAll("[data-key]")) delete el.dataset.key;
 }

@@ -8,7 +8,7 @@
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
 //   client.game;                           // the game's recipe after its last change
 //
-// Every failure rejects with an EngineError carrying the protocol's {code, message}.
+// Every failure rejects with an EngineError carrying the protocol's {code, message, text}.
 //
 // Crash recovery needs nothing from the page. The client keeps the recipe of the game in
 // play ({record, settings, history}, what "record" gives) without a round trip per move:
@@ -29,10 +29,11 @@
 // the oldest request still waiting: no request waits for a reply that cannot come.
 
 export class EngineError extends Error {
-  constructor({ code, message }) {
+  constructor({ code, message, text = null }) {
     super(message);
     this.name = "EngineError";
     this.code = code;
+    this.text = text; // what people read: a message {id, params} (the engine's refusals)
   }
 }
 

@@ -6,9 +6,9 @@
 // move before: the next "step" is asked for as soon as a reply is in, and its reply is drawn
 // once it has arrived and the previous move's pause is over.
 
-import { shortName } from "./cards.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
+import { list, msg, say, t } from "./i18n.js";
 import * as names from "./names.js";
 import { closeAllDialogs, closeDialog, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
@@ -44,8 +44,16 @@ export function setSpeed(speed) {
 
 const sleep = (ms) => (ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
+/** What people read of an engine's refusal: its message ({id, params}), else the words of
+ * its code, else (an error of the browser's) its message as it came. */
+export function errorMessage(error) {
+  return error.text ?? (error.code ? msg(`error.${error.code}`) : error.message);
+}
+
+/** Says that something failed (what: a message) and why; the code is for a bug report. */
 export function problem(what, error) {
-  renderNotice(`${what}: ${error.message}${error.code ? ` (${error.code})` : ""}`);
+  renderNotice(msg(error.code ? "notice.problem" : "notice.problem_plain",
+    { what, error: errorMessage(error), code: error.code ?? "" }));
 }
 
 // Takes a reply of the engine as the table now: its match facts when it carries them, and
@@ -100,6 +108,12 @@ export function showCut(force = false) {
   $("[data-cut-banner]").hidden = false;
 }
 
+/** Words the cut again where it is shown (the language changed). */
+export function redrawCut() {
+  const banner = $("[data-cut-banner]");
+  if (!banner.hidden && app.table?.cut) panels.drawCut($("[data-cut]"), app.table.cut);
+}
+
 export function hideCut() {
   const banner = $("[data-cut-banner]");
   const hadFocus = banner.contains(document.activeElement);
@@ -131,7 +145,7 @@ export async function startGame(settings, seed) {
     suit: settings.suit ?? "random",
   };
   if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
-  const started = await show(() => client.request("new_game", payload), "Could not deal");
+  const started = await show(() => client.request("new_game", payload), msg("problem.deal"));
   if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
   return started;
 }
@@ -167,7 +181,7 @@ export async function show(requestView, failure) {
 }
 
 export function nextGame() {
-  return show(() => client.request("next_game"), "Could not start the next game");
+  return show(() => client.request("next_game"), msg("problem.next_game"));
 }
 
 // -- computer moves -------------------------------------------------------------------------
@@ -186,13 +200,13 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     try {
       [next] = await Promise.all([pending, pause]);
     } catch (error) {
-      if (run === app.run) problem("A computer player could not move", error);
+      if (run === app.run) problem(msg("problem.computer"), error);
       break;
     }
     if (run !== app.run) return;
     pending = next.status === "waiting" ? client.request("step") : null;
     soundFor(app.view, next);
-    if (next.event?.note) console.warn(next.event.note);
+    if (next.event?.note) console.warn("Calypso:", next.event.note.params?.problem ?? next.event.note);
     take(next);
     persist();
     afterMove(next);
@@ -232,7 +246,7 @@ export async function playCard(card) {
   } catch (error) {
     app.busy = false;
     requestDraw();
-    problem(`Could not play ${card}`, error);
+    problem(msg("problem.play", { card }), error);
     return;
   }
   if (run !== app.run) return;
@@ -261,7 +275,7 @@ export async function reveal() {
   } catch (error) {
     app.busy = false;
     requestDraw();
-    problem("The hand could not be shown", error);
+    problem(msg("problem.reveal"), error);
     return;
   }
   if (run !== app.run) return;
@@ -273,7 +287,7 @@ export async function reveal() {
 
 export async function undo() {
   if (app.busy || !app.prefs.undo || !app.view?.can_undo) return;
-  const ok = await show(() => client.request("undo"), "Could not undo");
+  const ok = await show(() => client.request("undo"), msg("problem.undo"));
   if (ok) renderNotice(null);
 }
 
@@ -285,9 +299,9 @@ export async function hint() {
     if (app.view?.viewer !== shown || app.view.status !== "your_turn") return; // passed on since
     app.hint = card;
     requestDraw();
-    renderNotice(`Hint (${shortName(card)}): ${reason}`);
+    renderNotice(msg("notice.hint", { card, reason }));
   } catch (error) {
-    problem("No hint", error);
+    problem(msg("problem.hint"), error);
   }
 }
 
@@ -318,10 +332,15 @@ function levelsDealt() {
   const table = app.table;
   if (!table) return "";
   const levels = [...new Set(table.seats.filter((s) => !s.person).map((s) => s.level))];
-  const labels = levels.map((key) => app.hello.levels.find((l) => l.key === key)?.label ?? key);
-  if (!labels.length) return "";
-  return labels.length === 1 ? `The computer players play at the ${labels[0]} level.`
-    : `The computer players play at the ${labels.join(", ")} levels.`;
+  if (!levels.length) return "";
+  return levels.length === 1 ? t("table.level_dealt", { level: levels[0] })
+    : t("table.levels_dealt", { levels: list(levels.map((key) => say(app.hello.levels.find((l) => l.key === key)?.label ?? key))) });
+}
+
+/** Words the walkthrough's offer again (the language changed). */
+export function redrawTourOffer() {
+  const offer = $("[data-tour-offer]");
+  if (!offer.hidden) $("[data-first-level]", offer).textContent = levelsDealt();
 }
 
 // -- saving -----------------------------------------------------------------------------------
@@ -331,5 +350,5 @@ export function persist() {
   if (!client.game) return;
   const over = Boolean(app.view?.status === "game_over" && app.view.match?.is_over);
   const outcome = saves.save(client.game, { over });
-  if (savedGames.showSaveOutcome(outcome) === "recovered") renderNotice("Your game is saved again.");
+  if (savedGames.showSaveOutcome(outcome) === "recovered") renderNotice(msg("notice.saved_again"));
 }

@@ -1,8 +1,10 @@
 // The page's forms: the new-game dialog (each seat a person, with a name, or a computer
 // player of a level; rules; match length; suit; speed; seed) and the settings. The choices
-// come from the engine's hello; the forms only read and write them.
+// come from the engine's hello, their words from the catalogs; the forms only read and write
+// them.
 
 import { $, $$, h, redraw } from "./dom.js";
+import { msg, say, seatName, t } from "./i18n.js";
 
 const PERSON = "person";
 // The order the dialog lists people in, so that the first person (whose suit "suit" sets) is
@@ -15,39 +17,39 @@ const form = () => $("[data-new-game-form]");
 /** "Expert (level 4 of 5, the strongest): … Thinks up to 2 s a move." — where the level
  * stands among the engine's levels (weakest first), what it does and how long it thinks. */
 function levelHelp(level, levels) {
-  const think = level.think_ms ? `Thinks up to ${(level.think_ms / 1000).toLocaleString("en")} s a move.`
-    : "Plays at once.";
+  const think = level.think_ms ? msg("form.thinks", { seconds: level.think_ms / 1000 }) : msg("form.at_once");
   const at = levels.indexOf(level);
-  const rank = at === 0 ? ", the weakest" : at === levels.length - 1 ? ", the strongest" : "";
-  return `${level.label} (level ${at + 1} of ${levels.length}${rank}): ${level.help} ${think}`;
+  const key = at === 0 ? "form.level_help_weakest" : at === levels.length - 1 ? "form.level_help_strongest"
+    : "form.level_help";
+  return t(key, { name: level.label, at: at + 1, count: levels.length, help: level.help, think });
 }
 
 /** Fills the new-game form's choices from the engine's hello: levels (weakest first), the
- * seats, rule options, match lengths and suits. */
+ * seats, rule options, match lengths and suits (again when the language changes: the dialog
+ * sets its values each time it opens). */
 export function fillNewGameForm(hello) {
   const f = form();
-  const levelOptions = () => hello.levels.map((l) => h("option", { value: l.key, text: l.label }));
+  const levelOptions = () => hello.levels.map((l) => h("option", { value: l.key, text: say(l.label) }));
   redraw($("select[data-levels]", f), JSON.stringify(hello.levels), levelOptions);
   redraw($("[data-seat-choices]", f), JSON.stringify([hello.seats, hello.levels]), () =>
     hello.seats.map((seat, i) => h("div", { class: "seat-choice", "data-seat-choice": i },
-      h("label", { for: `ng-seat-${i}`, text: seat.name }),
+      h("label", { for: `ng-seat-${i}`, text: seatName(i) }),
       h("select", { id: `ng-seat-${i}`, name: `seat_${i}`, "data-seat-select": i },
-        h("option", { value: PERSON, text: "Person" }), levelOptions()),
+        h("option", { value: PERSON, text: t("form.person") }), levelOptions()),
       h("input", { id: `ng-name-${i}`, name: `name_${i}`, type: "text", autocomplete: "off",
-        maxlength: hello.people.name_chars, placeholder: "Name (optional)",
-        "aria-label": `${seat.name}'s name` }))));
+        maxlength: hello.people.name_chars, placeholder: t("form.name_placeholder"),
+        "aria-label": t("form.name_label", { seat: i }) }))));
   redraw($("[data-rule-options]", f), JSON.stringify(hello.options), () =>
     hello.options.map((o) => h("label", { class: "check check-help" },
       h("input", { type: "checkbox", name: `rule_${o.key}`, "data-rule": o.key,
         "data-default": o.default ? "true" : "false" }),
-      h("span", {}, h("b", { text: o.label }), h("span", { class: "help", text: o.help })))));
+      h("span", {}, h("b", { text: say(o.label) }), h("span", { class: "help", text: say(o.help) })))));
   redraw(f.elements.games, JSON.stringify(hello.games), () =>
     Array.from({ length: hello.games.max - hello.games.min + 1 }, (_, i) => hello.games.min + i)
-      .map((n) => h("option", { value: n, text: n === 1 ? "1 game" : `${n} games` })));
+      .map((n) => h("option", { value: n, text: t("form.games", { count: n }) })));
   redraw(f.elements.suit, JSON.stringify(hello.cards.suits), () => [
-    h("option", { value: "random", text: "Random" }),
-    ...hello.cards.suits.map((s) => h("option", { value: s.key,
-      text: `${s.symbol} ${s.name[0].toUpperCase()}${s.name.slice(1)}` }))]);
+    h("option", { value: "random", text: t("form.random_suit") }),
+    ...hello.cards.suits.map((s) => h("option", { value: s.key, text: t("form.suit", { suit: s.key }) }))]);
   f.dataset.levels = JSON.stringify(hello.levels);
   defaultPeople = hello.people.default.map((seat) => ({ seat, name: "" }));
   peopleOrder = hello.seats.map((_, i) => (hello.people.default[0] + i) % hello.seats.length);
@@ -96,9 +98,8 @@ export function updateNewGameForm() {
   const levels = JSON.parse(f.dataset.levels ?? "[]");
   const level = levels.find((l) => l.key === f.elements.level.value);
   $("[data-level-help]", f).textContent = level ? levelHelp(level, levels) : "";
-  const first = people[0];
-  $("[data-suit-label]", f).textContent = people.length <= 1 ? "Your suit"
-    : `${$(`label[for=ng-seat-${first}]`, f).textContent}'s suit`;
+  $("[data-suit-label]", f).textContent = people.length <= 1 ? t("form.your_suit")
+    : t("form.seat_suit", { seat: people[0] });
   $("[data-no-person]", f).hidden = people.length > 0;
   $("[data-deal]", f).disabled = people.length === 0;
 }

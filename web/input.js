@@ -3,9 +3,10 @@
 // value: its data-value},
 // {type: "deal"}, {type: "level_all"} (the new game's level changed),
 // {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
-// settings form changed), {type: "import_file", file}, {type: "close_side"} (Escape while
-// the side drawer is open), {type: "review_closed"} (the review dialog was closed); the keys
-// H, U and L ask for a hint, an undo and the last trick.
+// settings form changed), {type: "language", lang} (another language chosen),
+// {type: "import_file", file}, {type: "close_side"} (Escape while the side drawer is
+// open), {type: "review_closed"} (the review dialog was closed); the keys H, U and L ask for
+// a hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -27,6 +28,9 @@ function moveFocus(from, step) {
 
 const KEY_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
 const LETTER_KEYS = { h: "hint", u: "undo", l: "last_trick" };
+// The same keys by their place on the keyboard, for layouts where they type other letters
+// (on a Russian keyboard H types «р»).
+const KEY_CODES = { KeyH: "hint", KeyU: "undo", KeyL: "last_trick" };
 
 function typing(target) {
   return target?.closest?.("input, select, textarea, [contenteditable]");
@@ -58,7 +62,8 @@ export function bindInput(dispatch) {
       dispatch({ type: event.key === "ArrowLeft" ? "replay_prev" : "replay_next" });
       return;
     }
-    const letter = LETTER_KEYS[event.key?.toLowerCase()];
+    const latin = /^[a-z]$/i.test(event.key ?? "");
+    const letter = latin ? LETTER_KEYS[event.key.toLowerCase()] : KEY_CODES[event.code];
     if (letter && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target) &&
         !document.querySelector("dialog[open]")) {
       const button = document.querySelector(`.bar [data-action=${letter}]`);
@@ -84,7 +89,10 @@ export function bindInput(dispatch) {
     else if (event.target.matches("[data-seat-select]")) dispatch({ type: "seats_changed" });
   });
   const prefsForm = document.querySelector("[data-prefs-form]");
-  prefsForm.addEventListener("change", () => dispatch({ type: "prefs" }));
+  prefsForm.addEventListener("change", (event) => {
+    if (event.target.name === "lang") dispatch({ type: "language", lang: event.target.value });
+    else dispatch({ type: "prefs" });
+  });
   prefsForm.addEventListener("submit", (event) => event.preventDefault());
   const file = document.querySelector("[data-import-file]");
   file.addEventListener("change", () => {

@@ -6,6 +6,8 @@
 // allows; one out of range is left out, so the usual setting applies, and a notice names it.
 // The seed is the engine's to check.
 //
+// ?lang=en|ru chooses the page's language (i18n.js reads it; a wrong one is named here).
+//
 // ?daily=YYYY-MM-DD deals the Calypso of that day (daily.js); the engine checks the date, and
 // a date it refuses is said in a notice, the usual game dealt instead. The other game
 // parameters do not apply to it and are left out, with a notice.
@@ -15,12 +17,14 @@
 // again, and saves.js remembers the link with the game's save (`key`), so opening the same
 // link later resumes it too.
 
+import { LANGUAGES, msg } from "./i18n.js";
 import { parseSpeed, speedChoices } from "./speed.js";
 
 const GAME_PARAMS = ["seed", "level", "games", "suit", "humans", "daily"];
 const MAX_SHOWN = 40; // characters of a refused value quoted in a notice
 
-const quoted = (text) => JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text);
+// A refused value as a notice quotes it: cut short, control characters escaped.
+const shown = (text) => JSON.stringify(text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text).slice(1, -1);
 
 /** The game parameters of a page address, as one text that names the link's game; null
  * when it has none. */
@@ -34,8 +38,8 @@ export function linkKey(href) {
  * Reads a page address's query against the engine's hello. Returns {deal, speed, notices,
  * url}: deal is null or {seed, settings, key} (settings: the checked level, games and suit;
  * key: the link's game parameters, to recognise it later), or {daily: the date's text, key}
- * for the Calypso of a day; speed is the checked speed or
- * null; notices are sentences about refused parameters; url is the address without the
+ * for the Calypso of a day; speed is the checked speed or null; notices are messages about
+ * refused parameters; url is the address without the
  * game's parameters and without a refused speed.
  */
 export function readLink(href, hello) {
@@ -52,19 +56,19 @@ export function readLink(href, hello) {
     const level = params.get("level");
     if (level !== null) {
       if (hello.levels.some((l) => l.key === level)) settings.level = level;
-      else notices.push(`There is no level ${quoted(level)} (the levels are ${hello.levels.map((l) => l.key).join(", ")}): your usual level plays.`);
+      else notices.push(msg("link.no_level", { value: shown(level), levels: hello.levels.map((l) => l.key).join(", ") }));
     }
     const games = params.get("games");
     if (games !== null) {
       const n = /^\d{1,2}$/.test(games) ? Number(games) : NaN;
       if (n >= hello.games.min && n <= hello.games.max) settings.games = n;
-      else notices.push(`A match cannot be ${quoted(games)} games long (${hello.games.min} to ${hello.games.max}): your usual length is dealt.`);
+      else notices.push(msg("link.bad_games", { value: shown(games), min: hello.games.min, max: hello.games.max }));
     }
     const suits = hello.cards.suits;
     const suit = params.get("suit");
     if (suit !== null) {
       if (suit === "random" || suits.some((s) => s.key === suit)) settings.suit = suit;
-      else notices.push(`There is no suit ${quoted(suit)} (${suits.map((s) => s.key).join(", ")} or random): your usual choice is dealt.`);
+      else notices.push(msg("link.no_suit", { value: shown(suit), suits: suits.map((s) => s.key).join(", ") }));
     }
     const humans = params.get("humans");
     if (humans !== null) {
@@ -76,9 +80,15 @@ export function readLink(href, hello) {
   }
   let speed = params.get("speed");
   if (speed !== null && !parseSpeed(speed)) {
-    notices.push(`The speed ${quoted(speed)} is not one the table can play at (${speedChoices()}): your usual speed is used.`);
+    notices.push(msg("link.bad_speed", { value: shown(speed), ...speedChoices() }));
     params.delete("speed");
     speed = null;
+  }
+  // The language itself is chosen before the engine starts (i18n.js); a wrong one is said here.
+  const lang = params.get("lang");
+  if (lang !== null && !LANGUAGES.includes(lang)) {
+    notices.push(msg("link.no_language", { value: shown(lang), languages: LANGUAGES.join(", ") }));
+    params.delete("lang");
   }
   for (const name of GAME_PARAMS) params.delete(name);
   return { deal, speed, notices, url: url.href };
@@ -86,20 +96,19 @@ export function readLink(href, hello) {
 
 // The notice for game parameters beside ?daily=, which deals a game of its own.
 function dailyOnly(names) {
-  return `The Calypso of the day is always the same game: ${names.join(", ")} ${names.length === 1 ? "was" : "were"} left out.`;
+  return msg("link.daily_only", { names: names.join(", "), count: names.length });
 }
 
-// The seats of ?humans=south,north: {seats} or {error} in words.
+// The seats of ?humans=south,north: {seats} or {error} (a message).
 function readHumans(text, hello) {
   const keys = hello.seats.map((s) => s.key);
   const named = text.split(",").map((part) => part.trim().toLowerCase());
   const unknown = named.find((key) => !keys.includes(key));
-  const usual = "your usual players are seated.";
   if (unknown !== undefined) {
-    return { error: `There is no seat ${quoted(unknown)} (the seats are ${keys.join(", ")}): ${usual}` };
+    return { error: msg("link.no_seat", { value: shown(unknown), seats: keys.join(", ") }) };
   }
   if (new Set(named).size !== named.length || named.length > hello.people.max) {
-    return { error: `${quoted(text)} does not name 1 to ${hello.people.max} different seats: ${usual}` };
+    return { error: msg("link.bad_humans", { value: shown(text), max: hello.people.max }) };
   }
   return { seats: named.map((key) => keys.indexOf(key)) };
 }

@@ -1,26 +1,28 @@
-// What to call the seats and partnerships, as the engine labels them: seat names from its
-// hello ("North"), and for the match in play the labels of its "table" ("You", "Ana",
-// "You & North", "Ana & Ben"). The page writes none of them itself.
+// What to call the seats and partnerships, as the engine labels them: the match in play's
+// labels from its "table" (messages: "You", "Ana", "You & North", "Ana & Ben"), rendered in
+// the page's language. The page makes up no label itself.
 
-let seats = []; // hello.seats: [{key, name}]
+import { msg, say, seatName as nameOfSeat, t } from "./i18n.js";
+
 let table = null; // the match's table: {settings, seats: [{label, person, level, suit, side}], sides}
-
-export function setSeats(helloSeats) {
-  seats = helloSeats;
-}
 
 export function setTable(matchTable) {
   table = matchTable;
 }
 
-/** "North", "East", "South" or "West". */
-export function seatName(seat) {
-  return seats[seat]?.name ?? String(seat);
+/** "North", "East", "South" or "West", in the page's language (a form: "gen"…). */
+export function seatName(seat, form = null) {
+  return nameOfSeat(seat, form);
+}
+
+/** The engine's label of a seat in the match in play, as a message. */
+export function labelOf(seat) {
+  return table?.seats[seat]?.label ?? msg("label.seat", { seat });
 }
 
 /** What the engine calls a seat in the match in play: "You", "Ana", "North". */
 export function label(seat) {
-  return table?.seats[seat]?.label ?? seatName(seat);
+  return say(labelOf(seat));
 }
 
 /** The four labels, North first. */
@@ -28,9 +30,15 @@ export function labels() {
   return [0, 1, 2, 3].map(label);
 }
 
-/** What the engine calls a partnership (0: North-South, 1: East-West). */
+/** The engine's label of a partnership (0: North-South, 1: East-West), as a message. */
+export function sideOf(side) {
+  return table?.sides[side]
+    ?? msg("label.side", { first: msg("label.seat", { seat: side }), second: msg("label.seat", { seat: side + 2 }) });
+}
+
+/** What the engine calls a partnership. */
 export function sideLabel(side) {
-  return table?.sides[side] ?? `${seatName(side)} & ${seatName(side + 2)}`;
+  return say(sideOf(side));
 }
 
 /** The seats people play, North first. */
@@ -43,12 +51,17 @@ export function alone() {
   return peopleSeats().length === 1;
 }
 
-/** "You win" for the one person, "Ana wins" and "North wins" otherwise. */
-export function wins(seat) {
-  return alone() && table.seats[seat].person ? `${label(seat)} win` : `${label(seat)} wins`;
+/** Whether the engine calls this seat "You" (the one person at the table). */
+export function isYou(seat) {
+  return labelOf(seat)?.id === "label.you";
+}
+
+/** Whether a person sits in this seat without a name (the seat's name is their label). */
+export function unnamedPerson(seat) {
+  return Boolean(table?.seats[seat]?.person) && labelOf(seat)?.id === "label.seat";
 }
 
 /** A label marked as the trick's leader: "West · led". */
 export function ledBy(text) {
-  return `${text} · led`;
+  return t("trick.led_by", { who: text });
 }

@@ -2,25 +2,27 @@
 // on <html>, and opening and closing dialogs.
 
 import { $, $$ } from "./dom.js";
+import { decimal, hasWords, say, t } from "./i18n.js";
 
-const STAGES = {
-  runtime: "Loading the Python runtime…",
-  engine: "Starting the game engine…",
-  ready: "Dealing the cards…",
-};
-const ORDER = ["runtime", "engine", "ready"];
+const ORDER = ["runtime", "engine", "ready"]; // the stages; each has words "boot.<stage>"
+let boot = null; // the last progress shown, to word again in another language
+let notice = null; // the notice shown: a message, a list of them, or null
 
 function megabytes(bytes) {
-  return (bytes / 1e6).toFixed(1);
+  return decimal(bytes / 1e6, 1);
 }
 
 /**
  * Shows loading progress: a bar, the stage in words, which steps are done, and the bytes of
- * the big files loaded so far of those expected.
+ * the big files loaded so far of those expected. Progress comes while the page's words may
+ * still be loading: the numbers are shown at once, the words once they are there
+ * (redrawBoot).
  */
 export function renderBoot({ stage, fraction, received, expected }) {
+  boot = { stage, fraction, received, expected };
   $("[data-boot-progress]").value = fraction;
-  $("[data-engine-status]").textContent = STAGES[stage] ?? stage;
+  const words = hasWords();
+  if (words) $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
   const at = ORDER.indexOf(stage);
   for (const li of $$("[data-boot-step]")) {
     const i = ORDER.indexOf(li.dataset.bootStep);
@@ -28,31 +30,46 @@ export function renderBoot({ stage, fraction, received, expected }) {
   }
   if (expected) {
     const line = $("[data-boot-bytes]");
-    line.textContent = `${megabytes(received)} of ${megabytes(expected)} MB`;
+    if (words) line.textContent = t("boot.bytes", { received: megabytes(received), expected: megabytes(expected) });
     Object.assign(line.dataset, { received, expected });
   }
 }
 
-/** Shows why the engine could not start; the page never goes blank. */
+/** Shows why the engine could not start; the page never goes blank. What went wrong
+ * (error.message) is shown as the engine or the browser said it, for a bug report. */
 export function renderBootError(error) {
+  boot = { failed: error };
   $("[data-boot]").hidden = false;
   $("[data-table]").hidden = true;
   const box = $("[data-engine-error]");
-  box.textContent = `The game engine could not start (${error.code}).\n${error.message}`;
+  box.textContent = `${t("boot.error", { code: error.code })}\n${error.message}`;
   box.hidden = false;
   $("[data-boot-failure]").hidden = false;
   $("[data-boot-progress]").hidden = true;
-  $("[data-engine-status]").textContent = "Loading failed.";
+  $("[data-engine-status]").textContent = t("boot.failed");
 }
 
-/** Shows a problem that does not stop the game (a refused save, a failed request). */
-export function renderNotice(text) {
+/** Words the loading screen again (the language changed). */
+export function redrawBoot() {
+  if (boot?.failed) renderBootError(boot.failed);
+  else if (boot) renderBoot(boot);
+}
+
+/** Shows a problem that does not stop the game (a refused save, a failed request): a
+ * message, or a list of them (sentences one after another); null or [] hides it. */
+export function renderNotice(said) {
+  notice = Array.isArray(said) && !said.length ? null : said ?? null;
   const box = $("[data-notice]");
-  box.textContent = text ?? "";
-  box.hidden = !text;
+  box.textContent = say(notice);
+  box.hidden = !notice;
 }
 
-/** The notice shown now ("" when none). */
+/** The notice shown now, as messages (null when none), to say again with more. */
+export function currentNotice() {
+  return notice;
+}
+
+/** The notice shown now, in words ("" when none). */
 export function noticeText() {
   return $("[data-notice]").textContent;
 }

@@ -2,13 +2,20 @@
 // trick, the cut, a replay, the rules' worked examples and statistics. Like the table view
 // these only draw what the engine (or the browser's storage) gave them.
 
-import { cardFace, cardOf, compassTrick, miniCard, rankList, suitList, suitOf } from "./cards.js";
+import { cardFace, compassTrick, miniCard, rankList, suitList, suitOf } from "./cards.js";
 import { h, points, redraw } from "./dom.js";
-import { label, labels, seatName, sideLabel, wins } from "./names.js";
+import { noun, say, t } from "./i18n.js";
+import { isYou, label, labelOf, labels, seatName, sideLabel } from "./names.js";
 
 function seatTag(seat) {
   const name = seatName(seat);
-  return h("span", { class: "log-seat", text: name[0], title: label(seat) === name ? name : `${name} (${label(seat)})` });
+  return h("span", { class: "log-seat", text: noun(`seat_letter.${seat}`),
+    title: labelOf(seat).id === "label.seat" ? name : t("seat.aria_person", { seat, name: label(seat) }) });
+}
+
+/** "You win." or "Ana wins.": who took a trick, as the log says it. */
+function winsText(seat) {
+  return isYou(seat) ? t("log.you_win") : t("log.wins", { who: labelOf(seat) });
 }
 
 // -- the log --------------------------------------------------------------------------------
@@ -22,7 +29,7 @@ function trickItem(number, trick, { current = false } = {}) {
         return h("span", { class: "log-play", "data-won": seat === trick.winner ? "true" : null },
           seatTag(seat), miniCard(code));
       })),
-    current ? null : h("span", { class: "log-why" }, h("b", { text: `${wins(trick.winner)}. ` }), trick.reason));
+    current ? null : h("span", { class: "log-why" }, h("b", { text: winsText(trick.winner) }), " ", say(trick.reason)));
 }
 
 /**
@@ -34,15 +41,15 @@ export function drawLog(el, ui) {
   const log = view.log;
   const cut = ui.showCut && table.cut && view.match.game === 0 && log.deal === 0 ? table.cut : null;
   const current = log.deal === view.deal && view.trick.cards.length ? view.trick : null;
-  const key = JSON.stringify([log, current, cut?.text, labels(), [sideLabel(0), sideLabel(1)]]);
+  const key = JSON.stringify([log, current, cut, labels(), [sideLabel(0), sideLabel(1)]]);
   const changed = redraw(el, key, () => {
     const items = [];
     if (cut) {
       items.push(h("li", { class: "log-note", "data-log-cut": true },
         h("span", { class: "log-cut-cards" }, cut.cards.map((code) => miniCard(code))),
-        h("span", { text: cut.text })));
+        h("span", { text: say(cut.text) })));
     }
-    items.push(h("li", { class: "log-note", text: log.opening }));
+    items.push(h("li", { class: "log-note", text: say(log.opening) }));
     log.tricks.forEach((trick, i) => items.push(trickItem(i + 1, trick)));
     if (current) items.push(trickItem(current.index + 1, { ...current, winner: null }, { current: true }));
     if (log.summary) items.push(h("li", { class: "log-note log-summary" }, summaryTable(log)));
@@ -69,13 +76,13 @@ function scrollToEnd(el) {
 export function summaryTable(log) {
   const summary = log.summary;
   return h("table", { class: "summary-table", "data-summary-deal": log.deal + 1 },
-    h("caption", { text: `Deal ${log.deal + 1} is over` }),
+    h("caption", { text: t("summary.title", { deal: log.deal + 1 }) }),
     h("thead", {}, h("tr", {}, h("td"),
-      ["Tricks", "Calypsos", "Points"].map((t) => h("th", { scope: "col", text: t })))),
+      ["summary.tricks", "summary.calypsos", "summary.points"].map((key) => h("th", { scope: "col", text: t(key) })))),
     h("tbody", {}, [0, 1].map((side) => h("tr", { "data-summary-side": side },
       h("th", { scope: "row", text: sideLabel(side) }),
-      h("td", { "data-summary": "tricks", text: summary.tricks[side] }),
-      h("td", { "data-summary": "calypsos", text: summary.calypsos[side] }),
+      h("td", { "data-summary": "tricks", text: points(summary.tricks[side]) }),
+      h("td", { "data-summary": "calypsos", text: points(summary.calypsos[side]) }),
       h("td", { "data-summary": "points", text: points(summary.points[side]) })))));
 }
 
@@ -90,12 +97,12 @@ export function drawAids(el, ui) {
   redraw(el, JSON.stringify([aids, labels()]), () => {
     if (!aids) {
       return h("p", { class: "aid-help", "data-aids-covered": true,
-        text: view.viewer === null ? "The memory aids show the cards of the person whose hand is shown." : "" });
+        text: view.viewer === null ? t("aids.covered") : "" });
     }
     const ranks = rankList();
     return [
       h("section", { class: "aid", "data-aid": "voids" },
-        h("h3", { text: "Renounces this deal" }),
+        h("h3", { text: t("aids.voids") }),
         h("table", { class: "aid-voids" },
           h("thead", {}, h("tr", {}, h("td"), suits.map((s) =>
             h("th", { scope: "col", "data-suit": s.key, "aria-label": s.name, text: s.symbol })))),
@@ -103,25 +110,25 @@ export function drawAids(el, ui) {
             h("th", { scope: "row", text: label(seat) }),
             suits.map((s) => h("td", {
               "data-void": shown.includes(s.key) ? s.key : null,
-              "aria-label": shown.includes(s.key) ? `${label(seat)}: no ${s.name}` : `${label(seat)}: ${s.name} not shown out`,
+              "aria-label": t(shown.includes(s.key) ? "aids.void" : "aids.not_void", { who: label(seat), suit: s.key }),
               text: shown.includes(s.key) ? "✕" : "·",
             }))))))),
       h("section", { class: "aid", "data-aid": "unseen" },
-        h("h3", { text: "Not yet seen" }),
-        h("p", { class: "aid-help", text: "Copies of each card still in other hands or the stock." }),
+        h("h3", { text: t("aids.unseen") }),
+        h("p", { class: "aid-help", text: t("aids.unseen_help") }),
         suits.map((s, i) => {
           const counts = aids.unseen[i];
           return h("div", { class: "aid-suit", "data-unseen-suit": s.key },
             h("span", { class: "aid-suit-name", "data-suit": s.key, title: s.name },
-              s.symbol, h("small", { text: ` ${counts.reduce((a, b) => a + b, 0)}` })),
+              s.symbol, h("small", { text: ` ${points(counts.reduce((a, b) => a + b, 0))}` })),
             h("span", { class: "aid-ranks" }, ranks.map((r, j) => h("span", {
               class: "aid-rank", "data-count": counts[j], role: "img",
-              "aria-label": `${counts[j]} ${r.label} of ${s.name} unseen`,
+              "aria-label": t("aids.unseen_card", { count: counts[j], card: `${r.key}${s.key}` }),
             }, r.label, h("sub", { text: counts[j] })))));
         })),
       h("section", { class: "aid", "data-aid": "needs" },
-        h("h3", { text: "Calypso needs" }),
-        h("p", { class: "aid-help", text: "Missing ranks; the small number is how many copies are still live." }),
+        h("h3", { text: t("aids.needs") }),
+        h("p", { class: "aid-help", text: t("aids.needs_help") }),
         aids.needs.map((need, seat) => {
           const suit = suitOf(table.seats[seat].suit);
           return h("div", { class: "aid-need", "data-need-seat": seat, "data-blocked": need.blocked ? "true" : null },
@@ -132,11 +139,11 @@ export function drawAids(el, ui) {
                 const shown = ranks.find((r) => r.key === rank).label;
                 return h("span", {
                   class: "aid-rank", "data-count": need.live[j], role: "img",
-                  "aria-label": `${shown}: ${need.live[j]} live ${need.live[j] === 1 ? "copy" : "copies"}`,
+                  "aria-label": t("aids.live", { rank, count: need.live[j] }),
                 }, shown, h("sub", { text: need.live[j] }));
               }))
-              : h("span", { class: "aid-help", text: "complete" }),
-            need.blocked ? h("span", { class: "aid-blocked", text: "cannot be completed" }) : null);
+              : h("span", { class: "aid-help", text: t("aids.complete") }),
+            need.blocked ? h("span", { class: "aid-blocked", text: t("aids.blocked") }) : null);
         })),
     ];
   });
@@ -149,20 +156,20 @@ export function drawLastTrick(el, view) {
   const trick = view.log.tricks.at(-1) ?? null;
   const number = view.log.tricks.length;
   redraw(el, JSON.stringify([trick, view.log.deal, labels()]), () => trick
-    ? [h("p", { class: "dialog-lead" }, `Deal ${view.log.deal + 1}, trick ${number}: `,
-      h("b", { text: `${label(trick.leader)} led.` })),
+    ? [h("p", { class: "dialog-lead" }, t("last_trick.where", { deal: view.log.deal + 1, trick: number }), " ",
+      h("b", { text: isYou(trick.leader) ? t("last_trick.you_led") : t("last_trick.led", { who: labelOf(trick.leader) }) })),
     compassTrick(trick, labels()),
-    h("p", { class: "reason", "data-last-trick-reason": true, text: trick.reason })]
-    : [h("p", { text: "No trick has been completed yet in this deal." })]);
+    h("p", { class: "reason", "data-last-trick-reason": true, text: say(trick.reason) })]
+    : [h("p", { text: t("last_trick.none") })]);
 }
 
 export function drawCut(el, cut) {
   redraw(el, JSON.stringify(cut), () => [
     h("div", { class: "cut-cards" }, cut.order.map((seat, i) => h("figure", { class: "cut-card", "data-rank-order": i + 1 },
       cardFace(cut.cards[seat], "div", { class: "card-small", role: "img",
-        "aria-label": `${seatName(seat)} cut the ${cardOf(cut.cards[seat]).name}` }),
+        "aria-label": t("cut.card", { seat, card: cut.cards[seat] }) }),
       h("figcaption", { text: seatName(seat) })))),
-    h("p", { "data-cut-text": true, text: cut.text }),
+    h("p", { "data-cut-text": true, text: say(cut.text) }),
   ]);
 }
 
@@ -170,25 +177,26 @@ export function drawCut(el, cut) {
 
 /** A replay position (the engine's "replay" reply), every hand face up, named as it says. */
 export function drawReplay(el, pos) {
+  const names = pos.labels.map(say);
   redraw(el, JSON.stringify(pos), () => [
     h("p", { class: "dialog-lead", "data-replay-at": pos.tricks },
-      pos.tricks === 0 ? "Before the first trick" : `After trick ${pos.tricks} of ${pos.total}`,
-      ` · Deal ${pos.deal + 1} · Stock ${pos.stock} · `,
-      h("b", { text: `${pos.sides[0]} ${points(pos.scores[0])}, ${pos.sides[1]} ${points(pos.scores[1])}` })),
+      pos.tricks === 0 ? t("replay.before", { deal: pos.deal + 1, stock: pos.stock })
+        : t("replay.after", { count: pos.tricks, total: pos.total, deal: pos.deal + 1, stock: pos.stock }),
+      " ", h("b", { text: t("replay.scores", { first: pos.sides[0], ns: pos.scores[0], second: pos.sides[1], ew: pos.scores[1] }) })),
     h("div", { class: "replay-table" },
       pos.seats.map((s, seat) => {
         const suit = suitOf(s.suit);
-        const name = pos.labels[seat] === seatName(seat) ? seatName(seat) : `${seatName(seat)} · ${pos.labels[seat]}`;
+        const name = pos.labels[seat].id === "label.seat" ? seatName(seat) : t("seat.title_person", { seat, name: names[seat] });
         return h("section", { class: `replay-seat replay-${seat}`, "data-replay-seat": seat },
           h("h3", {}, `${name} `, h("span", { "data-suit": suit.key, text: suit.symbol }),
-            h("small", { text: ` ${points(s.score)} pts · ★${s.completed} · pile ${s.pile}` })),
-          h("div", { class: "replay-hand", role: "group", "aria-label": `${pos.labels[seat]}: hand` },
-            s.hand.length ? s.hand.map((code) => miniCard(code)) : h("span", { class: "aid-help", text: "no cards" })),
-          h("div", { class: "replay-calypso", role: "group", "aria-label": `${pos.labels[seat]}: calypso in progress` },
+            h("small", { text: ` ${t("replay.tally", { score: s.score, completed: s.completed, pile: s.pile })}` })),
+          h("div", { class: "replay-hand", role: "group", "aria-label": t("replay.hand", { name: names[seat] }) },
+            s.hand.length ? s.hand.map((code) => miniCard(code)) : h("span", { class: "aid-help", text: t("replay.no_cards") })),
+          h("div", { class: "replay-calypso", role: "group", "aria-label": t("replay.calypso", { name: names[seat] }) },
             s.calypso.map((code) => miniCard(code))));
       }),
-      h("div", { class: "replay-trick" }, pos.trick ? [compassTrick(pos.trick, pos.labels),
-        h("p", { class: "reason", text: pos.trick.reason })] : null)),
+      h("div", { class: "replay-trick" }, pos.trick ? [compassTrick(pos.trick, names),
+        h("p", { class: "reason", text: say(pos.trick.reason) })] : null)),
   ]);
 }
 
@@ -199,30 +207,35 @@ export function drawExamples(el, examples) {
     h("div", { class: "example-cards" }, ex.cards.map((code, seat) => {
       const trump = suitOf(ex.trumps[seat]);
       return h("div", { class: "example-card", "data-winner": seat === ex.winner ? "true" : null },
-        h("span", { class: "example-seat" }, seatName(seat)[0], " ", h("span", { "data-suit": trump.key, text: trump.symbol })),
+        h("span", { class: "example-seat" }, noun(`seat_letter.${seat}`), " ", h("span", { "data-suit": trump.key, text: trump.symbol })),
         cardFace(code, "div", { class: "card-small", role: "img",
-          "aria-label": `${seatName(seat)} (${trump.name}): ${cardOf(code).name}${seat === ex.winner ? ", wins" : ""}` }));
+          "aria-label": t(seat === ex.winner ? "example.card_wins" : "example.card", { seat, suit: trump.key, card: code }) }));
     })),
-    h("figcaption", {}, h("b", { text: `${i + 1}. ` }), ex.reason))));
+    h("figcaption", {}, h("b", { text: `${points(i + 1)}. ` }), say(ex.reason)))));
 }
 
 // -- statistics -----------------------------------------------------------------------------
 
 export function drawStats(el, rows, levels) {
-  const levelName = (key) => (key === "all" ? "All levels" : key === "mixed" ? "Mixed levels"
-    : levels?.find((l) => l.key === key)?.label ?? key);
+  const levelName = (key) => {
+    if (key === "all") return t("stats.all_levels");
+    if (key === "mixed") return t("stats.mixed_levels");
+    const level = levels?.find((l) => l.key === key);
+    return level ? say(level.label) : key;
+  };
+  const columns = ["stats.opponents", "stats.games", "stats.won", "stats.drawn", "stats.matches_won",
+    "stats.calypsos", "stats.average", "stats.best"];
   redraw(el, JSON.stringify(rows), () => (rows.length
     ? h("table", { class: "stats-table" },
-      h("thead", {}, h("tr", {}, ["Opponents", "Games", "Won", "Drawn", "Matches won", "Calypsos", "Average", "Best"]
-        .map((t) => h("th", { scope: "col", text: t })))),
+      h("thead", {}, h("tr", {}, columns.map((key) => h("th", { scope: "col", text: t(key) })))),
       h("tbody", {}, rows.map((r) => h("tr", { "data-stats-level": r.level },
         h("th", { scope: "row", text: levelName(r.level) }),
-        h("td", { "data-stat": "games", text: r.games }),
-        h("td", { "data-stat": "won", text: r.won }),
-        h("td", { "data-stat": "drawn", text: r.drawn }),
-        h("td", { "data-stat": "matches", text: `${r.matches_won} of ${r.matches}` }),
-        h("td", { "data-stat": "calypsos", text: r.calypsos }),
+        h("td", { "data-stat": "games", text: points(r.games) }),
+        h("td", { "data-stat": "won", text: points(r.won) }),
+        h("td", { "data-stat": "drawn", text: points(r.drawn) }),
+        h("td", { "data-stat": "matches", text: t("stats.of", { count: r.matches_won, total: r.matches }) }),
+        h("td", { "data-stat": "calypsos", text: points(r.calypsos) }),
         h("td", { "data-stat": "average", text: points(r.average) }),
         h("td", { "data-stat": "best", text: points(r.best ?? 0) })))))
-    : h("p", { "data-stats-empty": true, text: "No games finished yet. Statistics appear here after your first game with one person at the table." })));
+    : h("p", { "data-stats-empty": true, text: t("stats.none") })));
 }

@@ -3,7 +3,8 @@
 
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
-import { problem, show } from "./flow.js";
+import { errorMessage, problem, show } from "./flow.js";
+import { msg, t } from "./i18n.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import { markReplay } from "./review.js";
@@ -16,7 +17,7 @@ export async function exportGame() {
   try {
     saved = await client.request("record");
   } catch (error) {
-    problem("Could not save the game to a file", error);
+    problem(msg("problem.export"), error);
     return;
   }
   const text = `${JSON.stringify(saved.record, null, 1)}\n`;
@@ -30,26 +31,27 @@ export async function exportGame() {
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
   closeAllDialogs();
-  renderNotice(`The game was saved as ${link.download}.`);
+  renderNotice(msg("files.saved", { name: link.download }));
 }
 
 export async function importFile(file) {
   closeAllDialogs();
   const limit = app.hello.limits.file_bytes;
   if (file.size > limit) {
-    renderNotice(`"${file.name}" is not a Calypso game record: it is ${file.size.toLocaleString("en")} bytes, and a record is at most ${limit.toLocaleString("en")}. Nothing was changed.`);
+    renderNotice(msg("files.too_big", { name: file.name, size: file.size, limit }));
     return;
   }
   let summary;
   try {
     summary = await client.request("import", { text: await file.text() });
   } catch (error) {
-    renderNotice(`"${file.name}" could not be opened: ${error.message}. Nothing was changed.`);
+    renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;
   }
   app.imported = summary;
   await openReplay({ record: summary.record, imported: true, at: summary.tricks });
-  renderNotice(`Opened "${file.name}": ${summary.is_over ? "a finished game" : `a game after ${summary.plays} cards`}.`);
+  renderNotice(summary.is_over ? msg("files.opened_finished", { name: file.name })
+    : msg("files.opened", { name: file.name, count: summary.plays }));
 }
 
 export async function openReplay({ record = null, imported = false, at = 0 } = {}) {
@@ -68,7 +70,7 @@ async function replayTo(tricks) {
   try {
     position = await client.request("replay", payload);
   } catch (error) {
-    problem("The game could not be replayed", error);
+    problem(msg("problem.replay"), error);
     return;
   }
   if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
@@ -76,8 +78,8 @@ async function replayTo(tricks) {
   panels.drawReplay($("[data-replay]"), position);
   markReplay($("[data-replay-review]"), app.replay);
   $("[data-replay-status]").textContent = position.trick
-    ? `After trick ${position.tricks} of ${position.total}: ${position.trick.reason}`
-    : "Before the first trick: every hand as dealt.";
+    ? t("replay.status", { count: position.tricks, total: position.total, reason: position.trick.reason })
+    : t("replay.status_start");
   const controls = $(".replay-controls");
   controls.querySelector("[data-action=replay_first]").disabled = position.tricks === 0;
   controls.querySelector("[data-action=replay_prev]").disabled = position.tricks === 0;
@@ -107,6 +109,6 @@ export async function continueImported() {
   if (!summary || summary.is_over) return;
   closeAllDialogs();
   const ok = await show(() => client.request("load", { record: summary.record, settings: summary.settings }),
-    "The imported game could not be continued");
-  if (ok) renderNotice("The imported game goes on from where it was saved.");
+    msg("problem.continue"));
+  if (ok) renderNotice(msg("files.continued"));
 }

@@ -15,6 +15,7 @@ import { barChart } from "./charts.js";
 import { testBudget } from "./dev.js";
 import { $, h, redraw } from "./dom.js";
 import { engine } from "./engine-client.js";
+import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
 import * as rerun from "./rerun.js";
 import { app, requestDraw } from "./state.js";
@@ -35,7 +36,7 @@ const review = {
 };
 
 const grades = () => app.hello?.review?.grades ?? [];
-const gradeLabel = (key) => grades().find((g) => g.key === key)?.label ?? key;
+const gradeLabel = (key) => { const found = grades().find((g) => g.key === key); return found ? say(found.label) : key; };
 const playsPerDeal = () => 4 * app.hello.deals.tricks;
 const rankLabel = (key) => rankList().find((r) => r.key === key)?.label ?? key;
 
@@ -51,7 +52,7 @@ function peopleOf(record) {
   }
   const players = Array.isArray(record.players) ? record.players : [];
   return players.map((p, seat) => (p?.person !== undefined
-    ? { seat, label: p.person || app.hello.seats[seat].name } : null)).filter(Boolean);
+    ? { seat, label: p.person || msg("label.seat", { seat }) } : null)).filter(Boolean);
 }
 
 // -- the offer after a deal ---------------------------------------------------------------------
@@ -276,8 +277,8 @@ export function markReplay(el, replay) {
   redraw(el, JSON.stringify([shown ? position.tricks : null, marks.map((m) => m.index), after, review.moves.length]), () => (shown
     ? [
       ...marks.map(({ move }) => h("p", { class: "review-mark", "data-review-mark": move.grade ?? "slip" },
-        h("b", { text: W.markTitle(shortName(move.card), move.cost, move.grade && gradeLabel(move.grade)) }), " ",
-        W.better(shortName(move.best), move.reason))),
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) }), " ",
+        W.better(move.best, move.reason))),
       h("p", { class: "review-costly-nav" },
         W.costlyCount(costly().length), " ",
         after === null ? null : h("button", { type: "button", class: "btn", "data-action": "replay_costly", text: W.nextCostly() })),
@@ -326,10 +327,10 @@ function drawProgress(el) {
   const total = review.started?.total ?? 0;
   const done = review.moves.length;
   const state = review.running ? "running" : review.problem ? "failed" : isFinished() ? "done" : "stopped";
-  redraw(el, JSON.stringify([state, done, total, review.problem?.message]), () => [
+  redraw(el, JSON.stringify([state, done, total, review.problem?.message, review.problem?.text]), () => [
     h("progress", { max: Math.max(total, 1), value: done, "aria-label": W.progressLabel() }),
     h("p", { role: "status", "data-review-done": done, "data-review-total": total,
-      text: review.problem ? W.reviewFailed(review.problem.message)
+      text: review.problem ? W.reviewFailed(review.problem)
         : !review.started ? W.reviewStarting()
           : state === "running" ? W.reviewing(done, total)
             : state === "done" ? W.reviewed(total) : W.reviewStopped(done, total) }),
@@ -357,7 +358,7 @@ function drawSummary(el) {
         xs: rows.map((r) => W.dealName(r.deal)),
         values: rows.map((r) => r.cost),
         table: {
-          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades().map((g) => g.label)],
+          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades().map((g) => say(g.label))],
           rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades().map((g) => r[g.key])]),
         },
       }),
@@ -369,8 +370,8 @@ function drawSummary(el) {
       ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
         class: "review-item", "data-review-play": move.play, "data-review-grade": move.grade ?? "slip" },
       h("p", {}, h("span", { class: "review-where", text: W.where(move.deal, move.trick) }), " ",
-        h("b", { text: W.markTitle(shortName(move.card), move.cost, move.grade && gradeLabel(move.grade)) })),
-      h("p", { class: "review-better", text: W.better(shortName(move.best), move.reason) }),
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) })),
+      h("p", { class: "review-better", text: W.better(move.best, move.reason) }),
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
         replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
@@ -382,7 +383,7 @@ function drawSummary(el) {
 function drawTry(el) {
   const { index, picked, shown } = review.trying;
   const { move, position } = review.moves[index];
-  const labels = review.started.labels;
+  const labels = review.started.labels.map(say);
   const seat = review.started.seat;
   redraw(el, JSON.stringify(["try", index, picked, shown]), () => {
     const legal = new Set(move.options.map((o) => o.card));
@@ -407,10 +408,10 @@ function drawTry(el) {
           "data-picked": code === picked ? "true" : null,
         }))),
       option ? h("p", { class: "review-answer", role: "status", "data-try-cost": option.cost,
-        text: W.tryAnswer(shortName(option.card), option.cost, option.grade && gradeLabel(option.grade),
+        text: W.tryAnswer(option.card, option.cost, option.grade && gradeLabel(option.grade),
           option.card === move.best, option.card === move.card) }) : null,
       shown ? h("p", { class: "review-better", "data-try-best": move.best,
-        text: W.better(shortName(move.best), move.reason) }) : null,
+        text: W.better(move.best, move.reason) }) : null,
       h("div", { class: "review-actions" },
         shown ? null : h("button", { type: "button", class: "btn", "data-action": "review_best", text: W.showBest() }),
         h("button", { type: "button", class: "btn", "data-action": "review_back", text: W.backToList() })),

@@ -4,23 +4,12 @@
 // (data-action open_save / delete_save, with data-save naming the save).
 
 import { h } from "./dom.js";
+import { dateTime, msg, say, t } from "./i18n.js";
 
 const $ = (selector) => document.querySelector(selector);
 
-const PROBLEMS = {
-  full: "Your last move could not be saved: this browser's storage for Calypso is full.",
-  blocked: "Your game cannot be saved: this browser does not let Calypso use its storage.",
-};
-const KEPT = {
-  tab: "This tab keeps the game until it is closed (a reload brings it back).",
-  nowhere: "Reloading or closing this tab would lose the moves since the last save.",
-};
-const TODO = {
-  full: "Save the game to a file, or delete saved games you no longer need; every move tries again.",
-  blocked: "Save the game to a file to keep it; every move tries again.",
-};
-
 let failing = false;
+let lastFailure = null; // the outcome the banner shows, to word again in another language
 
 /**
  * Shows or hides the banner for the outcome of a save ({ok} or {ok: false, reason, kept}).
@@ -31,28 +20,40 @@ export function showSaveOutcome(outcome) {
   if (outcome.ok) {
     const was = failing;
     failing = false;
+    lastFailure = null;
     banner.hidden = true;
     return was ? "recovered" : "ok";
   }
   failing = true;
+  lastFailure = outcome;
   banner.dataset.reason = outcome.reason;
-  $("[data-save-problem-text]").textContent =
-    `${PROBLEMS[outcome.reason]} ${KEPT[outcome.kept]} ${TODO[outcome.reason]}`;
+  // Three sentences: what failed (full or blocked), where the game is kept, and what to do.
+  $("[data-save-problem-text]").textContent = say([msg(`save_problem.${outcome.reason}`),
+    msg(`save_problem.kept_${outcome.kept}`), msg(`save_problem.todo_${outcome.reason}`)]);
   banner.hidden = false;
   return "failed";
 }
 
+/** Words the banner again (the language changed). */
+export function redrawSaveOutcome() {
+  if (lastFailure) showSaveOutcome(lastFailure);
+}
+
 function describe(row, hello) {
-  if (row.problem) return `${row.problem}.`;
-  const label = (key) => hello?.levels.find((l) => l.key === key)?.label ?? key;
+  if (row.problem) return say(row.problem);
+  const label = (key) => {
+    const level = hello?.levels.find((l) => l.key === key);
+    return level ? say(level.label) : key;
+  };
   const computers = row.levels.filter((level) => level !== "human");
   const people = row.levels.length - computers.length;
   const opponents = computers.length && computers.every((l) => l === computers[0]) ? label(computers[0])
-    : computers.length ? "Mixed levels" : "No computers";
-  const parts = [`Seed ${row.seed}`, people > 1 ? `${people} people, ${opponents}` : opponents,
-    row.over ? "finished" : `${row.plays ?? 0} ${row.plays === 1 ? "card" : "cards"} played`];
-  if (row.games > 1) parts.splice(2, 0, `game ${row.game} of ${row.games}`);
-  if (row.saved) parts.push(`saved ${new Date(row.saved).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}`);
+    : computers.length ? t("stats.mixed_levels") : t("saves.no_computers");
+  const parts = [t("bar.seed", { seed: String(row.seed) }),
+    people > 1 ? t("saves.people", { count: people, opponents }) : opponents,
+    row.over ? t("saves.finished") : t("saves.played", { count: row.plays ?? 0 })];
+  if (row.games > 1) parts.splice(2, 0, t("saves.game_of", { game: row.game, games: row.games }));
+  if (row.saved) parts.push(t("saves.saved_at", { when: dateTime(row.saved) }));
   return parts.join(" · ");
 }
 
@@ -62,18 +63,18 @@ export function drawSaves(el, rows, hello) {
     h("li", { class: "save-row", "data-save-row": row.id, "data-mine": row.mine ? "true" : null,
       "data-elsewhere": row.elsewhere ? "true" : null },
     h("span", { class: "save-what", text: describe(row, hello) }),
-    row.mine ? h("span", { class: "save-tag", text: "In play in this tab" })
-      : row.elsewhere ? h("span", { class: "save-tag", text: "Open in another tab" })
+    row.mine ? h("span", { class: "save-tag", text: t("saves.in_this_tab") })
+      : row.elsewhere ? h("span", { class: "save-tag", text: t("saves.in_other_tab") })
         : h("span", { class: "save-actions" },
-          row.problem ? null : h("button", { type: "button", class: "btn", "data-action": "open_save", "data-save": row.id, text: "Play here" }),
-          h("button", { type: "button", class: "btn", "data-action": "delete_save", "data-save": row.id, text: "Delete" })))))
-    : h("p", { text: "No game is saved in this browser." }));
+          row.problem ? null : h("button", { type: "button", class: "btn", "data-action": "open_save", "data-save": row.id, text: t("saves.play_here") }),
+          h("button", { type: "button", class: "btn", "data-action": "delete_save", "data-save": row.id, text: t("saves.delete") })))))
+    : h("p", { text: t("saves.none") }));
 }
 
 /** Asks for a second click before a save is deleted; true once confirmed. */
 export function confirmDelete(button) {
   if (button.dataset.confirm) return true;
   button.dataset.confirm = "true";
-  button.textContent = "Really delete? Click again";
+  button.textContent = t("saves.delete_confirm");
   return false;
 }

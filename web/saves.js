@@ -25,6 +25,8 @@
 // that the page can tell the person at once. Without Web Locks (a page not served over
 // HTTPS or from localhost) every save counts as free: two tabs may then share one.
 
+import { msg } from "./i18n.js";
+
 const PREFIX = "calypso.save.v1";
 const SET_ASIDE_KEY = "calypso.save.unreadable";
 const SETTINGS_ASIDE_KEY = "calypso.settings.unreadable";
@@ -60,23 +62,23 @@ function allIds() {
   return ids;
 }
 
-// An envelope from its text: {envelope} or {problem} (words for the person), or {} if none.
+// An envelope from its text: {envelope} or {problem} (a message for the person), or {} if none.
 function parse(text) {
   if (text === null || text === undefined) return {};
-  if (text.length > MAX_READ_CHARS) return { problem: "Your saved game was damaged (it is far too large)" };
+  if (text.length > MAX_READ_CHARS) return { problem: msg("saves.too_large") };
   let value;
   try {
     value = JSON.parse(text);
   } catch {
-    return { problem: "Your saved game was damaged (it is not readable data)" };
+    return { problem: msg("saves.unreadable") };
   }
   if (!isObject(value) || (value.app !== undefined && value.app !== APP)) {
-    return { problem: "The saved game came from another application", value };
+    return { problem: msg("saves.other_app"), value };
   }
   if (value.schema !== SCHEMA) {
-    return { problem: `The saved game is from another version of Calypso (save format ${JSON.stringify(value.schema)?.slice(0, 20)})`, value };
+    return { problem: msg("saves.other_version", { format: String(JSON.stringify(value.schema)).slice(0, 20) }), value };
   }
-  if (!isObject(value.game)) return { problem: "Your saved game was incomplete", value };
+  if (!isObject(value.game)) return { problem: msg("saves.incomplete"), value };
   return { envelope: value };
 }
 
@@ -207,7 +209,7 @@ export async function claim(link = null) {
     const same = free.find((s) => s.envelope?.link === link && !s.envelope.over);
     if (same && await lock(same.id)) {
       const plays = same.envelope.game.record?.plays?.length ?? 0;
-      return { ...take(same.id, same), notice: `This link's game goes on where you left it (${plays} ${plays === 1 ? "card" : "cards"} played).` };
+      return { ...take(same.id, same), notice: msg("saves.link_resumed", { count: plays }) };
     }
     await claimNew();
     return { game: null };
@@ -219,7 +221,7 @@ export async function claim(link = null) {
   await claimNew();
   return {
     game: null,
-    notice: others ? "Your game is open in another tab, so this tab dealt a new one. Both are kept: Menu → Saved games lists them." : null,
+    notice: others ? msg("saves.tab_dealt_new") : null,
   };
 }
 
@@ -311,12 +313,12 @@ export async function list() {
  * stays saved), or {problem} if it is open in another tab or cannot be read.
  */
 export async function open(id) {
-  if (id === current?.id) return { problem: "That game is already in play in this tab." };
-  if (!await lock(id)) return { problem: "That game is open in another tab: play it there, or close that tab first." };
+  if (id === current?.id) return { problem: msg("saves.in_play_here") };
+  if (!await lock(id)) return { problem: msg("saves.open_elsewhere") };
   const { envelope, problem } = readSave(id);
   if (!envelope) {
     unlock(id);
-    return { problem: problem ?? "That saved game is gone." };
+    return { problem: problem ?? msg("saves.gone") };
   }
   return {
     game: envelope.game,
@@ -325,10 +327,10 @@ export async function open(id) {
   };
 }
 
-/** Deletes a save that no tab holds; returns a problem in words, or null. */
+/** Deletes a save that no tab holds; returns a problem (a message), or null. */
 export async function remove(id) {
-  if (id === current?.id) return "The game in play in this tab cannot be deleted here.";
-  if (!await lock(id)) return "That game is open in another tab.";
+  if (id === current?.id) return msg("saves.no_delete_here");
+  if (!await lock(id)) return msg("saves.open_elsewhere_short");
   write(keyOf(id), null);
   unlock(id);
   return null;

@@ -6,25 +6,21 @@ import * as W from "./after-words.js";
 import { suitOf } from "./cards.js";
 import { lineChart } from "./charts.js";
 import { $, h, points, redraw } from "./dom.js";
-import { alone, label, seatName, sideLabel } from "./names.js";
+import { t } from "./i18n.js";
+import { isYou, label, seatName, sideLabel, sideOf } from "./names.js";
 
-const ORDINALS = ["first", "second", "third", "fourth"];
-
-/** "500 for the first, 750 for the second, 1,000 for each after" from the engine's values. */
-export function calypsoLadder(values) {
-  let last = values.length - 1;
-  while (last > 0 && values[last - 1] === values[last]) last -= 1;
-  const parts = values.slice(0, last).map((v, i) => `${points(v)} for the ${ORDINALS[i]}`);
-  parts.push(last < values.length - 1 ? `${points(values[last])} for each after`
-    : `${points(values[last])} for the ${ORDINALS[last]}`);
-  return parts.join(", ");
+/** The legend under the sheet, from the engine's values: the ladder is 1st, 2nd, then the
+ * same for each calypso after (tests/test_messages.py checks that the engine's ladder has
+ * that shape, so the sentence stays true). */
+export function legend(scoring) {
+  const [first, second, rest] = scoring.calypsos;
+  return t("sheet.legend", { first, second, rest, card_points: scoring.calypso_card, pile: scoring.pile_card });
 }
 
 /** How many calypsos a line's points count ("1 calypso", "2 calypsos"); none, nothing: a
  * "0" with "0 calypsos" beneath says the same thing twice. */
 function calypsosDetail(completed) {
-  if (!completed) return "";
-  return `${completed} ${completed === 1 ? "calypso" : "calypsos"}`;
+  return completed ? t("sheet.calypsos_made", { count: completed }) : "";
 }
 
 // The partnerships' scores at the end of each deal (the engine's sheet.deals).
@@ -55,15 +51,15 @@ export function drawScoreSheet(ui) {
     const row = (line, name, extra = {}) => h("tr", extra,
       h("th", { scope: "row" }, name),
       cell("calypsos", line.calypso_points, calypsosDetail(line.completed)),
-      cell("in-progress", line.in_progress_points, `${line.in_progress} × ${scoring.calypso_card}`),
-      cell("pile", line.pile_points, `${line.pile} × ${scoring.pile_card}`),
+      cell("in-progress", line.in_progress_points, `${points(line.in_progress)} × ${points(scoring.calypso_card)}`),
+      cell("pile", line.pile_points, `${points(line.pile)} × ${points(scoring.pile_card)}`),
       h("td", { "data-col": "total", "data-total": line.total }, h("b", { text: points(line.total) })));
     const body = [];
     for (const [side, line] of sheet.sides.entries()) {
       for (const seat of [side, side + 2]) {
         const fixed = table.seats[seat];
         const suit = suitOf(fixed.suit);
-        const who = fixed.person ? (alone() ? " (you)" : ` (${label(seat)})`) : "";
+        const who = !fixed.person ? "" : isYou(seat) ? t("sheet.you") : t("sheet.person", { name: label(seat) });
         const name = h("span", { class: "sheet-player" },
           h("span", { class: "sheet-suit", "data-color": suit.color, text: suit.symbol }),
           ` ${seatName(seat)}`, who ? h("span", { class: "detail", text: who }) : null);
@@ -72,41 +68,40 @@ export function drawScoreSheet(ui) {
       body.push(row(line, sideLabel(side), { class: "sheet-side", "data-score-side": side }));
     }
     const [ns, ew] = view.scores;
-    const verdict = sheet.winner === null ? "A draw."
-      : `${sideLabel(sheet.winner)} win by ${points(Math.abs(ns - ew))} points.`;
+    const verdict = sheet.winner === null ? t("sheet.draw")
+      : t("sheet.win", { side: sideOf(sheet.winner), count: Math.abs(ns - ew) });
     const match = view.match;
     const parts = [
       // The title takes the focus when the dialog opens (autofocus), so the sheet opens at
       // its top, not scrolled down to its first button.
       h("h2", { id: "sheet-title", tabindex: "-1", autofocus: true, text: match.games > 1
-        ? `Game ${match.game + 1} of ${match.games}: score sheet` : "Score sheet" }),
+        ? t("sheet.title_game", { game: match.game + 1, games: match.games }) : t("sheet.title") }),
       h("p", { class: "verdict", "data-verdict": sheet.winner ?? "draw", text: verdict }),
       h("div", { class: "sheet-scroll" }, h("table", { class: "sheet" },
-        h("caption", { class: "sr-only", text: "Scores by player and partnership" }),
+        h("caption", { class: "sr-only", text: t("sheet.caption") }),
         h("thead", {}, h("tr", {},
-          h("th", { scope: "col", text: "Player" }),
-          h("th", { scope: "col", text: "Calypsos" }),
-          h("th", { scope: "col", text: "In progress" }),
-          h("th", { scope: "col", text: "Pile" }),
-          h("th", { scope: "col", text: "Total" }))),
+          h("th", { scope: "col", text: t("sheet.player") }),
+          h("th", { scope: "col", text: t("sheet.col_calypsos") }),
+          h("th", { scope: "col", text: t("sheet.col_in_progress") }),
+          h("th", { scope: "col", text: t("sheet.col_pile") }),
+          h("th", { scope: "col", text: t("sheet.col_total") }))),
         h("tbody", {}, body))),
-      h("p", { class: "sheet-legend", text: `Calypsos score ${calypsoLadder(scoring.calypsos)}; `
-        + `each card of the calypso in progress ${scoring.calypso_card}; each pile card ${scoring.pile_card}.` }),
+      h("p", { class: "sheet-legend", text: legend(scoring) }),
       dealsChart(sheet.deals),
     ];
     if (match.games > 1) {
       const games = match.finished.map((g) => g.scores);
       if (view.status === "game_over") games.push(view.scores);
-      const matchVerdict = !match.is_over ? `After ${games.length} of ${match.games} games.`
-        : match.winner === null ? "The match is drawn." : `${sideLabel(match.winner)} win the match!`;
-      parts.push(h("h3", { text: "Match" }),
+      const matchVerdict = !match.is_over ? t("sheet.match_after", { count: games.length, games: match.games })
+        : match.winner === null ? t("sheet.match_draw") : t("sheet.match_win", { side: sideOf(match.winner) });
+      parts.push(h("h3", { text: t("sheet.match") }),
         h("table", { class: "sheet sheet-match", "data-match": true },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: "Game" }),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col", text: t("sheet.game") }),
             h("th", { scope: "col", text: sideLabel(0) }), h("th", { scope: "col", text: sideLabel(1) }))),
           h("tbody", {}, games.map(([a, b], i) => h("tr", {},
-            h("th", { scope: "row", text: `${i + 1}` }), h("td", { text: points(a) }), h("td", { text: points(b) }))),
+            h("th", { scope: "row", text: points(i + 1) }), h("td", { text: points(a) }), h("td", { text: points(b) }))),
           h("tr", { class: "sheet-side", "data-match-total": match.totals.join(",") },
-            h("th", { scope: "row", text: "Total" }), h("td", {}, h("b", { text: points(match.totals[0]) })),
+            h("th", { scope: "row", text: t("sheet.col_total") }), h("td", {}, h("b", { text: points(match.totals[0]) })),
             h("td", {}, h("b", { text: points(match.totals[1]) }))))),
         h("p", { class: "verdict", "data-match-verdict": match.is_over ? (match.winner ?? "draw") : "open", text: matchVerdict }));
     }

@@ -21,7 +21,8 @@ export function parseSpeed(value) {
   return Number.isFinite(ms) && ms >= 0 && ms <= MAX_MOVE_MS ? { move: ms, trick: ms * 3 } : null;
 }
 
-/** The named speeds and the range, in words (for a notice about a speed refused). */
+/** The speeds a link may name, for a notice about one refused: {names, max} (the named
+ * speeds, as a link writes them, and the most milliseconds a move). */
 export function speedChoices() {
-  return `${Object.keys(SPEEDS).join(", ")}, or 0 to ${MAX_MOVE_MS.toLocaleString("en")} milliseconds a move`;
+  return { names: Object.keys(SPEEDS).join(", "), max: MAX_MOVE_MS };
 }

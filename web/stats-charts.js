@@ -4,6 +4,7 @@
 
 import { barChart, lineChart } from "./charts.js";
 import { h, redraw } from "./dom.js";
+import { say } from "./i18n.js";
 import * as stats from "./stats.js";
 import * as W from "./after-words.js";
 
@@ -16,7 +17,7 @@ export function drawProgress(el, levels, today) {
   const master = stats.masterSummary(all);
   const streak = stats.streak(today, all);
   const played = stats.dailyEntry(today);
-  const levelName = (key) => levels?.find((l) => l.key === key)?.label ?? W.mixedLevels(key);
+  const levelName = (key) => { const found = levels?.find((l) => l.key === key); return found ? say(found.label) : W.mixedLevels(key); };
   redraw(el, JSON.stringify([games, master, streak, played, levels?.length]), () => {
     const first = games.length ? stats.history(all).length - games.length + 1 : 1;
     const xs = games.map((_, i) => W.gameName(first + i));

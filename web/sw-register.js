@@ -5,6 +5,8 @@
 // Hooks: <html data-offline="ready"> once a build is cached for offline play; the banner
 // [data-update] with its button [data-update-reload] when a new build waits.
 
+import { onLanguage, t } from "./i18n.js";
+
 const CHECK_EVERY_MS = 60 * 60 * 1000; // long-lived tabs look for a new build hourly
 
 let reloading = false;
@@ -22,21 +24,31 @@ function showUpdate(worker) {
     button.type = "button";
     button.className = "btn btn-primary";
     button.dataset.updateReload = "";
-    button.textContent = "Reload";
     button.addEventListener("click", () => {
       // The game is saved after every turn, so the reload brings the same position back.
       button.disabled = true;
       reloading = true;
       waiting.postMessage({ type: "skip_waiting" });
     });
-    banner.append("A new version of Calypso is available. ", button);
+    banner.append(document.createElement("span"), " ", button);
     const header = document.querySelector("header");
     if (header) header.after(banner);
     else document.body.prepend(banner);
   }
+  wordUpdate(banner);
   banner.querySelector("[data-update-reload]").disabled = false;
   banner.hidden = false;
 }
+
+function wordUpdate(banner) {
+  banner.querySelector("span").textContent = t("update.available");
+  banner.querySelector("[data-update-reload]").textContent = t("update.reload");
+}
+
+onLanguage(() => {
+  const banner = document.querySelector("[data-update]");
+  if (banner) wordUpdate(banner);
+});
 
 async function register() {
   if (!("serviceWorker" in navigator)) return;

@@ -5,11 +5,13 @@
 
 import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
+import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
-import { alone, label, ledBy, peopleSeats, seatName, sideLabel, wins } from "./names.js";
+import { alone, isYou, label, labelOf, ledBy, peopleSeats, seatName, sideLabel, sideOf, unnamedPerson } from "./names.js";
 
 function levelLabel(level, hello) {
-  return hello.levels.find((l) => l.key === level)?.label ?? level;
+  const found = hello.levels.find((l) => l.key === level);
+  return found ? say(found.label) : level;
 }
 
 // -- where each seat sits -------------------------------------------------------------------
@@ -28,23 +30,22 @@ function placeOf(seat, bottom) {
   return PLACES[(seat - bottom + 4) % 4];
 }
 
-/** "13 cards", "1 card": the one place the page counts cards in words. */
-function cardsWord(count) {
-  return count === 1 ? "card" : "cards";
-}
-
 // -- seats ---------------------------------------------------------------------------------
 
 function seatTitle(seat, table, hello) {
   const fixed = table.seats[seat];
   const name = seatName(seat);
-  if (fixed.person && alone()) return { who: `${name} · you`, role: "" };
+  if (fixed.person && alone()) return { who: t("seat.title_you", { seat }), role: "" };
   // A person who gave no name is called by the seat's name: say it is a person's seat.
-  if (fixed.person) return fixed.label === name ? { who: name, role: " · Person" } : { who: `${name} · ${fixed.label}`, role: "" };
-  if (!alone()) return { who: name, role: ` · ${levelLabel(fixed.level, hello)}` };
+  if (fixed.person) {
+    return unnamedPerson(seat) ? { who: name, role: t("seat.role_person") }
+      : { who: t("seat.title_person", { seat, name: label(seat) }), role: "" };
+  }
+  const level = levelLabel(fixed.level, hello);
+  if (!alone()) return { who: name, role: t("seat.role_level", { name: level }) };
   const person = peopleSeats()[0];
-  const role = fixed.side === table.seats[person].side ? "Partner" : "Opponent";
-  return { who: name, role: ` · ${role}, ${levelLabel(fixed.level, hello)}` };
+  const role = fixed.side === table.seats[person].side ? "seat.role_partner" : "seat.role_opponent";
+  return { who: name, role: t(role, { name: level }) };
 }
 
 function drawSeat(el, seat, ui) {
@@ -58,7 +59,7 @@ function drawSeat(el, seat, ui) {
   el.dataset.suit = fixed.suit;
   el.dataset.person = fixed.person ? "true" : "false";
   el.dataset.viewer = view.viewer === seat ? "true" : "false";
-  el.setAttribute("aria-label", fixed.person ? `${seatName(seat)} (${fixed.label})` : seatName(seat));
+  el.setAttribute("aria-label", fixed.person ? t("seat.aria_person", { seat, name: label(seat) }) : seatName(seat));
   const voids = view.aids?.voids[seat] ?? "";
   const yourTurn = toMove && view.status === "your_turn";
   const key = JSON.stringify([fixed, tally, toMove, yourTurn, view.dealer === seat, voids, hello.levels.length]);
@@ -67,39 +68,40 @@ function drawSeat(el, seat, ui) {
     const suit = suitOf(fixed.suit);
     const filled = new Set(tally.calypso);
     const slots = rankList().slice().reverse(); // two to ace, as a calypso is built
-    const voidNames = [...voids].map((s) => suitOf(s).name);
+    const voidNames = list([...voids].map((s) => suitOf(s).name));
+    // Each count in bold, then its word in the number's plural form ("5 cards", «5 карт»).
+    const stat = (count, shown, word) => h("span", { class: "stat-text" },
+      h("b", { text: shown }), " ", h("span", { class: "stat-word", text: t(word, { count }) }));
+    const made = slots.filter((r) => filled.has(r.key)).map((r) => r.label).join(" ");
     return [
       h("header", { class: "seat-head" },
         h("h2", { class: "seat-name" }, who, h("span", { class: "seat-role", text: role })),
         h("span", { class: "suit-badge", "data-color": suit.color,
-          title: `${seatName(seat)}'s trump suit: ${suit.name}` },
+          title: t("seat.trump_suit", { seat, suit: fixed.suit }) },
         h("span", { class: "suit-badge-symbol", "aria-hidden": "true", text: suit.symbol }),
         h("span", { text: suit.name }))),
       h("div", { class: "seat-tags" },
-        view.dealer === seat ? h("span", { class: "tag tag-dealer", "data-dealer-marker": true, text: "Dealer" }) : null,
+        view.dealer === seat ? h("span", { class: "tag tag-dealer", "data-dealer-marker": true, text: t("seat.dealer") }) : null,
         toMove ? h("span", { class: "tag tag-turn", "data-turn-marker": true,
-          text: yourTurn ? "Your turn" : "To play" }) : null,
+          text: t(yourTurn ? "seat.your_turn" : "seat.to_play") }) : null,
         voids ? h("span", { class: "tag tag-void", "data-voids": voids,
-          title: `Has shown out of ${voidNames.join(" and ")} this deal`,
-          role: "img", "aria-label": `Void in ${voidNames.join(" and ")}` },
-        "Void ", [...voids].map((s) => h("span", { "data-suit": s, text: suitOf(s).symbol }))) : null),
+          title: t("seat.voids_title", { suits: voidNames }),
+          role: "img", "aria-label": t("seat.voids_label", { suits: voidNames }) },
+        t("seat.void"), " ", [...voids].map((s) => h("span", { "data-suit": s, text: suitOf(s).symbol }))) : null),
       h("div", { class: "seat-stats" },
-        h("span", { class: "stat", "data-cards-left": tally.cards },
+        h("span", { class: "stat", "data-cards-left": tally.cards, title: t("seat.cards_in_hand", { count: tally.cards }) },
           h("span", { class: "backs", "aria-hidden": "true" },
             Array.from({ length: Math.min(tally.cards, 5) }, () => cardBack("tiny"))),
-          h("span", { class: "stat-text" }, h("b", { text: tally.cards }), " ",
-            h("span", { class: "stat-word", text: cardsWord(tally.cards) }))),
+          stat(tally.cards, points(tally.cards), "seat.cards")),
         h("span", { class: "stat", "data-completed": tally.completed },
           h("span", { class: "stars", "aria-hidden": "true", text: "★".repeat(tally.completed) || "☆" }),
-          h("span", { class: "stat-text" }, h("b", { text: tally.completed }), " ",
-            h("span", { class: "stat-word", text: tally.completed === 1 ? "calypso" : "calypsos" }))),
-        h("span", { class: "stat", "data-pile": tally.pile },
-          h("span", { class: "stat-text" }, h("b", { text: tally.pile }), " in pile")),
+          stat(tally.completed, points(tally.completed), "seat.calypsos")),
+        h("span", { class: "stat", "data-pile": tally.pile }, stat(tally.pile, points(tally.pile), "seat.in_pile")),
         h("span", { class: "stat stat-score", "data-score": tally.score },
-          h("span", { class: "stat-text" }, h("b", { text: points(tally.score) }), " pts"))),
+          stat(tally.score, points(tally.score), "seat.points"))),
       h("div", { class: "calypso", "data-color": suit.color, role: "img",
-        "aria-label": `Calypso in progress: ${filled.size} of ${slots.length} ${suit.name}` +
-          (filled.size ? ` (${slots.filter((r) => filled.has(r.key)).map((r) => r.label).join(" ")})` : "") },
+        "aria-label": made ? t("seat.calypso_ranks", { count: filled.size, total: slots.length, suit: fixed.suit, ranks: made })
+          : t("seat.calypso", { count: filled.size, total: slots.length, suit: fixed.suit }) },
       slots.map((rank) => h("span", {
         class: "calypso-slot", "data-filled": filled.has(rank.key) ? "true" : "false", "data-rank": rank.key,
       }, h("span", { class: "calypso-rank", text: rank.label }),
@@ -121,7 +123,7 @@ function shownTrick(view) {
 
 /** A trick slot's label: the seat, whether it led, whether it won. */
 function slotLabel(seat, { led, won }) {
-  const text = won ? `★ ${wins(seat)}` : label(seat);
+  const text = won ? t(isYou(seat) ? "trick.you_win" : "trick.seat_wins", { who: labelOf(seat) }) : label(seat);
   return led ? ledBy(text) : text;
 }
 
@@ -148,8 +150,7 @@ function drawTrick(ui) {
     const key = code ? `${view.match.game}:${trick.deal}:${trick.index}:${seat}:${code}` : "";
     const fresh = redraw(holder, key, () => (code ? cardFace(code) : []));
     if (code) {
-      holder.firstChild.setAttribute("aria-label",
-        `${seatName(seat)}: ${cardOf(code).name}${won ? ", wins the trick" : ""}`);
+      holder.firstChild.setAttribute("aria-label", t(won ? "trick.slot_wins" : "trick.slot", { seat, card: code }));
       holder.firstChild.setAttribute("role", "img");
       if (fresh && ui.animate) holder.firstChild.classList.add("enter");
     }
@@ -163,16 +164,16 @@ function drawTrick(ui) {
   // its last trick is no "last trick" of this deal, so the caption leaves it to the summary.
   const sameDeal = view.log.deal === view.deal || view.status === "game_over";
   caption.dataset.state = trick.done ? "complete" : "previous";
-  // The reason always starts with the winner's name ("West over-trumps with the 3♦.").
-  caption.textContent = last && (trick.done || sameDeal)
-    ? `${trick.done ? "" : "Last trick: "}${last.reason}` : "";
+  // The reason always names the winner ("West over-trumps with the 3♦.").
+  caption.textContent = !last || !(trick.done || sameDeal) ? ""
+    : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
   drawDealSummary($("[data-deal-summary]"), view.log);
   const stock = $("[data-stock]");
   redraw(stock, String(view.stock), () => [
     h("span", { class: "stock-pile", "aria-hidden": "true" },
       Array.from({ length: Math.min(4, Math.ceil(view.stock / 52)) }, () => cardBack("stacked"))),
     h("span", { class: "stock-text", "data-stock-size": view.stock },
-      view.stock ? `Stock ${view.stock}` : "Stock empty"),
+      view.stock ? t("table.stock", { count: view.stock }) : t("table.stock_empty")),
   ]);
 }
 
@@ -222,11 +223,11 @@ function drawHand(ui) {
     buttons.forEach((b) => { b.tabIndex = b === current ? 0 : -1; });
   }
   const title = $("[data-hand-title]");
-  const whose = view.viewer === null ? null : alone() ? "Your hand" : `${label(view.viewer)}'s hand`;
+  const whose = view.viewer === null ? null
+    : isYou(view.viewer) ? t("hand.yours") : t("hand.persons", { name: label(view.viewer) });
   // While covered the hand-off says whose turn it is; before anyone's turn, that all are hidden.
-  title.textContent = !whose ? (view.status === "handoff" ? "" : "Every hand is covered")
-    : view.status === "your_turn" && !ui.busy
-      ? `${whose} — your turn: ${enabled.length} playable ${enabled.length === 1 ? "card" : "cards"}`
+  title.textContent = !whose ? (view.status === "handoff" ? "" : t("hand.covered"))
+    : view.status === "your_turn" && !ui.busy ? t("hand.your_turn", { whose, count: enabled.length })
       : whose;
   title.hidden = !title.textContent;
   // The card to focus (or, while covered, the hand-off's button), focused by render() once
@@ -246,9 +247,9 @@ function drawHandoff(ui) {
   const handoff = view.status === "handoff" ? view.handoff : null;
   box.hidden = !handoff;
   if (!handoff) return null;
-  $("[data-handoff-text]", box).textContent = handoff.text;
+  $("[data-handoff-text]", box).textContent = say(handoff.text);
   const button = $("[data-action=reveal]", box);
-  button.textContent = handoff.button;
+  button.textContent = say(handoff.button);
   button.disabled = ui.busy;
   return ui.busy ? null : button;
 }
@@ -259,24 +260,26 @@ function drawBar(ui) {
   const { view, table, hello } = ui;
   const info = $("[data-info]");
   const match = view.match;
-  const game = match.games > 1 ? ` · Game ${match.game + 1} of ${match.games}` : "";
+  const where = { deal: view.deal + 1, deals: hello.deals.count, trick: view.trick.index + 1,
+    tricks: hello.deals.tricks, game: match.game + 1, games: match.games };
+  const several = match.games > 1;
   info.textContent = view.status === "game_over"
-    ? `Game over${game}`
-    : `Deal ${view.deal + 1} of ${hello.deals.count} · Trick ${view.trick.index + 1} of ${hello.deals.tricks}${game}`;
+    ? t(several ? "bar.over_game" : "bar.over", where)
+    : t(several ? "bar.deal_game" : "bar.deal", where);
   info.dataset.dealNumber = view.deal + 1;
   info.dataset.trickNumber = view.trick.index + 1;
   const [ns, ew] = view.scores;
   redraw($("[data-scores]"), JSON.stringify([view.scores, match, table.sides]), () => [
     h("span", { class: "score-pill", "data-side": 0, "data-side-score": ns },
-      h("span", { class: "score-name", text: sideLabel(0) }), h("b", { text: points(ns) })),
+      h("span", { class: "score-name", text: say(sideOf(0)) }), h("b", { text: points(ns) })),
     h("span", { class: "score-pill", "data-side": 1, "data-side-score": ew },
-      h("span", { class: "score-name", text: sideLabel(1) }), h("b", { text: points(ew) })),
+      h("span", { class: "score-name", text: say(sideOf(1)) }), h("b", { text: points(ew) })),
     match.games > 1
       ? h("span", { class: "score-match", "data-match-totals": match.totals.join(",") },
-        `Match ${points(match.totals[0])}–${points(match.totals[1])}`)
+        t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  $("[data-seed-info]").textContent = `Seed ${table.settings.seed}`;
+  $("[data-seed-info]").textContent = t("bar.seed", { seed: String(table.settings.seed) });
   $("[data-action=hint]").hidden = !hello.hints || view.status === "game_over";
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
@@ -311,18 +314,21 @@ export function statusText(ui) {
   if (view.status === "game_over") {
     const winner = view.sheet.winner;
     const [ns, ew] = view.scores;
-    const result = winner === null ? "The game is a draw" : `${sideLabel(winner)} win`;
-    return `Game over. ${result}, ${points(ns)} to ${points(ew)}.`;
+    return winner === null ? t("status.over_draw", { ns, ew })
+      : t("status.over_win", { side: sideOf(winner), ns, ew });
   }
   const parts = [];
   const last = view.log.tricks.at(-1);
-  if (view.event?.trick_over && last) parts.push(`${wins(last.winner)} the trick. ${last.reason}`);
+  if (view.event?.trick_over && last) {
+    parts.push(isYou(last.winner) ? t("status.you_win_trick", { reason: last.reason })
+      : t("status.wins_trick", { who: labelOf(last.winner), reason: last.reason }));
+  }
   if (view.status === "your_turn" && !ui.busy) {
-    parts.push(alone() ? "Your turn: play a card." : `${label(view.viewer)}, your turn: play a card.`);
+    parts.push(isYou(view.viewer) ? t("status.your_turn") : t("status.persons_turn", { name: label(view.viewer) }));
   } else if (view.status === "handoff") {
-    parts.push(view.handoff.text);
+    parts.push(say(view.handoff.text));
   } else {
-    parts.push(`${seatName(view.to_move)} to play…`);
+    parts.push(t("status.to_play", { seat: view.to_move }));
   }
   return parts.join(" ");
 }

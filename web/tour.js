@@ -3,27 +3,17 @@
 // box: the table stays usable; Escape or Skip ends it, Back and Next move through it, and
 // focus returns where it was when it ends.
 
-// Each step's `rules` are sentences of the rules in brief in docs/rules.md, word for word
-// (tests/test_docs.py checks it), so the walkthrough never states a rule differently.
+import { t } from "./i18n.js";
+
+// Each step's words are in the catalogs: tour.<step>.title and .text, then .rule_1, .rule_2…
+// — sentences of the rules in brief of docs/rules.md (docs/rules.ru.md in Russian), word for
+// word (tests/test_docs.py checks it), so the walkthrough never states a rule differently.
 const STEPS = [
-  { target: "[data-hand]", title: "Your hand",
-    text: "These are your 13 cards. The bright ones are the cards you may play now: click one, or pick it with the arrow keys and press Enter.",
-    rules: ["Follow the suit led if you can."] },
-  { target: "[data-trick]", title: "The trick",
-    text: "Each player puts one card here, clockwise.",
-    rules: ["If you cannot follow suit, you may play any card; a card of your own suit then trumps in.",
-      "A lead of the leader's own suit is a trump lead.",
-      "The highest trump-in takes the trick; if nobody trumps in, a trump lead wins; otherwise the highest card of the suit led wins."] },
-  { target: "[data-seat][data-viewer='true'] .calypso", title: "Your calypso",
-    text: "Your goal is to complete calypsos. These slots show yours in progress; tricks your side wins fill them, and your partner's too.",
-    rules: ["A calypso is one card of each of the thirteen ranks, ace to two, of your own suit."] },
-  { target: "[data-scores]", title: "The score",
-    text: "Your side's points against theirs, counted as the game goes.",
-    rules: ["At the end of the game each player scores 500 for a first calypso, 750 for a second and 1,000 for each after that; 20 for each card of an unfinished calypso; and 10 for each card in their side's pile that came from a trick they won.",
-      "The partnership with more points wins."] },
-  { target: ".side", title: "Help at the table",
-    text: "The log explains who won each trick and why; the memory aids count the cards still unseen. Hint (H) suggests a card, Undo (U) takes one back, and the Menu has the rules, statistics and settings.",
-    rules: [] },
+  { key: "hand", target: "[data-hand]", rules: 1 },
+  { key: "trick", target: "[data-trick]", rules: 3 },
+  { key: "calypso", target: "[data-seat][data-viewer='true'] .calypso", rules: 1 },
+  { key: "score", target: "[data-scores]", rules: 2 },
+  { key: "help", target: ".side", rules: 0 },
 ];
 
 let index = -1;
@@ -55,11 +45,12 @@ function show() {
   const target = document.querySelector(step.target) ?? document.querySelector("[data-table]");
   target.dataset.tourTarget = "true";
   target.scrollIntoView({ block: "nearest" });
-  el.querySelector("[data-tour-step]").textContent = `Step ${index + 1} of ${STEPS.length}`;
-  el.querySelector("[data-tour-title]").textContent = step.title;
-  el.querySelector("[data-tour-text]").textContent = [step.text, ...step.rules].join(" ");
+  const rules = Array.from({ length: step.rules }, (_, i) => t(`tour.${step.key}.rule_${i + 1}`));
+  el.querySelector("[data-tour-step]").textContent = t("tour.step", { step: index + 1, count: STEPS.length });
+  el.querySelector("[data-tour-title]").textContent = t(`tour.${step.key}.title`);
+  el.querySelector("[data-tour-text]").textContent = [t(`tour.${step.key}.text`), ...rules].join(" ");
   el.querySelector("[data-action=tour_back]").disabled = index === 0;
-  el.querySelector("[data-action=tour_next]").textContent = index === STEPS.length - 1 ? "Done" : "Next";
+  el.querySelector("[data-action=tour_next]").textContent = t(index === STEPS.length - 1 ? "tour.done" : "tour.next");
   el.hidden = false;
   place(target);
   el.focus();
@@ -95,6 +86,11 @@ export function back() {
     index -= 1;
     show();
   }
+}
+
+/** Words the step shown again (the language changed). */
+export function redraw() {
+  if (index >= 0) show();
 }
 
 export function end() {

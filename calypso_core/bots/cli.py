@@ -10,7 +10,8 @@ import sys
 from typing import Any
 
 from ..cards import brief_repr
-from ..cli_io import CommandError, choice, read_record, write_line
+from ..cli_io import CommandError, add_lang, choice, read_record, write_line
+from ..messages import message, render
 from ..rules import Rules
 from .levels import ALL_LEVELS, LEVELS, make_bot
 
@@ -136,10 +137,13 @@ def _suggest(args: argparse.Namespace) -> int:
 
     state = read_record(args.file)
     hint = suggest(state, level=args.level, seed=args.seed)
+    reason = render(hint.reason, args.lang)
     if args.json:
-        write_line(json.dumps({"card": str(hint.card), "reason": hint.reason, "level": hint.level}))
+        write_line(json.dumps({"card": str(hint.card), "reason": reason,
+                               "messages": hint.reason, "level": hint.level}))
     else:
-        write_line(f"{hint.card.pretty}  {hint.reason}")
+        card = render(message("card.short", card=str(hint.card)), args.lang)
+        write_line(f"{card}  {reason}")
     return 0
 
 
@@ -156,7 +160,11 @@ def add_suggest(sub: Any) -> None:
         help=f"the bot's level: {', '.join(LEVELS)} (default: %(default)s)",
     )  # fmt: skip
     suggest.add_argument("--seed", type=int, default=0, help="the bot's seed (default: 0)")
-    suggest.add_argument("--json", action="store_true", help="print JSON")
+    suggest.add_argument(
+        "--json", action="store_true",
+        help="print JSON: the card, the reason in words and as messages, the level",
+    )  # fmt: skip
+    add_lang(suggest)
     suggest.set_defaults(run=_suggest)
 
 

@@ -1,8 +1,10 @@
-"""Hints: the card a bot would play for the seat to move, with a one-line reason.
+"""Hints: the card a bot would play for the seat to move, and why.
 
 The reason is built from the seat's own knowledge (what the card does to the trick on the
 table, whose calypso it feeds, whether it is the top card left), so it reads the same
-whatever level chose the card: "trumps in with the 3♦: wins 2 cards for your calypso".
+whatever level chose the card. It is a list of messages (``calypso_core.messages``), one per
+sentence: "Trump in with the 3♦. It wins the trick unless someone after you beats it. Your
+calypso gains 2 cards from it."
 """
 
 from __future__ import annotations
@@ -11,18 +13,21 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import CARDS, SEAT_NAMES, SUIT_NAMES, Card, brief_repr
+from ..cards import CARDS, SUIT_LETTERS, Card, brief_repr
 from ..game import GameState
+from ..messages import Message, message
 from .knowledge import Knowledge, card_code
 from .levels import ALL_LEVELS, make_bot
+
+HIGH_RANK = 9  # a lead from the jack up is "high" in its suit
 
 
 @dataclass(frozen=True)
 class Suggestion:
-    """A suggested card and why, in one line."""
+    """A suggested card and why: messages, one per sentence (``messages.render`` says them)."""
 
     card: Card
-    reason: str
+    reason: list[Message]
     level: str
 
 
@@ -32,7 +37,7 @@ def suggest(
     seed: int = 0,
     **settings: Any,
 ) -> Suggestion:
-    """The card the given level would play for the seat to move, and a one-line reason.
+    """The card the given level would play for the seat to move, and the reason.
 
     A ``GameState`` is seen through its mover's observation (the bot never sees more);
     an observation must be that of the seat to move. ``settings`` go to the bot (a
@@ -61,86 +66,88 @@ def suggest(
     return Suggestion(card, reason_for(Knowledge(obs), int(card), codes), level)
 
 
-def reason_for(k: Knowledge, code: int, legal: list[int]) -> str:
-    """One line saying what playing this card does, from the seat's point of view."""
-    card = CARDS[code].pretty
+def reason_for(k: Knowledge, code: int, legal: list[int]) -> list[Message]:
+    """What playing this card does, from the seat's point of view: one message per
+    sentence, each stating facts of the position (tests/test_message_truth.py checks them)."""
+    card = str(CARDS[code])
     me = k.seat
-    own = k.suits[me]
     suit = code // 13
     if len(legal) == 1:
-        return f"plays the {card}: the only legal card"
+        return [message("hint.only_card", card=card)]
     if not k.trick:
         return _lead_reason(k, code, card)
-    rules = k.rules
     trumps = [k.suits[(k.leader + i) & 3] for i in range(4)]
+    winner = k.rules.winner_fn
     cards = [*k.trick, code]
-    before = rules.winner_fn(k.trick, trumps)
-    after = rules.winner_fn(cards, trumps)
-    partner_was_winning = (k.leader + before) & 3 == me ^ 2
-    led = cards[0] // 13
-    gain = _our_calypso_cards(k, cards)
-    gain_text = _gain_text(gain)
     n = len(k.trick)
-    winners = [c for c in legal if rules.winner_fn([*k.trick, c], trumps) == n]
-    if after == n:
-        verb = "trumps in with" if suit != led and suit == own else "wins the trick with"
-        risk = "" if len(cards) == 4 else " (if nobody after beats it)"
-        if gain_text:
-            return f"{verb} the {card}: takes {gain_text}{risk}"
-        if code == min(winners, key=lambda c: (c % 13, c)):
-            return f"{verb} the {card}: the cheapest card that wins the trick now{risk}"
-        return f"{verb} the {card}: high enough to keep the trick{risk}"
-    if winners and not partner_was_winning:
-        return f"holds back with the {card}: winning this trick would cost more than it brings"
-    if partner_was_winning:
-        if k.needs(me ^ 2, code) or k.needs(me, code):
-            whose = "your" if suit == own else "partner's"
-            return f"partner is winning: feeds the {card} into {whose} calypso"
-        return f"partner is winning: keeps the good cards and plays the {card}"
-    if suit != led:
-        if suit == own:
-            return f"plays the {card}, your own suit: it cannot win here, but saves a better card"
-        if k.needs(me ^ 1, code) or k.needs(me ^ 3, code):
-            return f"discards the {card}: it cannot win the trick, and everything else costs more"
-        return f"discards the {card}: the opponents already have that rank, so it gives them little"
-    if k.needs(me ^ 1, code) or k.needs(me ^ 3, code):
-        return f"plays the {card}: cannot win this trick, and it is the cheapest card to give away"
-    return f"plays the {card}: cannot win this trick, and the opponents already have that rank"
+    led = cards[0] // 13
+    partner_winning = (k.leader + winner(k.trick, trumps)) & 3 == me ^ 2
+    winners = [c for c in legal if winner([*k.trick, c], trumps) == n]
+    if code in winners:
+        trump_in = suit != led and suit == k.suits[me]
+        said = [message("hint.trump_in" if trump_in else "hint.win", card=card),
+                message("hint.note_last_to_play" if n == 3 else "hint.note_unless_beaten")]
+        mine, partners = _our_calypso_cards(k, cards)
+        if mine and partners:
+            said.append(message("hint.note_gain_both", mine=mine, partners=partners))
+        elif mine or partners:
+            said.append(message("hint.note_gain_own" if mine else "hint.note_gain_partner",
+                                count=mine or partners))
+        elif code % 13 == min(c % 13 for c in winners):
+            said.append(message("hint.note_lowest_winner"))
+        else:
+            said.append(message("hint.note_higher_winner"))
+        return said
+    if partner_winning:
+        return [message("hint.partner_winning", card=card), *_whose_card(k, code)]
+    if winners:
+        return [message("hint.hold_back", card=card), *_whose_card(k, code)]
+    return [message("hint.cannot_win", card=card), *_whose_card(k, code)]
 
 
-def _lead_reason(k: Knowledge, code: int, card: str) -> str:
+def _whose_card(k: Knowledge, code: int) -> list[Message]:
+    """What a card given up means for the calypsos: one of your side's suits goes into a
+    calypso of your side if it needs the rank, and the opponents can never use it; of an
+    opponent's suit, the owner's calypso either has that rank or still needs it."""
+    owner = k.owner(code // 13)
+    if owner in (k.seat, k.seat ^ 2):
+        return [*_feeds(k, code), message("hint.note_ours")]
+    if k.needs(owner, code):
+        return [message("hint.note_they_need", owner_seat=owner)]
+    return [message("hint.note_they_have", owner_seat=owner)]
+
+
+def _feeds(k: Knowledge, code: int) -> list[Message]:
+    """The note that a card goes into the seat's or its partner's calypso if their side wins
+    the trick: that calypso lacks its rank, and no copy of it is in the trick already."""
+    for seat, note in ((k.seat, "hint.note_feeds_own"), (k.seat ^ 2, "hint.note_feeds_partner")):
+        if k.needs(seat, code) and code not in k.trick:
+            return [message(note, card=str(CARDS[code]))]
+    return []
+
+
+def _lead_reason(k: Knowledge, code: int, card: str) -> list[Message]:
     me = k.seat
     suit, rank = code // 13, code % 13
     if suit == k.suits[me]:
-        need = " your calypso needs it, and" if k.needs(me, code) else ""
-        return f"leads the {card}, your own suit:{need} a trump lead wins unless someone trumps in"
+        lead = "hint.lead_own_higher" if k.rules.must_beat else "hint.lead_own"
+        return [message(lead, card=card), *_feeds(k, code)]
     if suit == k.suits[me ^ 2]:
-        return f"leads the {card} in partner's suit: partner can take it for the calypso"
-    owner = SEAT_NAMES[k.owner(suit)]
+        return [message("hint.lead_partners", card=card), *_feeds(k, code)]
     if not k.unseen_in_suit(suit, rank):
-        return (
-            f"leads the {card}: no higher {SUIT_NAMES[suit][:-1]} is left, so it should win and "
-            f"pull {owner}'s {SUIT_NAMES[suit]} into your pile"
-        )
-    where = "high in" if rank >= 9 else "in"
-    return f"leads the {card} {where} {owner}'s {SUIT_NAMES[suit]}, to draw out their calypso cards"
+        return [message("hint.lead_top", card=card, suit=SUIT_LETTERS[suit])]
+    return [message("hint.lead_high" if rank >= HIGH_RANK else "hint.lead_low", card=card,
+                    suit=SUIT_LETTERS[suit], owner_seat=k.owner(suit))]
 
 
-def _our_calypso_cards(k: Knowledge, cards: list[int]) -> dict[str, int]:
+def _our_calypso_cards(k: Knowledge, cards: list[int]) -> tuple[int, int]:
+    """How many cards of the trick would join the seat's and its partner's calypsos."""
     me = k.seat
-    counts = {"your": 0, "partner's": 0}
+    counts = {me: 0, me ^ 2: 0}
     masks = {me: k.calypso[me], me ^ 2: k.calypso[me ^ 2]}
     for c in cards:
-        for seat, label in ((me, "your"), (me ^ 2, "partner's")):
+        for seat in counts:
             if c // 13 == k.suits[seat] and not masks[seat] >> (c % 13) & 1:
                 masks[seat] |= 1 << (c % 13)
-                counts[label] += 1
-    return counts
-
-
-def _gain_text(gain: dict[str, int]) -> str:
-    parts = []
-    for label, n in gain.items():
-        if n:
-            parts.append(f"{n} card{'s' if n > 1 else ''} for {label} calypso")
-    return " and ".join(parts)
+                counts[seat] += 1
+    return counts[me], counts[me ^ 2]

@@ -27,6 +27,7 @@ from typing import Any
 from ..cards import CARDS, Card
 from ..game import GameState, new_game
 from ..kernel import DEALS
+from ..messages import Message
 from .hints import reason_for
 from .knowledge import Knowledge
 from .search import MasterBot, SearchResult
@@ -88,7 +89,7 @@ class CardReview:
     best_value: float
     cost: int
     gap_error: float
-    reason: str | None
+    reason: list[Message] | None  # why the best card: messages (hints.reason_for)
     layouts: int
     options: tuple[Option, ...]
 

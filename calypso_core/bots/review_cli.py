@@ -8,7 +8,8 @@ import sys
 from typing import Any
 
 from ..cards import SEAT_NAMES
-from ..cli_io import read_record, write_line
+from ..cli_io import add_lang, read_record, write_line
+from ..messages import render
 from .review import GRADE_NAMES, REVIEW_ITERATIONS, GameReview, review_game
 
 
@@ -31,8 +32,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def describe(review: GameReview, budget: int, seed: str) -> str:
-    """The review as a readable table, with the points lost per deal and overall."""
+def describe(review: GameReview, budget: int, seed: str, lang: str = "en") -> str:
+    """The review as a readable table, with the points lost per deal and overall (the
+    better card's reason in ``lang``; the table itself is for developers, in English)."""
     lines = [
         f"{SEAT_NAMES[review.seat]}'s cards, reviewed at {budget} iterations a card "
         f"(seed {seed}); deals and tricks count from 1",
@@ -45,7 +47,7 @@ def describe(review: GameReview, budget: int, seed: str) -> str:
             f"{move.play:>4} {move.deal + 1:>4} {move.trick + 1:>5}  {move.card:<4}  "
             f"{str(move.best) if costly else '':<4}  {move.cost:>4}  "
             f"{move.grade or ('forced' if move.forced else ''):<10}  "
-            f"{move.reason if costly else ''}".rstrip()
+            f"{render(move.reason, lang) if costly and move.reason else ''}".rstrip()
         )
     for row in review.per_deal():
         lines.append(f"deal {row['deal'] + 1}: {_cards(row['cards'])}, {row['cost']} points lost"
@@ -80,7 +82,7 @@ def _review(args: argparse.Namespace) -> int:
     if args.json:
         write_line(json.dumps(review.to_json()))
     else:
-        write_line(describe(review, args.budget, args.seed))
+        write_line(describe(review, args.budget, args.seed, args.lang))
     return 0
 
 
@@ -94,5 +96,7 @@ def add_review(sub: Any) -> None:
     review.add_argument("--budget", type=_positive, default=REVIEW_ITERATIONS,
                         help=f"search iterations a card ({REVIEW_ITERATIONS})")
     review.add_argument("--seed", default="0", help="the review's seed (0)")
-    review.add_argument("--json", action="store_true", help="print JSON")
+    review.add_argument("--json", action="store_true",
+                        help="print JSON (each reason as messages)")
+    add_lang(review)
     review.set_defaults(run=_review)

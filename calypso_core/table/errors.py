@@ -1,16 +1,22 @@
-"""How the table refuses a request: a code for the page, a message for people."""
+"""How the table refuses a request: a code for the page, a message id and parameters for
+people (``error.<code>`` unless a more precise one is given), and the same in plain English
+for logs and tests."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..messages import Message, message
+
 
 class ProtocolError(ValueError):
-    """A request the table refuses; ``code`` is the machine-readable reason."""
+    """A request the table refuses; ``code`` is the machine-readable reason and ``text`` what
+    people read (a message)."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, english: str, text: Message | None = None) -> None:
+        super().__init__(english)
         self.code = code
+        self.text = text if text is not None else message(f"error.{code}")
 
 
 def brief(value: Any, limit: int = 40) -> str:

@@ -16,13 +16,14 @@ import json
 from typing import Any
 
 from .. import __version__
-from ..cards import RANK_LETTERS, RANK_NAMES, SEAT_NAMES, SUIT_LETTERS, SUIT_NAMES, SUIT_SYMBOLS
+from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from ..messages import Message, message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
-from ..trick_reasons import explain_trick
+from ..trick_reasons import trick_reason
 from . import jobs, words
 from .aids import memory_aids
 from .daily import daily_date, daily_settings, parse_date, today
@@ -40,7 +41,7 @@ from .settings import (
 from .story import PLAYS_PER_DEAL, deal_log, replay_position, the_cut
 from .views import seat_setup, seen_by, table_view
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
 EXAMPLE_SUITS = ("S", "C", "H", "D")
 EXAMPLES = (
@@ -141,13 +142,14 @@ def _table(match: Match) -> dict[str, Any]:
 
 def hello(data: dict[str, Any]) -> dict[str, Any]:
     """The engine's facts the page needs: versions, seats, levels, rule options, the shape
-    of a game, the cards' names, the scoring values and the size of a game file."""
+    of a game, the cards, the scoring values and the size of a game file. Every word comes
+    as a message: the page renders it from its catalogs."""
     defaults = Rules().to_dict()
     _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
-        "seats": [{"key": name.lower(), "name": name} for name in SEAT_NAMES],
+        "seats": [{"key": name.lower()} for name in SEAT_NAMES],
         "people": {"max": 4, "default": [p["seat"] for p in DEFAULT_PEOPLE],
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
@@ -155,15 +157,15 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
         "bots_problem": problem,
         "hints": has_hints(),
         "options": [
-            {"key": key, "label": label, "help": help_text, "default": defaults[key]}
-            for key, (label, help_text) in words.OPTIONS.items()
+            {"key": key, "label": words.option_label(key), "help": words.option_help(key),
+             "default": defaults[key]}
+            for key in words.OPTIONS
         ],
         "games": {"min": 1, "max": 4, "default": 1},
         "deals": {"count": DEALS, "tricks": TRICKS_PER_DEAL},
         "cards": {
-            "ranks": [{"key": RANK_LETTERS[r], "label": "10" if RANK_LETTERS[r] == "T"
-                       else RANK_LETTERS[r], "name": RANK_NAMES[r]} for r in range(12, -1, -1)],
-            "suits": [{"key": SUIT_LETTERS[s], "symbol": SUIT_SYMBOLS[s], "name": SUIT_NAMES[s],
+            "ranks": [{"key": RANK_LETTERS[r]} for r in range(12, -1, -1)],
+            "suits": [{"key": SUIT_LETTERS[s], "symbol": SUIT_SYMBOLS[s],
                        "color": "red" if s in (1, 2) else "black"} for s in range(4)],
         },
         "scoring": {
@@ -290,7 +292,7 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         if match is not None and _same_game(state, match.state) and not match.state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)
         people = people_of(given["players"]) if "players" in given else ()
-        labels = seat_labels(people) if people else list(SEAT_NAMES)
+        labels = seat_labels(people)
         sides = side_labels(labels, tuple(p.seat for p in people))
     tricks = data.get("tricks")
     if tricks is None:  # not given, or given as null (as for every optional key): all of them
@@ -345,7 +347,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-_Reviewed = tuple[GameState, int, int, list[str], list[str]]
+_Reviewed = tuple[GameState, int, int, list[Message], list[Message]]
 
 
 def _review_in_play(seat: Any) -> _Reviewed:
@@ -375,7 +377,7 @@ def _review_of_record(given: Any, seat: Any) -> _Reviewed:
     if type(seat) is not int or not 0 <= seat < 4:
         raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
     complete = -(-len(state.plays) // PLAYS_PER_DEAL)  # an unfinished deal of a file too
-    labels = seat_labels(people) if people else list(SEAT_NAMES)
+    labels = seat_labels(people)
     return state, seat, complete, labels, side_labels(labels, tuple(p.seat for p in people))
 
 
@@ -433,7 +435,8 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     if size > MAX_RECORD_BYTES:
         raise ProtocolError(
             "bad_record", f"the file is {size:,} bytes; a game record is at most "
-            f"{MAX_RECORD_BYTES:,}"
+            f"{MAX_RECORD_BYTES:,}",
+            message("error.file_too_big", size=size, limit=MAX_RECORD_BYTES),
         )
     if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
@@ -493,7 +496,7 @@ def examples(data: dict[str, Any]) -> list[dict[str, Any]]:
             "cards": list(cards),
             "trumps": list(EXAMPLE_SUITS),
             "winner": trick_winner(list(cards), list(EXAMPLE_SUITS)),
-            "reason": explain_trick(list(cards), list(EXAMPLE_SUITS)),
+            "reason": trick_reason(list(cards), list(EXAMPLE_SUITS)),
         }
         for cards in EXAMPLES
     ]

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..cards import SEAT_NAMES, Card, CardParseError
 from ..game import GameState, IllegalMoveError, new_game
+from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError, brief
 from .players import Chooser, make_chooser, suggest
@@ -129,8 +130,16 @@ class Match:
         try:
             state.play(code)
         except IllegalMoveError as exc:
-            raise ProtocolError("illegal_move", str(exc)) from None
+            raise ProtocolError("illegal_move", str(exc), self._illegal(code)) from None
         return self._moved(seat, code, None, 0.0)
+
+    def _illegal(self, code: Card) -> Message:
+        """Why the person to move may not play a card: they do not hold it, or they must
+        follow the suit led."""
+        state = self.state
+        if code not in state.hand(state.to_move):
+            return message("error.not_held", card=str(code))
+        return message("error.must_follow", card=str(code), suit=str(state.trick[0].suit))
 
     def step(self) -> dict[str, Any]:
         """One computer player moves; returns the move."""
@@ -148,7 +157,8 @@ class Match:
         state.play(card)
         return self._moved(seat, card, note, elapsed)
 
-    def _moved(self, seat: int, card: Card, note: str | None, elapsed: float) -> dict[str, Any]:
+    def _moved(self, seat: int, card: Card, note: Message | None, elapsed: float
+               ) -> dict[str, Any]:
         """What a move did (the seat, the card, whether it ended a trick, a deal or the
         game, how long it was thought over), after covering the hands if it passed the turn
         to another person."""
@@ -234,8 +244,8 @@ class Match:
             return False
         return True
 
-    def hint(self) -> tuple[Card, str]:
-        """A suggested card for the person whose turn it is, with the reason in words."""
+    def hint(self) -> tuple[Card, list[Message]]:
+        """A suggested card for the person whose turn it is, with the reason (messages)."""
         if self.status != "your_turn":
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)

@@ -14,11 +14,12 @@ from typing import Any
 
 from ..cards import Card
 from ..game import GameState, IllegalMoveError
+from ..messages import Message
 from . import words
 from .errors import ProtocolError, brief
 
 # A computer player: given the position, the card to play and a note if it fell back.
-Chooser = Callable[[GameState], tuple[Card, str | None]]
+Chooser = Callable[[GameState], tuple[Card, Message | None]]
 
 
 def _bots() -> tuple[Any, str | None]:
@@ -102,7 +103,7 @@ def make_chooser(level: str, seat: int, salt: str) -> Chooser:
                 problem = f"{type(exc).__name__}: {exc}"
                 raise ProtocolError("bad_level", f"level {brief(level)}: {problem}") from None
 
-    def choose(state: GameState) -> tuple[Card, str | None]:
+    def choose(state: GameState) -> tuple[Card, Message | None]:
         legal = state.legal_moves()
         rng = random.Random(f"{salt}:{len(state.plays)}")
         if not use_bot:
@@ -120,11 +121,11 @@ def make_chooser(level: str, seat: int, salt: str) -> Chooser:
     return choose
 
 
-def suggest(state: GameState) -> tuple[Card, str]:
-    """A card for the seat to move, from its observation only, and the reason in words."""
+def suggest(state: GameState) -> tuple[Card, list[Message]]:
+    """A card for the seat to move, from its observation only, and the reason (messages)."""
     bots, problem = _bots()
     suggest_card = getattr(bots, "suggest", None)
     if suggest_card is None:
         raise ProtocolError("unavailable", f"no hints without computer players ({problem})")
     suggestion = suggest_card(state.observation(state.to_move), seed=len(state.plays))
-    return Card.parse(str(suggestion.card)), str(suggestion.reason)
+    return Card.parse(str(suggestion.card)), list(suggestion.reason)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SEAT_NAMES, CardParseError, Suit
+from ..messages import Message, message
 from ..rules import Rules
 from . import words
 from .errors import ProtocolError, brief
@@ -85,11 +86,11 @@ class Settings:
         """A person's name ("" when not given), or None for a computer's seat."""
         return next((p.name for p in self.people if p.seat == seat), None)
 
-    def labels(self) -> list[str]:
+    def labels(self) -> list[Message]:
         """What to call each seat ("You" for the only person, else names or seat names)."""
         return seat_labels(self.people)
 
-    def side_labels(self) -> list[str]:
+    def side_labels(self) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
         return side_labels(self.labels(), self.seats)
 
@@ -102,9 +103,9 @@ class Settings:
         ]
 
 
-def seat_labels(people: tuple[Person, ...]) -> list[str]:
+def seat_labels(people: tuple[Person, ...]) -> list[Message]:
     """What to call each seat: "You" for the only person, else a person's name (the seat's
-    name when none was given); a computer's seat by its name."""
+    name when none was given); a computer's seat by its name. Messages (``words``)."""
     names = {p.seat: p.name for p in people}
     return [words.seat_label(s, names.get(s), len(people) == 1) for s in range(4)]
 
@@ -114,7 +115,7 @@ def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:
     return tuple(Person(s, players[s]["person"]) for s in (2, 3, 0, 1) if "person" in players[s])
 
 
-def side_labels(labels: list[str], people: tuple[int, ...]) -> list[str]:
+def side_labels(labels: list[Message], people: tuple[int, ...]) -> list[Message]:
     """Each partnership's name from its players' labels, people first (in ``people``'s
     order), then computer seats."""
     result = []
@@ -149,11 +150,12 @@ def _check_people(people: Any) -> tuple[Person, ...]:
         if len(name) > MAX_NAME_CHARS or not name.isprintable() or not _is_utf8(name):
             raise ProtocolError(
                 "bad_people", f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
-                f"{MAX_NAME_CHARS} characters, not {brief(name)}"
+                f"{MAX_NAME_CHARS} characters, not {brief(name)}",
+                message("error.bad_name", seat=seat, count=MAX_NAME_CHARS),
             )
         if name and any(p.name.casefold() == name.casefold() for p in checked):
             raise ProtocolError("bad_people", f"two people are called {name}: give each "
-                                "a different name")
+                                "a different name", message("error.same_name", name=name))
         checked.append(Person(seat, name))
     return tuple(checked)
 
@@ -168,7 +170,8 @@ def _check_seed(seed: Any, *, required: bool) -> str:
         seed = str(seed)
     if not isinstance(seed, str) or len(seed) > MAX_SEED_CHARS or not _is_utf8(seed):
         raise ProtocolError(
-            "bad_seed", f"seed must be a number or a text of at most {MAX_SEED_CHARS} characters"
+            "bad_seed", f"seed must be a number or a text of at most {MAX_SEED_CHARS} characters",
+            message("error.seed_too_long", count=MAX_SEED_CHARS),
         )
     return seed
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..cards import SEAT_NAMES, SUIT_LETTERS, Card
 from ..game import GameState
-from ..kernel import TRICKS_PER_DEAL
+from ..kernel import DEALS, TRICKS_PER_DEAL
 from ..record import from_record, to_record
 from . import words
 from .views import codes, score_sheet, sorted_hand, trick_item
@@ -73,7 +73,7 @@ def log_deal(state: GameState) -> int:
 
 def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:
     """The completed tricks of one deal (0-based; default ``log_deal``), each with its
-    leader, cards, winner and the reason in words; once the deal is over, its summary."""
+    leader, cards, winner and the reason (messages); once the deal is over, its summary."""
     last_deal = min(state.deal, 3)
     deal = log_deal(state) if deal is None else deal
     if type(deal) is not int or not 0 <= deal <= last_deal:
@@ -84,7 +84,7 @@ def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:
     return {
         "deal": deal,
         "dealer": dealer,
-        "opening": words.deal_opening(deal, dealer),
+        "opening": words.deal_opening(deal, dealer, DEALS, TRICKS_PER_DEAL),
         "tricks": [trick_item(t, suits, state.rules) for t in tricks],
         "summary": deal_summary(state, deal) if len(tricks) == TRICKS_PER_DEAL else None,
     }

@@ -1,7 +1,8 @@
 """The worker protocol: one function from a JSON request string to a JSON reply string.
 
 Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` or
-``{"id", "ok": false, "error": {"code", "message"}}``. ``REQUESTS`` maps each request type
+``{"id", "ok": false, "error": {"code", "message", "text"}}`` (``text`` is what people read,
+a message; ``message`` the same in plain English, for logs). ``REQUESTS`` maps each request type
 to its handler (``handlers``) and the payload keys it accepts; the limits are checked before
 anything is parsed. One match is kept between requests (the worker runs one page); apart
 from that, and from fresh random seeds when none is given, a reply depends only on the
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
+from ..messages import message
 from ..record import MAX_RECORD_BYTES
 from . import handlers
 from .errors import ProtocolError, brief
@@ -68,10 +70,12 @@ def handle(request: str) -> str:
         req_id = data.get("id")
         result = _dispatch(data)
     except ProtocolError as exc:
-        return _reply(_id_of(request, req_id), error={"code": exc.code, "message": str(exc)})
+        return _reply(_id_of(request, req_id),
+                      error={"code": exc.code, "message": str(exc), "text": exc.text})
     except Exception as exc:  # a bug must still answer, or the page waits forever
-        message = f"the engine failed: {type(exc).__name__}: {exc}"
-        return _reply(_id_of(request, req_id), error={"code": "internal", "message": message})
+        english = f"the engine failed: {type(exc).__name__}: {exc}"
+        return _reply(_id_of(request, req_id), error={"code": "internal", "message": english,
+                                                      "text": message("error.internal")})
     return _reply(req_id, result=result)
 
 
@@ -129,7 +133,7 @@ def _dispatch(data: dict[str, Any]) -> Any:
     return handler(data)
 
 
-def _reply(req_id: Any, *, result: Any = None, error: dict[str, str] | None = None) -> str:
+def _reply(req_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> str:
     if error is not None:
         if len(error["message"]) > MAX_MESSAGE_CHARS:  # engine messages may quote an input
             error = {**error, "message": error["message"][: MAX_MESSAGE_CHARS - 1] + "…"}

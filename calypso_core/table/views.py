@@ -13,10 +13,11 @@ from typing import TYPE_CHECKING, Any
 from ..cards import CARDS, RANK_LETTERS, SUIT_LETTERS
 from ..game import new_game
 from ..kernel import TRICKS_PER_DEAL, score_parts
-from ..trick_reasons import explain_trick
+from ..trick_reasons import trick_reason
 
 if TYPE_CHECKING:
     from ..game import GameState, Trick
+    from ..messages import Message
     from ..rules import Rules
 
 # Suits after one's own and the partner's: the two others, ordered so colours alternate
@@ -42,13 +43,14 @@ def codes(cards: Sequence[Any]) -> list[str]:
 
 
 def trick_item(trick: Trick, suits: tuple[int, ...], rules: Rules) -> dict[str, Any]:
-    """A completed trick: its leader, cards in playing order, winner and the reason."""
+    """A completed trick: its leader, cards in playing order, winner and the reason (a list
+    of messages, one per sentence)."""
     trumps = [suits[(trick.leader + i) % 4] for i in range(len(trick.cards))]
     return {
         "leader": trick.leader,
         "cards": codes(trick.cards),
         "winner": trick.winner,
-        "reason": explain_trick(trick.cards, trumps, rules, trick.leader),
+        "reason": trick_reason(trick.cards, trumps, rules, trick.leader),
     }
 
 
@@ -162,7 +164,7 @@ def seen_by(state: GameState, seat: int) -> dict[str, Any]:
     }
 
 
-def seat_setup(state: GameState, labels: list[str], levels: tuple[str, ...],
+def seat_setup(state: GameState, labels: list[Message], levels: tuple[str, ...],
                people: tuple[int, ...]) -> list[dict[str, Any]]:
     """What stays the same at each seat through a match: its label, whether a person
     plays it (else its level), its suit and its side."""

@@ -1,109 +1,90 @@
 """Every sentence and label the table sends to people, each kind made in one function.
 
-Trick reasons come from ``calypso_core.trick_reasons`` and hint reasons from the bots; everything
-else the page shows in the engine's words is made here, from parameters only (seats, names,
-cards, levels), so that each function can become one translated message with the same
-parameters.
+Nothing here is English or Russian: each function makes a message (``calypso_core.messages``:
+an id and its parameters) that the page renders in the reader's language from the catalogs.
+Trick reasons come from ``calypso_core.trick_reasons`` and hint reasons from the bots.
 """
 
 from __future__ import annotations
 
-from ..cards import SEAT_NAMES, SUIT_NAMES, SUIT_SYMBOLS, Card
+from ..cards import SUIT_LETTERS, Card
+from ..messages import Message, message
+from ..rules import Rules
 
-YOU = "You"
-
-# What each computer level is like, for the new-game dialog (docs/bots.md#the-levels).
-LEVEL_HELP = {
-    "random": "Plays any legal card.",
-    "novice": "Rules of thumb on what is on the table; remembers nothing.",
-    "club": "Counts cards: voids shown, copies still live, ranks each calypso needs.",
-    "expert": "Searches many possible layouts of the hidden cards.",
-    "master": "Searches deeper and reads the others' plays; the strongest.",
-}
-
-# The rule options of docs/rules.md#options: label and help, in Rules' order.
-OPTIONS = {
-    "lead_trump_must_be_beaten": (
-        "Trump lead must be beaten",
-        "A led own-suit card counts as a trump: a trump-in must be higher to win.",
-    ),
-    "last_trump_in_wins": (
-        "Last trump-in wins (early rules)",
-        "When several players trump in, the last one wins, not the highest.",
-    ),
-    "all_fours": (
-        "All Fours Calypso",
-        "You may play your own suit even when you can follow; each trump must beat the best "
-        "so far.",
-    ),
-    "leftovers_start_next_calypso": (
-        "Leftovers start the next calypso",
-        "Duplicates from the trick that completes a calypso start the next one (off: they go "
-        "to the pile).",
-    ),
-}
+# The rule options of docs/rules.md#options, in Rules' order; each has a label and a help
+# message, "option.<key>" and "option_help.<key>".
+OPTIONS = tuple(Rules().to_dict())
 
 
-# The review's grades (docs/review.md#grades), mildest first.
-GRADE_LABELS = {"inaccuracy": "Inaccuracy", "mistake": "Mistake", "blunder": "Blunder"}
+# The review's grades (docs/review.md#grades), mildest first: each a message "grade.<key>".
 
 
-def grade_label(grade: str) -> str:
-    """A review grade's name for people: ``"Mistake"``."""
-    return GRADE_LABELS.get(grade, grade.capitalize())
+def grade_label(grade: str) -> Message:
+    """A review grade's name for people: "Mistake"."""
+    return message(f"grade.{grade}")
 
 
-def level_label(level: str) -> str:
-    """A level's name for people: ``"Master"``."""
-    return level.replace("_", " ").capitalize()
+def level_label(level: str) -> Message:
+    """A level's name for people: "Master"."""
+    return message(f"level.{level}")
 
 
-def level_help(level: str) -> str:
-    """What a level is like, in one sentence (empty for a level this table does not know)."""
-    return LEVEL_HELP.get(level, "")
+def level_help(level: str) -> Message:
+    """What a level is like, in one sentence."""
+    return message(f"level_help.{level}")
 
 
-def seat_label(seat: int, name: str | None, alone: bool) -> str:
+def option_label(key: str) -> Message:
+    """A rule option's name: "All Fours Calypso"."""
+    return message(f"option.{key}")
+
+
+def option_help(key: str) -> Message:
+    """What a rule option does, in one sentence."""
+    return message(f"option_help.{key}")
+
+
+def seat_label(seat: int, name: str | None, alone: bool) -> Message:
     """What to call a seat: "You" for the only person, a person's name, else the seat."""
     if name is not None and alone:
-        return YOU
-    return name or SEAT_NAMES[seat]
+        return message("label.you")
+    if name:
+        return message("label.person", name=name)
+    return message("label.seat", seat=seat)
 
 
-def side_label(first: str, second: str) -> str:
+def side_label(first: Message, second: Message) -> Message:
     """A partnership's name from its two players' labels: "You & North", "Ana & Ben"."""
-    return f"{first} & {second}"
+    return message("label.side", first=first, second=second)
 
 
-def handoff(seat: int, label: str) -> dict[str, str]:
+def handoff(seat: int, label: Message) -> dict[str, Message]:
     """The hand-off screen's words: whom to pass the device to, and the button's name."""
-    who = label if label == SEAT_NAMES[seat] else f"{label} ({SEAT_NAMES[seat]})"
-    return {
-        "text": f"Pass the device to {who}.",
-        "button": f"Show {SEAT_NAMES[seat]}'s hand",
-    }
+    if label["id"] == "label.person":
+        text = message("handoff.pass_to_person", name=label["params"]["name"], seat=seat)
+    else:
+        text = message("handoff.pass_to_seat", seat=seat)
+    return {"text": text, "button": message("handoff.show", seat=seat)}
 
 
-def cut_story(chooser: int, cards: dict[int, Card], suit: int, mate: int) -> str:
+def cut_story(chooser: int, cards: dict[int, Card], suit: int, mate: int) -> Message:
     """The cut in one paragraph: who cut highest, the partners, the suits, the dealer."""
     partner = chooser ^ 2
-    return (
-        f"{SEAT_NAMES[chooser]} cuts highest ({cards[chooser].pretty}) and "
-        f"{SEAT_NAMES[partner]} next ({cards[partner].pretty}): they are partners. "
-        f"{SEAT_NAMES[chooser]} chooses {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}, "
-        f"{SEAT_NAMES[partner]} takes {SUIT_NAMES[mate]} {SUIT_SYMBOLS[mate]}, "
-        f"and {SEAT_NAMES[chooser]} deals first."
+    return message(
+        "cut.story",
+        chooser_seat=chooser, chooser_card=str(cards[chooser]),
+        partner_seat=partner, partner_card=str(cards[partner]),
+        suit=SUIT_LETTERS[suit], mate_suit=SUIT_LETTERS[mate],
     )
 
 
-def deal_opening(deal: int, dealer: int) -> str:
-    """How a deal starts (``deal`` 0-based): who deals and who leads."""
-    return (
-        f"Deal {deal + 1} of 4: {SEAT_NAMES[dealer]} deals 13 cards to each player; "
-        f"{SEAT_NAMES[(dealer + 1) % 4]} leads."
-    )
+def deal_opening(deal: int, dealer: int, deals: int, cards: int) -> Message:
+    """How a deal starts (``deal`` 0-based): who deals how many cards, and who leads."""
+    return message("deal.opening", number=deal + 1, count=deals, dealer_seat=dealer,
+                   cards=cards, leader_seat=(dealer + 1) % 4)
 
 
-def bot_failed(level: str, problem: str) -> str:
-    """The note when a computer player failed and a random legal card was played for it."""
-    return f"the {level} bot failed ({problem}); played at random"
+def bot_failed(level: str, problem: str) -> Message:
+    """The note when a computer player failed and a random legal card was played for it
+    (``problem`` is the error, for a developer: it stays as Python wrote it)."""
+    return message("note.bot_failed", level=level, problem=problem)

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, Route, expect
-from protocol_calls import ok
+from protocol_calls import ok, said
 
 from calypso_core import new_game, to_record
 
@@ -321,7 +321,7 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
     # The log's column holds its tricks and the summary within its width: nothing cut off.
     assert page.locator("[data-log]").evaluate("el => el.scrollWidth <= el.clientWidth")
     # The caption does not call deal 1's last trick the last trick of this deal.
-    assert log["tricks"][-1]["reason"] not in page.locator(
+    assert said(log["tricks"][-1]["reason"]) not in page.locator(
         "[data-trick-caption]").inner_text()
     # The review's offer shows too, above the table: it covers none of the hand.
     expect(page.locator("[data-review-offer]")).to_be_visible()
@@ -447,7 +447,7 @@ def test_every_dialog_has_no_serious_accessibility_problem(
     page.locator("[data-dialog=new_game]").get_by_label("Level", exact=True).select_option(
         strongest["key"])
     expect(help_).to_contain_text(
-        f"{strongest['label']} (level {len(levels)} of {len(levels)}, the strongest)")
+        f"{said(strongest['label'])} (level {len(levels)} of {len(levels)}, the strongest)")
     expect(help_).to_contain_text("Thinks up to")
     check("new_game")
     page.get_by_role("button", name="Menu").click()
