@@ -445,12 +445,21 @@ def wait_for(condition: Callable[[], bool], timeout: float = 30) -> None:
         time.sleep(0.05)
 
 
+def ctrl_c_as_a_terminal_sends_it() -> None:
+    """In the child: Ctrl+C's default action, as in a terminal.
+
+    A shell without job control starts background commands with SIGINT ignored, and an
+    ignored signal is inherited, so a test run from such a shell would see no Ctrl+C at all.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_at_the_prompt_is_one_line_and_status_130() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
     with subprocess.Popen(
         [sys.executable, "-m", "calypso_core", "play", "--seed", "1"],
         cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, start_new_session=True,
+        stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_as_a_terminal_sends_it,
     ) as game:  # fmt: skip
         assert game.stdout is not None
         wait_for(lambda: b"Your card" in os.read(game.stdout.fileno(), 65536))
@@ -484,6 +493,7 @@ def test_ctrl_c_during_a_match_on_two_processes_is_one_line() -> None:
     with subprocess.Popen(
         [sys.executable, "-m", "calypso_core", *args], cwd=ROOT, env=env,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_sends_it,
     ) as match:  # fmt: skip
         try:
             # Interrupted while the workers play their boards, as a person would. (A signal
