@@ -96,23 +96,28 @@ def check_hash(path: Path, expected: str) -> Path:
 
 # --- Fetching pinned inputs into .cache/ (outside git) --------------------------------------
 
+
+def npm_pack(name: str, pin: dict[str, str], what: str) -> Path:
+    """The pinned npm package's tarball in the cache, fetched with ``npm pack`` if missing."""
+    spec = f"{name}@{pin['version']}"
+    tarball = CACHE / f"{name}-{pin['version']}.tgz"
+    if not tarball.is_file():
+        if not shutil.which("npm"):
+            apt_install("npm", "npm", f"npm fetches {what}")
+        CACHE.mkdir(exist_ok=True)
+        log(f"fetching {spec} with npm pack")
+        run_setup(f"npm pack {spec}", "check the network and npm's messages above",
+                  "npm", "pack", "--quiet", spec, "--pack-destination", CACHE)
+    check_hash(tarball, pin["sha256"])
+    return tarball
+
+
 def fetch_pyodide() -> Path:
     """Return the cache folder holding the runtime files of the pinned npm package."""
     folder = CACHE / f"pyodide-{PYODIDE['version']}"
     if all((folder / name).is_file() for name in RUNTIME_FILES):
         return folder
-    tarball = CACHE / f"pyodide-{PYODIDE['version']}.tgz"
-    if not tarball.is_file():
-        if not shutil.which("npm"):
-            apt_install("npm", "npm", "npm fetches the pinned Pyodide runtime from the "
-                        "npm registry")
-        CACHE.mkdir(exist_ok=True)
-        log(f"fetching pyodide@{PYODIDE['version']} with npm pack")
-        run_setup(f"npm pack pyodide@{PYODIDE['version']}",
-                  "check the network and npm's messages above",
-                  "npm", "pack", "--quiet", f"pyodide@{PYODIDE['version']}",
-                  "--pack-destination", CACHE)
-    check_hash(tarball, PYODIDE["sha256"])
+    tarball = npm_pack("pyodide", PYODIDE, "the pinned Pyodide runtime from the npm registry")
     partial = folder.with_suffix(".partial")
     shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(tarball) as tar:
@@ -132,18 +137,8 @@ def fetch_axe_core() -> Path:
     script = CACHE / f"axe-core-{AXE_CORE['version']}" / "axe.min.js"
     if script.is_file():
         return script
-    tarball = CACHE / f"axe-core-{AXE_CORE['version']}.tgz"
-    if not tarball.is_file():
-        if not shutil.which("npm"):
-            apt_install("npm", "npm", "npm fetches the pinned axe-core for the browser tests' "
-                        "accessibility checks")
-        CACHE.mkdir(exist_ok=True)
-        log(f"fetching axe-core@{AXE_CORE['version']} with npm pack")
-        run_setup(f"npm pack axe-core@{AXE_CORE['version']}",
-                  "check the network and npm's messages above",
-                  "npm", "pack", "--quiet", f"axe-core@{AXE_CORE['version']}",
-                  "--pack-destination", CACHE)
-    check_hash(tarball, AXE_CORE["sha256"])
+    tarball = npm_pack("axe-core", AXE_CORE,
+                       "the pinned axe-core for the browser tests' accessibility checks")
     partial = script.parent.with_suffix(".partial")
     shutil.rmtree(partial, ignore_errors=True)
     with tarfile.open(tarball) as tar:
