@@ -1,9 +1,10 @@
 """One game of Calypso: four deals from one shuffled 208-card deck.
 
 ``GameState`` keeps per-seat card counts and per-suit rank masks, so that legality is one
-lookup, ``legal_moves`` is a table lookup per suit and a clone is a handful of list copies;
-the public methods take and give ``Card``. A full trick goes to the rules kernel
-(``kernel.py``) for its winner and its cards; bench/engine.py measures the whole.
+lookup, ``legal_moves`` hands out a table's tuple of one suit's cards (or joins four) and a
+clone is a handful of list copies; the public methods take and give ``Card``. A full trick
+goes to the rules kernel (``kernel.py``) for its winner and its cards; bench/engine.py
+measures the whole.
 """
 
 from __future__ import annotations
@@ -232,9 +233,13 @@ class GameState:
 
     # -- moves ---------------------------------------------------------------------------
 
-    def legal_moves(self) -> list[Card]:
-        """The distinct cards the player to move may play, sorted by suit then rank."""
-        # Once the game is over every hand is empty, so this returns [] with no check.
+    def legal_moves(self) -> tuple[Card, ...]:
+        """The distinct cards the player to move may play, sorted by suit then rank.
+
+        A tuple: the same immutable tuple may be handed out again, so nothing a caller does
+        with it can touch the position (and no copy is made on the way out).
+        """
+        # Once the game is over every hand is empty, so this returns () with no check.
         held = self._held[self._to_move]
         led = self._led
         if led >= 0:
@@ -242,16 +247,16 @@ class GameState:
             if cards:
                 if self._all_fours:
                     return self._all_fours_moves(led, held)
-                return [*cards]
+                return cards
         table = _MASK_CARDS
-        return [*table[held[0]], *table[held[1]], *table[held[2]], *table[held[3]]]
+        return table[held[0]] + table[held[1]] + table[held[2]] + table[held[3]]
 
-    def _all_fours_moves(self, led: int, held: list[int]) -> list[Card]:
+    def _all_fours_moves(self, led: int, held: list[int]) -> tuple[Card, ...]:
         own = self._trumps[self._to_move][0]
         if own == led or not held[own] & 8191:
-            return [*_MASK_CARDS[held[led]]]
+            return _MASK_CARDS[held[led]]
         first, second = (led, own) if led < own else (own, led)
-        return [*_MASK_CARDS[held[first]], *_MASK_CARDS[held[second]]]
+        return _MASK_CARDS[held[first]] + _MASK_CARDS[held[second]]
 
     def is_legal(self, card: Card | str) -> bool:
         """Whether the player to move may play this card."""

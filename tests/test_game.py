@@ -94,7 +94,7 @@ def test_the_deal_passes_clockwise_and_the_stock_is_dealt_in_order(first_dealer:
         assert {trick.deal for trick in state.tricks[13 * deal :]} == {deal}
     assert state.is_over
     assert state.stock_size == 0
-    assert state.legal_moves() == []
+    assert state.legal_moves() == ()
     assert all(state.hand_size(seat) == 0 for seat in range(4))
 
 
@@ -286,6 +286,19 @@ def test_you_must_follow_suit_if_you_can() -> None:
     assert not state.is_legal("2S")
 
 
+def test_the_legal_moves_handed_out_stay_as_they_were_while_play_goes_on() -> None:
+    state = new_game(5)
+    handed_out = []
+    while not state.is_over:
+        moves = state.legal_moves()
+        handed_out.append((moves, [str(card) for card in moves]))
+        state.play(moves[-1])
+    for moves, as_they_were in handed_out:
+        assert [str(card) for card in moves] == as_they_were
+    with pytest.raises(TypeError):
+        handed_out[0][0][0] = handed_out[0][0][-1]  # type: ignore[index]
+
+
 @pytest.mark.parametrize(
     ("move", "message"),
     [
@@ -344,7 +357,7 @@ def test_no_move_after_the_end() -> None:
     state = position(3, deal, deal, deal, deal)
     play_first_legal(state, 208)
     assert state.is_over
-    assert state.legal_moves() == []
+    assert state.legal_moves() == ()
     assert state.trick_number == 12
     with pytest.raises(IllegalMoveError, match="2S cannot be played: the game is over"):
         state.play("2S")

@@ -241,7 +241,7 @@ def check_thoroughly(
 
 def check_end(state: GameState, model: ReferenceGame) -> None:
     assert state.is_over and model.is_over
-    assert state.legal_moves() == []
+    assert state.legal_moves() == ()
     assert len(state.plays) == 208 and len(state.tricks) == 52
     assert all(state.hand_size(seat) == 0 for seat in range(4))
     assert state.stock_size == 0 and state.trick == []
