@@ -514,6 +514,12 @@ def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0, quiet: bo
     handler = type("Handler", (DistHandler,),
                    {"quiet": quiet, "prefix": prefix, "extra_headers": dict(headers or {})})
     server = DistServer((host, port), functools.partial(handler, directory=str(folder)))
+    shown_host = "127.0.0.1" if host in ("", "0.0.0.0") else host
+    return f"http://{shown_host}:{server.server_address[1]}{prefix}", serve_in_background(server)
+
+
+def serve_in_background(server: ThreadingHTTPServer) -> Callable[[], None]:
+    """Run server from a background thread; return a function that stops it."""
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
 
@@ -522,8 +528,7 @@ def start_server(folder: Path, host: str = "127.0.0.1", port: int = 0, quiet: bo
         server.server_close()
         thread.join()
 
-    shown_host = "127.0.0.1" if host in ("", "0.0.0.0") else host
-    return f"http://{shown_host}:{server.server_address[1]}{prefix}", stop
+    return stop
 
 
 def serve(host: str, port: int) -> None:

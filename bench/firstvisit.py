@@ -30,28 +30,26 @@ bench/results/firstvisit-<time>.json.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import os
-import shutil
 import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import common, throttle, web  # web: its bare page
+
 FIRST_TARGET = 1.15
 LATER_TARGET = 0.5
 TIMEOUT_MS = 300_000
 OFFLINE_TIMEOUT_MS = 120_000  # for the service worker to cache the build after a first visit
 POLL_MS = 250  # Playwright's default polls every frame, which keeps the page drawing frames
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
 PAGE_QUERY = "?seed=bench&level=random&speed=0"
 # Notes when the table first waits for the person (window.__playable, ms since navigation).
 # A MutationObserver, not a requestAnimationFrame loop: polling every frame would keep the
@@ -64,18 +62,6 @@ new MutationObserver((records, observer) => {
   }
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 """
-
-
-def load(name: str, path: Path) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-throttle = load("calypso_throttle", ROOT / "bench" / "throttle.py")
-web = load("calypso_bench_web", ROOT / "bench" / "web.py")  # its bare page
 
 
 def browser_cpu() -> dict[int, float]:
@@ -244,26 +230,19 @@ def main(argv: list[str]) -> int:
     if unknown := [name for name in links if name not in throttle.LINKS]:
         parser.error(f"unknown link {', '.join(unknown)}; known: {', '.join(throttle.LINKS)}")
 
-    build = throttle.load_build()
-    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
-    if not (dist / build.MANIFEST).is_file():
-        build.build(dist)
-    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    build = common.load_build()
+    dist = common.built(build, common.dist_folder())
     report: dict[str, Any] = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"),
-                              "build": json.loads((dist / build.MANIFEST).read_text())["build"],
-                              "load_before": [round(x, 2) for x in os.getloadavg()]}
+                              "build": common.build_id(build, dist),
+                              "load_before": common.load_average()}
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = common.launch_chromium(playwright, common.CHROMIUM_ARGS)
         for name in links:
             report[name] = measure_link(browser, dist, name, args.rounds)
         browser.close()
-    report["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    report["load_after"] = common.load_average()
 
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    (results / f"firstvisit-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(
-        json.dumps(report, indent=1) + "\n")
+    common.save_results("firstvisit", json.dumps(report, indent=1) + "\n")
     if args.json:
         print(json.dumps(report, indent=1))
         return 0

@@ -17,10 +17,7 @@ smaller. Builds dist/ first if it is missing. Needs Chromium and Playwright (the
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
-import shutil
 import statistics
 import sys
 from pathlib import Path
@@ -29,10 +26,11 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import CHROMIUM_ARGS, built, dist_folder, launch_chromium, load_build
+
 TIMEOUT_MS = 180_000
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
 # Notes the moment the engine is ready, in milliseconds since navigation start.
 PROBE = """
 new MutationObserver(() => {
@@ -41,14 +39,6 @@ new MutationObserver(() => {
     }
 }).observe(document, { attributes: true, subtree: true, attributeFilter: ["data-engine-state"] });
 """
-
-
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def ready_ms(page: Page) -> float:
@@ -94,14 +84,10 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     build = load_build()
-    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
-    if not (dist / build.MANIFEST).is_file():
-        build.build(dist)
-    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    dist = built(build, dist_folder())
     rounds = []
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                             args=CHROMIUM_ARGS)
+        browser = launch_chromium(playwright, CHROMIUM_ARGS)
         for number in range(args.rounds):
             rounds.append(one_round(browser, build, dist))
             print(f"round {number + 1}/{args.rounds}: "

@@ -15,20 +15,16 @@ seat, card by card. Needs dist/ (``python3 build.py build``) and Chromium.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
-import shutil
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calypso_core import parse_record  # noqa: E402
-from calypso_core.bots.review import REVIEW_ITERATIONS, iter_review  # noqa: E402
+from bench.common import GOLDEN_RECORD, launch_chromium, load_build
+from calypso_core import parse_record
+from calypso_core.bots.review import REVIEW_ITERATIONS, iter_review
 
 REVIEW = """async ([record, seat, budget]) => {
   const { engine } = await import("./engine-client.js");
@@ -76,14 +72,6 @@ RERUN = """async ([level]) => {
 }"""
 
 
-def load_build() -> Any:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def in_cpython(record: str, seat: int, budget: int) -> list[float]:
     seconds = [0.0] * 4
     start = time.perf_counter()
@@ -98,8 +86,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--budget", type=int, default=REVIEW_ITERATIONS)
-    parser.add_argument("--record", type=Path,
-                        default=ROOT / "tests" / "golden" / "standard-seed-2024.record.json")
+    parser.add_argument("--record", type=Path, default=GOLDEN_RECORD)
     parser.add_argument("--seat", type=int, default=2)
     parser.add_argument("--rerun", help="also time the master in your seat against this level "
                         "(or 'daily')")
@@ -111,9 +98,7 @@ def main() -> int:
     url, stop = build.start_server(build.DIST)
     try:
         with sync_playwright() as playwright:
-            chromium = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True,
-                                                 args=["--no-sandbox"])
+            browser = launch_chromium(playwright, ["--no-sandbox"])
             page = browser.new_page()
             page.goto(url + "?seed=bench-review&level=random&speed=0")
             page.wait_for_selector("html[data-engine-state=ready]", state="attached",

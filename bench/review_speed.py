@@ -12,7 +12,6 @@ notes), so the Node time is a pessimistic estimate of the page's. Needs Node.js.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
 import sys
 import tempfile
@@ -24,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from pyodide_node import engine_wheel, run_in_pyodide
 
+from bench.common import GOLDEN_RECORD, ROOT, built, load_build
 from calypso_core import new_game, parse_record, to_record
 from calypso_core.bots.review import REVIEW_ITERATIONS
 
-ROOT = Path(__file__).resolve().parents[1]
 TIMED = """
 import json, time
 from calypso_core import parse_record
@@ -49,20 +48,11 @@ if __name__ == "__main__":
 """
 
 
-def load_build() -> object:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budget", type=int, default=REVIEW_ITERATIONS)
     parser.add_argument("--deals", type=int, default=1)
-    parser.add_argument("--record", type=Path,
-                        default=ROOT / "tests" / "golden" / "standard-seed-2024.record.json")
+    parser.add_argument("--record", type=Path, default=GOLDEN_RECORD)
     parser.add_argument("--seat", type=int, default=2)
     args = parser.parse_args()
     full = parse_record(args.record.read_text())
@@ -75,13 +65,11 @@ def main() -> int:
     exec(TIMED, namespace)
     cpython = namespace["timed"](parse_record(record), args.seat, args.budget)
     build = load_build()
-    dist = ROOT / "dist"
-    if not (dist / build.MANIFEST).is_file():  # type: ignore[attr-defined]
-        build.build(dist)  # type: ignore[attr-defined]
+    dist = built(build, ROOT / "dist")
     with tempfile.TemporaryDirectory() as folder:
         code = f"RECORD = {record!r}\nSEAT = {args.seat}\nBUDGET = {args.budget}\n{TIMED}"
-        out = run_in_pyodide(code, build.fetch_pyodide(),  # type: ignore[attr-defined]
-                             engine_wheel(dist), Path(folder), timeout=3600)
+        out = run_in_pyodide(code, build.fetch_pyodide(), engine_wheel(dist), Path(folder),
+                             timeout=3600)
     pyodide = json.loads(out)
     assert pyodide["cost"] == cpython["cost"], "the two runtimes disagree"
     deals = slice(0, args.deals)

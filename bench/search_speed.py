@@ -25,23 +25,20 @@ PATH; Playwright).
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import io
 import json
-import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import ROOT, launch_chromium, load_build
 
 # Runs in the measured runtime: POSITIONS and OPTIONS (JSON texts) are set before it, and
 # each measured calypso_core is importable as measured_0, measured_1.
@@ -138,20 +135,11 @@ def run_cpython(trees: list[Path], found: list[dict[str, Any]], options: dict[st
     return json.loads(done.stdout)
 
 
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def run_pyodide(trees: list[Path], found: list[dict[str, Any]], options: dict[str, Any]) -> Any:
     from playwright.sync_api import sync_playwright
 
     build = load_build()
     runtime = build.fetch_pyodide()
-    chromium = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
     with tempfile.TemporaryDirectory() as folder:
         site = Path(folder)
         (site / "pyodide").symlink_to(runtime, target_is_directory=True)
@@ -164,8 +152,7 @@ def run_pyodide(trees: list[Path], found: list[dict[str, Any]], options: dict[st
         url, stop = build.start_server(site)
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=chromium,
-                                                     args=["--no-sandbox", "--disable-gpu"])
+                browser = launch_chromium(playwright, ["--no-sandbox", "--disable-gpu"])
                 page = browser.new_page()
                 page.goto(url + "index.html")
                 page.wait_for_function("() => window.__result !== undefined",

@@ -17,29 +17,22 @@ import argparse
 import functools
 import gzip
 import hashlib
-import importlib.util
 import sys
 import threading
 import time
 from collections.abc import Callable
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from http.server import SimpleHTTPRequestHandler
 from pathlib import Path
-from types import ModuleType
 from typing import Any, BinaryIO, ClassVar
 from urllib.parse import unquote, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import ROOT, load_build
+
 GZIP_SUFFIXES = (".html", ".js", ".mjs", ".css", ".json", ".svg", ".wasm", ".webmanifest")
 CHUNK = 16 * 1024  # the link's unit of sharing: concurrent responses interleave by chunks
 LINKS = {"slow": (10.0, 60.0), "fast": (50.0, 20.0)}  # name: (Mbit/s, ms per request)
-
-
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class Link:
@@ -147,14 +140,6 @@ class ThrottledHandler(SimpleHTTPRequestHandler):
         pass
 
 
-class ThrottledServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # browsers drop connections
-            super().handle_error(request, client_address)
-
-
 def start_throttled_server(folder: Path, rate_mbit: float, delay_ms: float,
                            extra: dict[str, tuple[bytes, str]] | None = None,
                            host: str = "127.0.0.1", port: int = 0,
@@ -165,7 +150,8 @@ def start_throttled_server(folder: Path, rate_mbit: float, delay_ms: float,
     Returns the URL, the link (its ``sent`` counts body bytes) and a function that stops it.
     """
     link = Link(rate_mbit * 1e6 / 8, delay_ms / 1000)
-    mime_types = load_build().MIME_TYPES
+    build = load_build()
+    mime_types = build.MIME_TYPES
     for file in folder.rglob("*"):  # compressed ahead, as a host serves them
         if file.is_file():
             body_of(file, mime_types)
@@ -173,16 +159,8 @@ def start_throttled_server(folder: Path, rate_mbit: float, delay_ms: float,
               for path, (data, content_type) in (extra or {}).items()}
     handler = type("Handler", (ThrottledHandler,), {
         "link": link, "extra": bodies, "mime_types": mime_types})
-    server = ThrottledServer((host, port), functools.partial(handler, directory=str(folder)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-
-    def stop() -> None:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-    return f"http://{host}:{server.server_address[1]}/", link, stop
+    server = build.DistServer((host, port), functools.partial(handler, directory=str(folder)))
+    return f"http://{host}:{server.server_address[1]}/", link, build.serve_in_background(server)
 
 
 def main(argv: list[str]) -> int:

@@ -25,24 +25,20 @@ bench/results/waiting-<time>.json.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
-import shutil
 import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from playwright.sync_api import Browser, Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS  # noqa: E402
-from tests.browser.watching import origin_of, watch  # noqa: E402
+from bench import common
+from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from tests.browser.watching import origin_of, watch
 
 TARGET = 1.3
 LONG_TASK_TARGET_MS = 50
@@ -76,14 +72,6 @@ new PerformanceObserver((list) => {
   if (playing) for (const entry of list.getEntries()) window.__longTasks.push(entry.duration);
 }).observe({ type: "longtask", buffered: false });
 """
-
-
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 class Table:
@@ -180,16 +168,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
 
-    build = load_build()
-    dist = Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
-    if not (dist / build.MANIFEST).is_file():
-        build.build(dist)
-    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    build = common.load_build()
+    dist = common.built(build, common.dist_folder())
     report: dict[str, Any] = {
         "when": time.strftime("%Y-%m-%dT%H:%M:%S"),
-        "build": json.loads((dist / build.MANIFEST).read_text())["build"],
+        "build": common.build_id(build, dist),
         "speed": args.speed,
-        "load_before": [round(x, 2) for x in os.getloadavg()],
+        "load_before": common.load_average(),
     }
     waits: dict[str, list[float]] = {level: [] for level in LEVELS}
     long_tasks: dict[str, list[float]] = {level: [] for level in LEVELS}
@@ -198,8 +183,7 @@ def main(argv: list[str]) -> int:
     url, stop = build.start_server(dist)
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                                 args=CHROMIUM_ARGS)  # fmt: skip
+            browser = common.launch_chromium(playwright, CHROMIUM_ARGS)
             for game in range(args.games):
                 seed = args.seed if game == 0 else f"{args.seed}-{game}"
                 tables = [Table(browser, url, level, seed, args.speed) for level in LEVELS]
@@ -221,16 +205,14 @@ def main(argv: list[str]) -> int:
             browser.close()
     finally:
         stop()
-    report["load_after"] = [round(x, 2) for x in os.getloadavg()]
+    report["load_after"] = common.load_average()
     for level in LEVELS:
         report[level] = summary(waits[level], long_tasks[level], tasks[level])
     report["ratio_p50"] = round(report["master"]["p50_ms"] / report["random"]["p50_ms"], 2)
     report["ratio_p95"] = round(report["master"]["p95_ms"] / report["random"]["p95_ms"], 2)
     report["problems"] = problems
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    (results / f"waiting-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(
-        json.dumps({**report, "waits": waits, "long_task_ms": long_tasks}) + "\n")
+    kept = {**report, "waits": waits, "long_task_ms": long_tasks}
+    common.save_results("waiting", json.dumps(kept) + "\n")
     if args.json:
         print(json.dumps(report, indent=2))
         return 0

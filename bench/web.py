@@ -23,27 +23,31 @@ CALYPSO_CHROMIUM) and Playwright. Results also go to bench/results/web-<time>.js
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import json
-import os
-import shutil
 import statistics
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import (
+    CHROMIUM_ARGS,
+    ROOT,
+    built,
+    launch_chromium,
+    load_build,
+    save_results,
+)
+
 BOOT_TARGET = 1.15
 BLOCK_SW = False  # --no-service-worker: measure the page as if it had no offline cache
 LONGTASK_TARGET_MS = 50
 TIMEOUT_MS = 180_000
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update"]
 
 # The reference: a page whose module worker only loads the runtime, as web/worker.js does.
 BARE_PAGE = """<!doctype html><meta charset="utf-8"><title>bare Pyodide</title>
@@ -102,14 +106,6 @@ STEP_TIMER = """async () => {
     return result;
   };
 }"""
-
-
-def load_build() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_build", ROOT / "build.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -241,17 +237,12 @@ def main(argv: list[str]) -> int:
     BLOCK_SW = args.no_service_worker
 
     build = load_build()
-    dist = ROOT / "dist"
-    if not (dist / build.MANIFEST).is_file():
-        build.build(dist)
-    url, stop = build.start_server(dist)
-    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    url, stop = build.start_server(built(build, ROOT / "dist"))
     report: dict[str, Any] = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"),
                               "service_worker": not BLOCK_SW}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=executable, headless=True,
-                                                 args=CHROMIUM_ARGS)
+            browser = launch_chromium(playwright, CHROMIUM_ARGS)
             bare: list[float] = []
             table: list[float] = []
             sizes: dict[str, int] = {}
@@ -298,10 +289,7 @@ def main(argv: list[str]) -> int:
     finally:
         stop()
 
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    (results / f"web-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(
-        json.dumps(report, indent=1) + "\n")
+    save_results("web", json.dumps(report, indent=1) + "\n")
     if args.json:
         print(json.dumps(report, indent=1))
         return 0

@@ -11,12 +11,11 @@ import argparse
 import random
 from collections.abc import Callable, Sequence
 
-from .cards import Card, CardParseError
+from .cards import Card, CardParseError, brief_repr
 from .cli_io import one_line
 from .game import GameState, new_game
 from .kernel import DEALS, TRICKS_PER_DEAL
 from .messages import Message, message, render
-from .table.errors import brief
 from .table.players import bot_levels, make_chooser
 from .trick_reasons import trick_reason
 
@@ -35,7 +34,7 @@ def play_in_terminal(
     lang = getattr(args, "lang", None) or "en"
     levels, _ = bot_levels()
     if args.level not in levels:
-        raise ValueError(f"unknown level {brief(args.level)} (levels: {', '.join(levels)})")
+        raise ValueError(f"unknown level {brief_repr(args.level)} (levels: {', '.join(levels)})")
 
     def say(said: Message | list[Message]) -> None:
         write(render(said, lang))
@@ -105,7 +104,7 @@ def _refusal(state: GameState, text: str) -> Message | None:
     try:
         card = Card.parse(text)
     except CardParseError:
-        return message("terminal.not_a_card", text=brief(text, 30))
+        return message("terminal.not_a_card", text=brief_repr(text))
     if card not in state.hand(state.to_move):
         return message("error.not_held", card=str(card))
     if not state.is_legal(card):

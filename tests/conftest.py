@@ -1,13 +1,17 @@
-"""Fixtures shared by the site checks and the browser tests: build.py and a built dist/."""
+"""Fixtures shared by the tests: build.py and a built dist/ (the site checks and the browser
+tests), and a fresh table session (the protocol tests)."""
 
 from __future__ import annotations
 
 import importlib.util
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from calypso_core import table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,3 +33,11 @@ def dist_dir(build_module: ModuleType) -> Path:
     if not (dist / build_module.MANIFEST).is_file():
         build_module.build(dist)
     return dist
+
+
+@pytest.fixture
+def fresh_table() -> Iterator[None]:
+    """The table's session reset before the test and after it."""
+    table.reset()
+    yield
+    table.reset()

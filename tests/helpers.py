@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -14,6 +15,8 @@ from calypso_core.cards import CARDS
 # W diamonds (North-South hold the majors).
 EXAMPLE_SUITS = "SCHD"
 SEAT_LETTERS = "NESW"
+# Every variant of the game: the 16 combinations of the four rule options.
+ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
 
 
 def deck_from_hands(first_dealer: int, *deals: Mapping[str, str] | None) -> list[str]:

@@ -12,6 +12,7 @@ import math
 import random
 
 import pytest
+from helpers import ALL_RULES
 
 from calypso_core import GameState, Rules, new_game
 from calypso_core.bots import make_bot
@@ -20,8 +21,6 @@ from calypso_core.bots.policy import light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
 from calypso_core.bots.search import SearchBot, _misses, _Race, _replays
 from calypso_core.fastsim import Sim
-
-ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
 
 
 def positions(seed: int, rules: Rules = ALL_RULES[0], every: int = 5) -> list[GameState]:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from helpers import (
+    ALL_RULES,
     NORTH_COMPLETES_DEAL_1,
     NORTH_RUNS_SPADES,
     NORTH_RUNS_SPADES_TRICKS,
@@ -30,13 +31,6 @@ from calypso_core import (
 )
 from calypso_core.cards import CARDS
 
-ALL_RULES = [
-    Rules(a, b, c, d)
-    for a in (False, True)
-    for b in (False, True)
-    for c in (False, True)
-    for d in (False, True)
-]
 NORTH, EAST, SOUTH, WEST = range(4)
 SPADES_THREE_TO_ACE = [f"{rank}S" for rank in "3456789TJQKA"]
 

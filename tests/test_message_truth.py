@@ -11,7 +11,6 @@ Every message is also rendered in every language.
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -20,13 +19,13 @@ from functools import cache
 from typing import Any
 
 import pytest
+from helpers import ALL_RULES
 
 from calypso_core import Card, GameState, Rules, new_game, trick_winner
 from calypso_core.bots import suggest
 from calypso_core.messages import LANGUAGES, Message, render
 from calypso_core.trick_reasons import trick_reason
 
-ALL_RULES = [Rules(*flags) for flags in itertools.product((False, True), repeat=4)]
 GAMES = 10  # random games per rule option: 520 tricks each
 RANDOM_TRICKS = 1500  # random tricks of four cards per rule option, on top of the games' tricks
 HINTS = 500  # per rule option

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,11 +22,8 @@ from calypso_core.trick_reasons import explain_trick, trick_reason
 SOUTH = 2
 
 
-@pytest.fixture(autouse=True)
-def fresh_session() -> Iterator[None]:
-    table.reset()
-    yield
-    table.reset()
+# Each test starts from a fresh table session and leaves none behind.
+pytestmark = pytest.mark.usefixtures("fresh_table")
 
 
 def playable(view: dict[str, Any]) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from helpers import (
+    ALL_RULES,
     NORTH_COMPLETES_DEAL_1,
     NORTH_RUNS_SPADES,
     NORTH_RUNS_SPADES_TRICKS,
@@ -35,13 +36,6 @@ from calypso_core.__main__ import replay_summary
 from calypso_core.record import MAX_RECORD_BYTES
 
 GOLDEN = Path(__file__).parent / "golden"
-ALL_RULES = [
-    Rules(a, b, c, d)
-    for a in (False, True)
-    for b in (False, True)
-    for c in (False, True)
-    for d in (False, True)
-]
 
 
 def random_state(seed: int, plays: int, rules: Rules | None = None) -> GameState:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +21,8 @@ BUDGET = 24  # iterations a card: enough to exercise the search, fast enough for
 GOLDEN = Path(__file__).parent / "golden" / "standard-seed-2024.record.json"
 
 
-@pytest.fixture(autouse=True)
-def fresh_session() -> Iterator[None]:
-    table.reset()
-    yield
-    table.reset()
+# Each test starts from a fresh table session and leaves none behind.
+pytestmark = pytest.mark.usefixtures("fresh_table")
 
 
 def finished_game(seed: int = 2024) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from collections import Counter
 
 import pytest
 from helpers import (
+    ALL_RULES,
     EXAMPLE_SUITS,
     NORTH_RUNS_SPADES,
     NORTH_RUNS_SPADES_TRICKS,
@@ -36,13 +37,6 @@ LAST_IN = Rules(last_trump_in_wins=True)
 MUST_BEAT_LAST_IN = Rules(lead_trump_must_be_beaten=True, last_trump_in_wins=True)
 ALL_FOURS = Rules(all_fours=True)
 ALL_FOURS_LAST_IN = Rules(all_fours=True, last_trump_in_wins=True)
-ALL_RULES = [
-    Rules(a, b, c, d)
-    for a in (False, True)
-    for b in (False, True)
-    for c in (False, True)
-    for d in (False, True)
-]
 SEATS = "NESW"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -28,11 +27,8 @@ from calypso_core.table.story import (
 SOUTH = 2
 
 
-@pytest.fixture(autouse=True)
-def fresh_session() -> Iterator[None]:
-    table.reset()
-    yield
-    table.reset()
+# Each test starts from a fresh table session and leaves none behind.
+pytestmark = pytest.mark.usefixtures("fresh_table")
 
 
 def played(seed: int, plays: int) -> GameState:

@@ -12,7 +12,6 @@ import itertools
 import json
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,11 +26,8 @@ CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
 NAMES = {0: "Ben", 1: "Cleo", 2: "Ana", 3: "Dev"}
 
 
-@pytest.fixture(autouse=True)
-def fresh_session() -> Iterator[None]:
-    table.reset()
-    yield
-    table.reset()
+# Each test starts from a fresh table session and leaves none behind.
+pytestmark = pytest.mark.usefixtures("fresh_table")
 
 
 def people(*seats: int, named: bool = True) -> list[dict[str, Any]]:

@@ -4,7 +4,7 @@ its one link holds every response to its rate and delay, and it gzips what stati
 from __future__ import annotations
 
 import gzip
-import importlib.util
+import importlib
 import os
 import threading
 import time
@@ -16,7 +16,6 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
 RATE_MBIT = 8.0  # 1 MB/s: the transfers below take a tenth of a second or two
 DELAY_MS = 30.0
 SIZE = 100_000
@@ -24,11 +23,7 @@ SIZE = 100_000
 
 @pytest.fixture(scope="module")
 def throttle() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("calypso_throttle", ROOT / "bench/throttle.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("bench.throttle")
 
 
 @pytest.fixture(scope="module")

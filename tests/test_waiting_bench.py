@@ -3,24 +3,17 @@ Chrome trace, and the percentiles of the waits."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
 def waiting() -> ModuleType:
     pytest.importorskip("playwright")
-    spec = importlib.util.spec_from_file_location("calypso_waiting", ROOT / "bench/waiting.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return importlib.import_module("bench.waiting")
 
 
 def thread(pid: int, tid: int, name: str) -> dict[str, object]:

@@ -4,8 +4,6 @@ for logs and tests."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..messages import Message, message
 
 
@@ -17,9 +15,3 @@ class ProtocolError(ValueError):
         super().__init__(english)
         self.code = code
         self.text = text if text is not None else message(f"error.{code}")
-
-
-def brief(value: Any, limit: int = 40) -> str:
-    """A value's repr for an error message, cut short: messages never echo a huge input."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from .. import __version__
-from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
+from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
@@ -27,7 +27,7 @@ from ..trick_reasons import trick_reason
 from . import jobs, words
 from .aids import memory_aids
 from .daily import daily_date, daily_settings, parse_date, today
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 from .match import Match
 from .players import bot_levels, bots_module, default_level, has_hints, level_facts
 from .settings import (
@@ -300,7 +300,7 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
         raise ProtocolError(
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
-            f"not {brief(tricks)}"
+            f"not {brief_repr(tricks)}"
         )
     # An imported record came with its hidden cards: an unfinished one replays as far as it goes.
     return {**replay_position(state, tricks, reveal=True), "labels": labels, "sides": sides}
@@ -358,7 +358,7 @@ def _review_in_play(seat: Any) -> _Reviewed:
         seat = people[0]
     if type(seat) is not int or seat not in people:
         raise ProtocolError("bad_request", "review needs the seat of a person at the table "
-                            f"({', '.join(SEAT_NAMES[p] for p in people)}), not {brief(seat)}")
+                            f"({', '.join(SEAT_NAMES[p] for p in people)}), not {brief_repr(seat)}")
     state = match.state
     complete = len(state.plays) // PLAYS_PER_DEAL
     return state, seat, complete, match.settings.labels(), match.settings.side_labels()
@@ -375,7 +375,7 @@ def _review_of_record(given: Any, seat: Any) -> _Reviewed:
     if seat is None:
         seat = people[0].seat if people else SEAT_NAMES.index("South")
     if type(seat) is not int or not 0 <= seat < 4:
-        raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
+        raise ProtocolError("bad_request", f"seat must be 0-3, not {brief_repr(seat)}")
     complete = -(-len(state.plays) // PLAYS_PER_DEAL)  # an unfinished deal of a file too
     labels = seat_labels(people)
     return state, seat, complete, labels, side_labels(labels, tuple(p.seat for p in people))

@@ -21,9 +21,10 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 from .players import bots_module
 from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
 from .settings import MAX_SEED_CHARS, Settings
@@ -185,7 +186,7 @@ def rerun_job(number: Any) -> RerunJob:
 def _check_job(kind: str, number: Any, job: ReviewJob | RerunJob | None) -> None:
     if type(number) is not int:
         raise ProtocolError("bad_request", f"{kind}_next needs the job's number, not "
-                            f"{brief(number)}")
+                            f"{brief_repr(number)}")
     if job is None or job.number != number:
         now = f"the {kind} in progress is job {job.number}" if job else f"no {kind} is in progress"
         raise ProtocolError("no_job", f"{kind} job {number} is not in progress ({now})")
@@ -199,7 +200,7 @@ def check_budget(budget: Any, default: int) -> int:
         return default
     if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_BUDGET:
         raise ProtocolError("bad_request", f"budget must be a whole number of iterations from 1 "
-                            f"to {MAX_REVIEW_BUDGET:,}, not {brief(budget)}")
+                            f"to {MAX_REVIEW_BUDGET:,}, not {brief_repr(budget)}")
     return budget
 
 
@@ -208,7 +209,7 @@ def check_iterations(iterations: Any) -> int | None:
     if iterations is not None and (type(iterations) is not int
                                    or not 1 <= iterations <= MAX_RERUN_ITERATIONS):
         raise ProtocolError("bad_request", f"iterations must be a whole number from 1 to "
-                            f"{MAX_RERUN_ITERATIONS:,}, not {brief(iterations)}")
+                            f"{MAX_RERUN_ITERATIONS:,}, not {brief_repr(iterations)}")
     return iterations
 
 
@@ -220,7 +221,7 @@ def check_seed(seed: Any) -> str:
         return str(seed)
     if not isinstance(seed, str) or not 0 < len(seed) <= MAX_SEED_CHARS or not seed.isprintable():
         raise ProtocolError("bad_seed", f"a review seed is a number or a text of at most "
-                            f"{MAX_SEED_CHARS} characters, not {brief(seed)}")
+                            f"{MAX_SEED_CHARS} characters, not {brief_repr(seed)}")
     return seed
 
 
@@ -233,7 +234,7 @@ def check_deal(deal: Any, complete: int) -> tuple[int, ...]:
                                 "its last card is played")
         return tuple(range(complete))
     if type(deal) is not int or not 0 <= deal < DEALS:
-        raise ProtocolError("bad_request", f"deal must be 0-{DEALS - 1}, not {brief(deal)}")
+        raise ProtocolError("bad_request", f"deal must be 0-{DEALS - 1}, not {brief_repr(deal)}")
     if deal >= complete:
         raise ProtocolError("deal_not_over", f"deal {deal + 1} is not over yet: a deal is "
                             "reviewed once its last card is played")

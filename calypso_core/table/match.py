@@ -17,11 +17,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ..cards import SEAT_NAMES, Card, CardParseError
+from ..cards import SEAT_NAMES, Card, CardParseError, brief_repr
 from ..game import GameState, IllegalMoveError, new_game
 from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 from .players import Chooser, make_chooser, suggest
 from .settings import Settings
 from .story import truncated, undo_length
@@ -111,7 +111,8 @@ class Match:
         """The person whose hand is shown plays a card, on their turn; returns the move."""
         state = self.state
         if not isinstance(card, str) or len(card) > 4:
-            raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief(card)}")
+            raise ProtocolError("bad_card",
+                                f"card must be text such as \"QH\", not {brief_repr(card)}")
         try:
             code = Card.parse(card)
         except CardParseError as exc:
@@ -185,7 +186,7 @@ class Match:
     def reveal(self, seat: Any) -> None:
         """Show the hand of the person to move (after the device was passed to them)."""
         if type(seat) is not int or not 0 <= seat < 4:
-            raise ProtocolError("bad_request", f"seat must be 0-3, not {brief(seat)}")
+            raise ProtocolError("bad_request", f"seat must be 0-3, not {brief_repr(seat)}")
         state = self.state
         if state.is_over:
             raise ProtocolError("game_over", "no hand to show: the game is over")
@@ -203,7 +204,8 @@ class Match:
         if seat is None:
             return
         if type(seat) is not int or self.settings.name_of(seat) is None:
-            raise ProtocolError("bad_request", f"viewer must be a person's seat, not {brief(seat)}")
+            raise ProtocolError("bad_request",
+                                f"viewer must be a person's seat, not {brief_repr(seat)}")
         if self.several:
             self.viewer = seat
         self._cover_on_handoff()

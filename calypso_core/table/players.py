@@ -12,11 +12,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from ..cards import Card
+from ..cards import Card, brief_repr
 from ..game import GameState, IllegalMoveError
 from ..messages import Message
 from . import words
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 
 # A computer player: given the position, the card to play and a note if it fell back.
 Chooser = Callable[[GameState], tuple[Card, Message | None]]
@@ -101,7 +101,7 @@ def make_chooser(level: str, seat: int, salt: str) -> Chooser:
             use_bot = False
             if level != "random":
                 problem = f"{type(exc).__name__}: {exc}"
-                raise ProtocolError("bad_level", f"level {brief(level)}: {problem}") from None
+                raise ProtocolError("bad_level", f"level {brief_repr(level)}: {problem}") from None
 
     def choose(state: GameState) -> tuple[Card, Message | None]:
         legal = state.legal_moves()

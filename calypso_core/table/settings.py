@@ -11,11 +11,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SEAT_NAMES, CardParseError, Suit
+from ..cards import SEAT_NAMES, CardParseError, Suit, brief_repr
 from ..messages import Message, message
 from ..rules import Rules
 from . import words
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 from .players import bot_levels, default_level
 
 HUMAN = "human"  # the level of a person's seat
@@ -131,26 +131,27 @@ def _check_people(people: Any) -> tuple[Person, ...]:
         people = list(DEFAULT_PEOPLE)
     if not isinstance(people, list) or not 1 <= len(people) <= 4:
         raise ProtocolError(
-            "bad_people", f"people must be a list of 1 to 4 people, not {brief(people)}"
+            "bad_people", f"people must be a list of 1 to 4 people, not {brief_repr(people)}"
         )
     checked: list[Person] = []
     for item in people:
         if not isinstance(item, dict) or "seat" not in item or set(item) - {"seat", "name"}:
             raise ProtocolError(
-                "bad_people", f'each person is {{"seat": 0-3, "name": text}}, not {brief(item)}'
+                "bad_people",
+                f'each person is {{"seat": 0-3, "name": text}}, not {brief_repr(item)}',
             )
         seat, name = item["seat"], item.get("name", "")
         if type(seat) is not int or not 0 <= seat < 4:
-            raise ProtocolError("bad_people", f"{brief(seat)} is not a seat (0-3)")
+            raise ProtocolError("bad_people", f"{brief_repr(seat)} is not a seat (0-3)")
         if any(p.seat == seat for p in checked):
             raise ProtocolError("bad_people", f"two people in {SEAT_NAMES[seat]}'s seat")
         if not isinstance(name, str):
-            raise ProtocolError("bad_people", f"a name is text, not {brief(name)}")
+            raise ProtocolError("bad_people", f"a name is text, not {brief_repr(name)}")
         name = " ".join(name.split())
         if len(name) > MAX_NAME_CHARS or not name.isprintable() or not _is_utf8(name):
             raise ProtocolError(
                 "bad_people", f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
-                f"{MAX_NAME_CHARS} characters, not {brief(name)}",
+                f"{MAX_NAME_CHARS} characters, not {brief_repr(name)}",
                 message("error.bad_name", seat=seat, count=MAX_NAME_CHARS),
             )
         if name and any(p.name.casefold() == name.casefold() for p in checked):
@@ -213,7 +214,8 @@ def _check_levels(
         else:
             raise ProtocolError(
                 "bad_level",
-                f"{SEAT_NAMES[seat]}: {brief(item)} is not a level (known: {', '.join(known)})",
+                f"{SEAT_NAMES[seat]}: {brief_repr(item)} is not a level "
+                f"(known: {', '.join(known)})",
             )
     return (checked[0], checked[1], checked[2], checked[3])
 
@@ -230,5 +232,5 @@ def _check_suit(suit: Any) -> Suit | None:
     try:
         return Suit.parse(suit)
     except CardParseError:
-        message = f"{brief(suit)} is not a suit (S, H, D, C or random)"
+        message = f"{brief_repr(suit)} is not a suit (S, H, D, C or random)"
         raise ProtocolError("bad_suit", message) from None

@@ -15,11 +15,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from ..messages import message
 from ..record import MAX_RECORD_BYTES
 from . import handlers
-from .errors import ProtocolError, brief
+from .errors import ProtocolError
 
 PROTOCOL_VERSION = handlers.PROTOCOL_VERSION
 # Room for the largest request the page sends: an import of a game file at the record size
@@ -116,7 +117,7 @@ def _parse(request: Any) -> dict[str, Any]:
     req_id = data.get("id")
     if not _is_id(req_id):
         raise ProtocolError(
-            "bad_request", f"id must be a text or a whole number, not {brief(req_id)}"
+            "bad_request", f"id must be a text or a whole number, not {brief_repr(req_id)}"
         )
     return data
 
@@ -125,7 +126,8 @@ def _dispatch(data: dict[str, Any]) -> Any:
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in REQUESTS:
         known = ", ".join(REQUESTS)
-        raise ProtocolError("unknown_type", f"unknown request type {brief(kind)} (known: {known})")
+        raise ProtocolError("unknown_type",
+                            f"unknown request type {brief_repr(kind)} (known: {known})")
     handler, accepted = REQUESTS[kind]
     extra = sorted(set(data) - accepted - {"id", "type"})
     if extra:

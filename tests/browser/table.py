@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import random
+from typing import Any
+
 from playwright.sync_api import Page, expect
+
+from calypso_core import GameState, new_game, to_record
 
 TIMEOUT_MS = 90_000
 SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
+# With two people at the table, it also settles between their turns to be handed over.
+SETTLED_OR_HANDOFF = f"{SETTLED}, [data-table][data-state=handoff]"
 PLAYABLE = "[data-hand] [data-card][data-playable]"
 
 
@@ -14,14 +22,60 @@ def plays(page: Page) -> int:
     return int(page.locator("[data-table]").get_attribute("data-plays") or "0")
 
 
-def play_a_card(page: Page) -> None:
-    """Play the first playable card of the hand and wait until the table has settled."""
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+def settle(page: Page) -> str:
+    """Wait until the table has settled; its state then: ready, over or handoff."""
+    page.wait_for_selector(SETTLED_OR_HANDOFF, timeout=TIMEOUT_MS)
+    return page.locator("[data-table]").get_attribute("data-state") or ""
+
+
+def play_a_card(page: Page) -> str:
+    """Play the first playable card of the hand and wait until the table has settled again;
+    the card played."""
+    settle(page)
     before = plays(page)
-    page.locator(PLAYABLE).first.click()
+    button = page.locator(PLAYABLE).first
+    card = button.get_attribute("data-card") or ""
+    button.click()
     expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
                                                                timeout=TIMEOUT_MS)
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+    settle(page)
+    return card
+
+
+def engine_request(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
+    """Send a request through the page's own engine client (the worker the page uses):
+    ``{ok: true, result}``, or ``{ok: false, code, message}``."""
+    return page.evaluate(
+        """async ([kind, payload]) => {
+            const { engine } = await import("./engine-client.js");
+            return engine().request(kind, payload).then(
+                (result) => ({ ok: true, result }),
+                (error) => ({ ok: false, code: error.code, message: error.message }));
+        }""",
+        [kind, payload or {}],
+    )
+
+
+def open_menu_item(page: Page, name: str) -> None:
+    """Choose an item of the Menu, by its name."""
+    page.get_by_role("button", name="Menu").click()
+    page.locator("[data-dialog=menu]").get_by_role("button", name=name).click()
+
+
+def random_game(seed: str, rng: random.Random, cards: int = 208) -> GameState:
+    """A game dealt from ``seed`` with random legal cards played, ``cards`` of them (all by
+    default, to its end)."""
+    state = new_game(seed)
+    while not state.is_over and len(state.plays) < cards:
+        state.play(rng.choice(state.legal_moves()))
+    return state
+
+
+def open_game_file(page: Page, state: GameState, name: str) -> None:
+    """Pick the game as a file named ``name`` in the page's file input, as a person does."""
+    page.locator("[data-import-file]").set_input_files({
+        "name": name, "mimeType": "application/json",
+        "buffer": json.dumps(to_record(state)).encode()})
 
 
 def hand(page: Page) -> list[str]:

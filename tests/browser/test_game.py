@@ -10,59 +10,30 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from calypso_core import from_record
 from calypso_core import table as protocol
 
-from .table import PLAYABLE, SETTLED, plays
-from .watching import booted_page, settled
+from .table import PLAYABLE, engine_request, hand, play_a_card, plays, settle
+from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 90_000
 CARD_NAME = re.compile(
     r"^(Ace|King|Queen|Jack|Ten|Nine|Eight|Seven|Six|Five|Four|Three|Two) of "
     r"(spades|hearts|diamonds|clubs)$"
 )
 Boot = Callable[[Page, str], str]
 
-
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
-    """One page booted once for this module, opened on a given deal by URL."""
-    with booted_page(browser, server_url, "?seed=boot-101&level=random&speed=0",
-                     BOOT_TIMEOUT_MS, viewport={"width": 1280, "height": 900}) as opened:
-        yield opened
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
-    """The shared page, settled; the test fails on any problem that arises during it."""
-    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
-        yield page
-
-
-def settle(page: Page) -> str:
-    page.wait_for_selector(SETTLED)
-    return page.locator("[data-table]").get_attribute("data-state") or ""
-
-
-def engine_request(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
-    """Send a request through the page's own engine client (the worker the page uses)."""
-    return page.evaluate(
-        """async ([kind, payload]) => {
-            const { engine } = await import("./engine-client.js");
-            return engine().request(kind, payload).then(
-                (result) => ({ ok: true, result }),
-                (error) => ({ ok: false, code: error.code, message: error.message }));
-        }""",
-        [kind, payload or {}],
-    )
+# One page booted once for this module, opened on a given deal by URL; ``table`` is that page
+# settled, and fails its test on any problem that arises during it.
+shared, table = page_for_the_module("?seed=boot-101&level=random&speed=0",
+                                    viewport={"width": 1280, "height": 900})
 
 
 def deal(page: Page, seed: str, *, games: int = 1, suit: str = "random",
@@ -81,14 +52,6 @@ def deal(page: Page, seed: str, *, games: int = 1, suit: str = "random",
     dialog.get_by_role("button", name="Deal").click()
     expect(page.locator("[data-seed-info]")).to_have_text(f"Seed {seed}")
     settle(page)
-
-
-def play_first_playable(page: Page) -> str:
-    button = page.locator(PLAYABLE).first
-    card = button.get_attribute("data-card") or ""
-    button.click()
-    settle(page)
-    return card
 
 
 # -- the table ------------------------------------------------------------------------------
@@ -144,7 +107,7 @@ def test_an_unplayable_card_cannot_be_played(table: Page) -> None:
     for _ in range(60):  # play on until South must follow suit and holds other suits too
         if disabled.count() and settle(page) == "ready":
             break
-        play_first_playable(page)
+        play_a_card(page)
     else:
         pytest.fail("South never had a card it could not play")
     button = disabled.first
@@ -159,7 +122,7 @@ def test_an_unplayable_card_cannot_be_played(table: Page) -> None:
     assert plays(page) == before
     assert page.locator(f"[data-hand] [data-card='{card}']").count() == held
     # The table still works: the next card played is a playable one, not the refused one.
-    played = play_first_playable(page)
+    played = play_a_card(page)
     record = engine_request(page, "record")["result"]["record"]
     assert record["plays"][before] == played != card
 
@@ -201,7 +164,7 @@ def test_a_hint_marks_a_playable_card_and_says_why(table: Page) -> None:
     expect(marked).to_have_count(1)
     expect(marked).to_be_enabled()
     expect(page.locator("[data-notice]")).to_contain_text("Hint (")
-    play_first_playable(page)
+    play_a_card(page)
     expect(marked).to_have_count(0)
 
 
@@ -211,7 +174,7 @@ def test_a_whole_game_reaches_a_score_sheet_that_adds_up(table: Page) -> None:
     for _ in range(60):
         if settle(page) == "over":
             break
-        play_first_playable(page)
+        play_a_card(page)
     assert settle(page) == "over"
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
@@ -247,7 +210,7 @@ def test_a_match_goes_on_to_the_next_game(table: Page) -> None:
     page = table
     deal(page, "match-1", games=2, suit="C")
     while settle(page) != "over":
-        play_first_playable(page)
+        play_a_card(page)
     first = from_record(engine_request(page, "record")["result"]["record"])
     sheet = page.locator("[data-dialog=score_sheet]")
     sheet.get_by_role("button", name="Next game").click()
@@ -265,7 +228,7 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
     page = table
     deal(page, "same-1", rules=("lead_trump_must_be_beaten", "last_trump_in_wins"))
     for _ in range(7):
-        play_first_playable(page)
+        play_a_card(page)
     saved = engine_request(page, "record")["result"]
     # Replay the record from its start and play it out the same way in both runtimes:
     # the person always plays the first playable card; random bots use seeded generators.
@@ -328,17 +291,15 @@ def test_a_game_in_play_is_restored_after_a_reload(page: Page, server_url: str,
                                                     boot: Boot) -> None:
     assert boot(page, server_url + "?seed=resume-1&level=random&speed=0") == "ready"
     settle(page)
-    play_first_playable(page)
-    play_first_playable(page)
-    hand = page.locator("[data-hand] [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)")
+    play_a_card(page)
+    play_a_card(page)
+    held = hand(page)
     count = plays(page)
     assert boot(page, server_url) == "ready"
     settle(page)
     expect(page.locator("[data-seed-info]")).to_have_text("Seed resume-1")
     assert plays(page) == count
-    assert page.locator("[data-hand] [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)") == hand
+    assert hand(page) == held
     # A save that no longer loads is reported, set aside, and a new game is dealt.
     page.evaluate("""() => {
         const save = JSON.parse(localStorage.getItem("calypso.save.v1"));
@@ -381,7 +342,7 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
     for _ in range(60):
         if settle(page) == "over":
             break
-        play_first_playable(page)
+        play_a_card(page)
     sent = page.evaluate("window.__sent")
     assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
     assert sent.count("step") + sent.count("play") == 208

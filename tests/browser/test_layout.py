@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +27,18 @@ import pytest
 from playwright.sync_api import Browser, Page, Route, expect
 from protocol_calls import ok, said
 
-from calypso_core import new_game, to_record
-
 from .accessibility import axe_problems
-from .table import PLAYABLE, SETTLED, TIMEOUT_MS
-from .test_game import engine_request
+from .table import (
+    TIMEOUT_MS,
+    engine_request,
+    open_game_file,
+    open_menu_item,
+    play_a_card,
+    random_game,
+    settle,
+)
 from .test_review_page import SLOW, budgets
-from .watching import booted_page, origin_of, settled, watch
+from .watching import origin_of, page_for_the_module, watch
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +51,6 @@ SCREENS = {
     "tablet-820x1180": (820, 1180),
     "phone-390x844": (390, 844),
 }
-TURN_OR_HANDOFF = f"{SETTLED}, [data-table][data-state=handoff]"
 
 # Everything the person needs on their turn, checked from the page's geometry. Each problem
 # is one line; none means the view is right. opts: {hint, covered}.
@@ -147,19 +151,9 @@ VISIBLE_ON_TURN = """(opts) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str], str]]:
-    with booted_page(browser, server_url, "?seed=layout-2&level=random&speed=0", TIMEOUT_MS,
-                     viewport={"width": 1366, "height": 768},
-                     accept_downloads=True) as (page, problems):
-        yield page, problems, server_url
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str], str]) -> Iterator[Page]:
-    page, problems, _ = shared
-    with settled(page, problems, TURN_OR_HANDOFF, TIMEOUT_MS) as settled_page:
-        yield settled_page
+shared, table = page_for_the_module("?seed=layout-2&level=random&speed=0",
+                                    viewport={"width": 1366, "height": 768},
+                                    accept_downloads=True)
 
 
 def resize(page: Page, screen: str) -> None:
@@ -167,19 +161,6 @@ def resize(page: Page, screen: str) -> None:
     page.set_viewport_size({"width": width, "height": height})
     page.evaluate("() => new Promise((done) => "
                   "requestAnimationFrame(() => requestAnimationFrame(done)))")
-
-
-def settle(page: Page) -> str:
-    page.wait_for_selector(TURN_OR_HANDOFF, timeout=TIMEOUT_MS)
-    return page.locator("[data-table]").get_attribute("data-state") or ""
-
-
-def play_first_playable(page: Page) -> str:
-    button = page.locator(PLAYABLE).first
-    card = button.get_attribute("data-card") or ""
-    button.click()
-    settle(page)
-    return card
 
 
 def show_hint(page: Page) -> bool:
@@ -236,7 +217,7 @@ def test_the_first_visit_offers_the_walkthrough_in_view_names_the_level_and_hide
         assert in_view_problems(page) == [], screen
     assert axe_problems(page, axe_script) == []
     # Offered once: playing a card puts it away, and a later visit does not offer it again.
-    play_first_playable(page)
+    play_a_card(page)
     expect(page.locator("[data-tour-offer]")).to_be_hidden()
     assert json.loads(page.evaluate("localStorage.getItem('calypso.prefs.v1')"))["tourDone"]
 
@@ -244,8 +225,7 @@ def test_the_first_visit_offers_the_walkthrough_in_view_names_the_level_and_hide
 def test_the_cut_shows_above_the_table_and_never_over_the_trick(table: Page) -> None:
     page = table
     resize(page, "phone-390x844")
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Show the cut").click()
+    open_menu_item(page, "Show the cut")
     banner = page.locator("[data-cut-banner]")
     expect(banner).to_be_visible()
     cut, trick = banner.bounding_box(), page.locator("[data-trick]").bounding_box()
@@ -270,7 +250,7 @@ def test_on_the_persons_turn_everything_they_need_is_in_view_without_scrolling(
     assert in_view_problems(page, hint=hinted) == []
     assert axe_problems(page, axe_script) == []
     # The table stays right a card later, with the hint gone.
-    play_first_playable(page)
+    play_a_card(page)
     if settle(page) == "ready":
         assert in_view_problems(page) == []
 
@@ -285,7 +265,7 @@ def test_a_whole_trick_shows_its_four_cards_and_who_led_it_on_a_phone(
     for _ in range(40):  # until the person wins a trick and leads: it stays in view
         if settle(page) == "ready" and complete.count():
             break
-        play_first_playable(page)
+        play_a_card(page)
     expect(complete).to_have_count(1)
     screenshots(page, "trick-complete-phone-390x844")
     assert in_view_problems(page) == []
@@ -302,7 +282,7 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
     deal(page, "layout-deal")  # East deals first: West leads deal 2, South plays fourth
     info = page.locator("[data-info]")
     while info.get_attribute("data-deal-number") == "1":
-        play_first_playable(page)
+        play_a_card(page)
     # The person's first turn in deal 2: deal 1's summary and log are still in view.
     view = engine_request(page, "view")["result"]
     summary = page.locator("[data-deal-summary]")
@@ -329,7 +309,7 @@ def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_f
     screenshots(page, "deal-over-laptop-1280x720")
     assert in_view_problems(page, hint=hinted) == []
     while engine_request(page, "view")["result"]["log"]["deal"] == 0:
-        play_first_playable(page)
+        play_a_card(page)
     expect(summary).to_be_hidden()
     expect(page.locator("[data-log] .log-why")).to_have_count(
         len(engine_request(page, "view")["result"]["log"]["tricks"]))
@@ -387,7 +367,7 @@ def test_each_person_sees_their_own_seat_at_the_bottom_and_the_hand_off_in_view(
         seen.add(f"seat-{viewer}")
         if {"handoff", "seat-0", "seat-2"} <= seen:
             break
-        play_first_playable(page)
+        play_a_card(page)
     assert {"handoff", "seat-0", "seat-2"} <= seen
 
 
@@ -415,20 +395,15 @@ def test_the_loading_screen_has_its_main_landmark_and_no_serious_accessibility_p
     context.close()
 
 
-def open_menu_item(page: Page, name: str) -> None:
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name=name).click()
-
-
 def test_every_dialog_has_no_serious_accessibility_problem(
     table: Page, axe_script: str, screenshots: Shot,
 ) -> None:
     page = table
     resize(page, "laptop-1366x768")
     deal(page, "layout-dialogs")
-    play_first_playable(page)
+    play_a_card(page)
     while not page.locator("[data-log] [data-log-trick]").count():
-        play_first_playable(page)
+        play_a_card(page)
 
     def check(dialog: str) -> None:
         expect(page.locator(f"[data-dialog={dialog}]")).to_be_visible()
@@ -482,28 +457,18 @@ def test_every_dialog_has_no_serious_accessibility_problem(
     expect(side).to_be_visible()  # a column where the screen is wide enough
 
 
-def finished_game_file(seed: str, left: int) -> bytes:
-    """A game file ``left`` cards from its end (random legal cards)."""
-    state = new_game(seed)
-    rng = random.Random(seed)
-    while len(state.plays) < 208 - left:
-        state.play(rng.choice(state.legal_moves()))
-    return json.dumps(to_record(state)).encode()
-
-
 def test_the_score_sheet_the_replay_and_the_review_have_no_serious_accessibility_problem(
     table: Page, axe_script: str, screenshots: Shot,
 ) -> None:
     page = table
     resize(page, "laptop-1366x768")
-    page.locator("[data-import-file]").set_input_files({
-        "name": "nearly.json", "mimeType": "application/json",
-        "buffer": finished_game_file("layout-sheet", 4)})
+    nearly = random_game("layout-sheet", random.Random("layout-sheet"), 204)
+    open_game_file(page, nearly, "nearly.json")
     replay = page.locator("[data-dialog=replay]")
     replay.get_by_role("button", name="Continue playing").click()
     expect(replay).to_be_hidden()
     while settle(page) != "over":
-        play_first_playable(page)
+        play_a_card(page)
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
     # A calypso count of none is said once: "0", not "0" over "0 calypsos".
@@ -535,9 +500,9 @@ def test_the_score_sheet_the_replay_and_the_review_have_no_serious_accessibility
 
 
 def test_a_two_game_match_sheet_opens_at_its_top(
-    shared: tuple[Page, list[str], str], table: Page, screenshots: Shot,
+    table: Page, server_url: str, screenshots: Shot,
 ) -> None:
-    page, _, url = shared
+    page = table
     resize(page, "laptop-1280x720")
     # A two-game match three cards before the end of its first game, put in this tab's save.
     from calypso_core import table as engine_table
@@ -555,10 +520,10 @@ def test_a_two_game_match_sheet_opens_at_its_top(
         localStorage.setItem("calypso.save.v1.layoutmatch", JSON.stringify({
             app: "calypso", schema: 1, game, saved: Date.now(), over: false, link: null }));
     }""", game)
-    page.goto(url)
+    page.goto(server_url)
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
     while settle(page) != "over":
-        play_first_playable(page)
+        play_a_card(page)
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
     expect(sheet.locator("[data-match]")).to_be_visible()
@@ -640,8 +605,7 @@ def test_suits_sides_and_playable_cards_stay_apart_under_colour_blindness(
         expect(page.locator("[data-seat] .seat-role")).to_contain_text(
             ["Partner", "Opponent", "Opponent"])
         # Two colours: red and black apart; four colours: no two suits alike.
-        page.get_by_role("button", name="Menu").click()
-        page.locator("[data-dialog=menu]").get_by_role("button", name="Rules").click()
+        open_menu_item(page, "Rules")
         expect(page.locator("[data-examples] [data-example]")).to_have_count(8)
         colours = suit_colours(page)
         assert difference(colours["H"], colours["S"], kind) >= 20

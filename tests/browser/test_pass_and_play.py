@@ -11,50 +11,31 @@ code ("QH"), by name ("Queen of hearts") and by short form ("Q♥").
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from calypso_core import Card, from_record
 
-from .table import TIMEOUT_MS
-from .watching import booted_page, settled
+from .table import TIMEOUT_MS, engine_request, settle
+from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
 
-SETTLED = ("[data-table][data-state=ready], [data-table][data-state=over], "
-           "[data-table][data-state=handoff]")
 SEATS = ["North", "East", "South", "West"]
 QUERY = "?seed=pass-1&level=random&speed=0&humans=south,north"
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str], str]]:
-    with booted_page(browser, server_url, QUERY, TIMEOUT_MS,
-                     viewport={"width": 1366, "height": 768}) as (page, problems):
-        yield page, problems, server_url
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str], str]) -> Iterator[Page]:
-    page, problems, _ = shared
-    with settled(page, problems, SETTLED, TIMEOUT_MS) as settled_page:
-        yield settled_page
-
-
-def settle(page: Page) -> str:
-    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
-    return page.locator("[data-table]").get_attribute("data-state") or ""
+shared, table = page_for_the_module(QUERY,
+                                    viewport={"width": 1366, "height": 768})
 
 
 def engine(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
-    reply = page.evaluate("""async ([kind, payload]) => {
-        const { engine } = await import("./engine-client.js");
-        return engine().request(kind, payload);
-    }""", [kind, payload or {}])
-    return reply
+    """The result of a request through the page's own engine client."""
+    reply = engine_request(page, kind, payload)
+    assert reply["ok"], reply
+    return reply["result"]
 
 
 def hidden_cards(page: Page) -> set[Card]:
@@ -86,9 +67,9 @@ def assert_nothing_hidden_shown(page: Page) -> int:
 
 
 def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
-    table: Page, shared: tuple[Page, list[str], str],
+    table: Page,
 ) -> None:
-    page = shared[0]
+    page = table
     handoffs = checked = 0
     shown: int | None = None
     reloaded = False

@@ -7,33 +7,22 @@ One page for the module, booted once; each replacement of the worker costs anoth
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from calypso_core import from_record
 
 from .table import SETTLED, TIMEOUT_MS, play_a_card, plays
-from .watching import booted_page, settled
+from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
 
 SESSION_GAMES = 20
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
-    with booted_page(browser, server_url, "?seed=reliable-1&level=random&speed=0",
-                     TIMEOUT_MS) as opened:
-        yield opened
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
-    with settled(*shared, SETTLED, TIMEOUT_MS) as page:
-        yield page
+shared, table = page_for_the_module("?seed=reliable-1&level=random&speed=0")
 
 
 def client_call(page: Page, script: str, arg: Any = None) -> Any:

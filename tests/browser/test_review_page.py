@@ -8,18 +8,26 @@ budgets (web/dev.js) so that they take seconds; waits are on visible state, neve
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from calypso_core import from_record, new_game, to_record
+from calypso_core import from_record
 
-from .test_game import BOOT_TIMEOUT_MS, SETTLED, engine_request, play_first_playable, settle
-from .watching import booted_page, settled
+from .table import (
+    SETTLED,
+    TIMEOUT_MS,
+    engine_request,
+    open_game_file,
+    open_menu_item,
+    play_a_card,
+    plays,
+    random_game,
+    settle,
+)
+from .watching import booted_page, page_for_the_module, settled
 
 pytestmark = pytest.mark.browser
 SLOW = 90_000  # ms: the review and the master on a busy machine
@@ -30,24 +38,15 @@ def budgets(page: Page, review: int, master: int = 3) -> None:
         JSON.stringify({ review_budget: review, master_iterations: master }))""", [review, master])
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
-    with booted_page(browser, server_url, "?seed=review-page-3&level=random&speed=0",
-                     BOOT_TIMEOUT_MS, viewport={"width": 1366, "height": 900}) as opened:
-        yield opened
+shared, table = page_for_the_module("?seed=review-page-3&level=random&speed=0",
+                                    viewport={"width": 1366, "height": 900})
 
 
-@pytest.fixture
-def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
-    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
-        yield page
-
-
-def play_until(page: Page, plays: int) -> None:
-    while int(page.locator("[data-table]").get_attribute("data-plays") or "0") < plays:
+def play_until(page: Page, cards: int) -> None:
+    while plays(page) < cards:
         if settle(page) == "over":
             return
-        play_first_playable(page)
+        play_a_card(page)
 
 
 def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table: Page) -> None:
@@ -150,8 +149,7 @@ def test_the_statistics_chart_results_per_level_and_the_difference_from_the_mast
     table: Page,
 ) -> None:
     page = table
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Statistics").click()
+    open_menu_item(page, "Statistics")
     stats = page.locator("[data-dialog=stats]")
     results = stats.locator("[data-chart=results]")
     expect(results.locator("svg")).to_have_count(1)
@@ -168,13 +166,7 @@ def test_a_game_file_opened_in_the_replay_is_reviewed_from_there(table: Page) ->
     # null (reading 'seat')" while marking the replay's costly cards.
     page = table
     budgets(page, review=40)
-    state = new_game("review-file-1")
-    rng = random.Random(5)
-    while not state.is_over:
-        state.play(rng.choice(state.legal_moves()))
-    page.locator("[data-import-file]").set_input_files({
-        "name": "finished.json", "mimeType": "application/json",
-        "buffer": json.dumps(to_record(state)).encode()})
+    open_game_file(page, random_game("review-file-1", random.Random(5)), "finished.json")
     replay = page.locator("[data-dialog=replay]")
     expect(replay).to_be_visible()
     expect(replay.locator("[data-review-mark]")).to_have_count(0)
@@ -197,8 +189,8 @@ def test_a_daily_link_deals_that_days_calypso_and_a_bad_date_is_said(
     browser: Browser, server_url: str
 ) -> None:
     def opened(query: str) -> tuple[str, dict[str, Any], str]:
-        with booted_page(browser, server_url, query, BOOT_TIMEOUT_MS) as (page, problems), \
-                settled(page, problems, SETTLED, BOOT_TIMEOUT_MS):
+        with booted_page(browser, server_url, query, TIMEOUT_MS) as (page, problems), \
+                settled(page, problems, SETTLED, TIMEOUT_MS):
             notice = page.locator("[data-notice]")
             expect(notice).to_be_visible()
             return notice.inner_text(), engine_request(page, "record")["result"], page.url

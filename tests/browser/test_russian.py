@@ -9,7 +9,6 @@ translation; what it checks is that the page shows the Russian ones and no Engli
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -18,12 +17,11 @@ from protocol_calls import ok
 from calypso_core import Card
 from calypso_core.messages import catalog, message, render
 
-from .table import PLAYABLE, SETTLED, hand, plays
-from .watching import booted_page, settled
+from .table import PLAYABLE, TIMEOUT_MS, hand, play_a_card, plays, settle
+from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
 
-BOOT_TIMEOUT_MS = 90_000
 RU = catalog("ru")
 RUSSIAN_CARD_NAMES = {render(message("card.name", rank=str(c)[0], suit=str(c)[1]), "ru")
                       for c in map(Card, range(52))}
@@ -70,22 +68,8 @@ def untranslated(page: Page) -> list[str]:
     return sorted(english | broken)
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
-    with booted_page(browser, server_url, "?lang=ru&seed=ru-1&level=random&speed=0",
-                     BOOT_TIMEOUT_MS, viewport={"width": 1366, "height": 900}) as opened:
-        yield opened
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str]]) -> Iterator[Page]:
-    with settled(*shared, SETTLED, BOOT_TIMEOUT_MS) as page:
-        yield page
-
-
-def settle(page: Page) -> str:
-    page.wait_for_selector(SETTLED, timeout=BOOT_TIMEOUT_MS)
-    return page.locator("[data-table]").get_attribute("data-state") or ""
+shared, table = page_for_the_module("?lang=ru&seed=ru-1&level=random&speed=0",
+                                    viewport={"width": 1366, "height": 900})
 
 
 def from_menu(page: Page, key: str) -> None:
@@ -117,7 +101,7 @@ def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table:
         before = plays(page)
         page.locator("[data-hand]").get_by_role("button", name=name, exact=True).first.click()
         expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", str(before),
-                                                                   timeout=BOOT_TIMEOUT_MS)
+                                                                   timeout=TIMEOUT_MS)
         played += 1
         seen["table"] += untranslated(page)  # the log says why each trick was won
         if played == 20:
@@ -135,11 +119,11 @@ def test_a_whole_game_in_russian_by_russian_named_cards_with_every_dialog(table:
         "sheet.legend", first=first, second=second, rest=rest,
         card_points=scoring["calypso_card"], pile=scoring["pile_card"]), "ru"))
     master = sheet.locator("[data-sheet-master]")
-    expect(master).to_have_attribute("data-master", "done", timeout=BOOT_TIMEOUT_MS)
+    expect(master).to_have_attribute("data-master", "done", timeout=TIMEOUT_MS)
     seen["score sheet"] = untranslated(page)
     sheet.get_by_role("button", name=RU["sheet.review"], exact=True).click()
     review = page.locator("[data-dialog=review]")
-    expect(review).to_have_attribute("data-review-state", "done", timeout=BOOT_TIMEOUT_MS)
+    expect(review).to_have_attribute("data-review-state", "done", timeout=TIMEOUT_MS)
     seen["review"] = untranslated(page)
     tries = review.get_by_role("button", name=RU["review.try_again"], exact=True)
     if tries.count():
@@ -211,8 +195,7 @@ def test_switching_language_in_the_settings_keeps_the_game(table: Page) -> None:
     dialog.get_by_role("button", name=RU["form.deal"], exact=True).click()
     settle(page)
     for _ in range(3):
-        page.locator(PLAYABLE).first.click()
-        settle(page)
+        play_a_card(page)
     before, cards = plays(page), hand(page)
     from_menu(page, "menu.settings")
     settings = page.locator("[data-dialog=settings]")
@@ -250,7 +233,7 @@ def test_the_language_is_saved_else_asked_else_the_browsers_else_english(
         context.add_init_script(f"localStorage.setItem('calypso.lang.v1', '{saved}')")
     page = context.new_page()
     page.goto(server_url + query)
-    expect(page.locator("html")).to_have_attribute("lang", expected, timeout=BOOT_TIMEOUT_MS)
+    expect(page.locator("html")).to_have_attribute("lang", expected, timeout=TIMEOUT_MS)
     expect(page).to_have_title(catalog(expected)["app.title"])
     context.close()
 
@@ -259,7 +242,7 @@ def test_the_calypso_of_the_day_speaks_russian(table: Page) -> None:
     page = table
     from_menu(page, "menu.daily")
     notice = page.locator("[data-notice]")
-    expect(notice).to_contain_text(RU["daily.stats_title"].split()[0], timeout=BOOT_TIMEOUT_MS)
+    expect(notice).to_contain_text(RU["daily.stats_title"].split()[0], timeout=TIMEOUT_MS)
     expect(page.locator("[data-seat='0'] .seat-name")).to_contain_text(RU["level.master"])
     assert untranslated(page) == []
 

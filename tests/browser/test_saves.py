@@ -22,6 +22,7 @@ from .conftest import BOOT_TIMEOUT_MS
 from .table import (
     SETTLED,
     TIMEOUT_MS,
+    engine_request,
     hand,
     open_page,
     play_a_card,
@@ -29,7 +30,6 @@ from .table import (
     saved_plays,
     shown_plays,
 )
-from .test_game import engine_request
 from .watching import origin_of, watch
 
 pytestmark = pytest.mark.browser

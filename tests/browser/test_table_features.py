@@ -10,59 +10,39 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
-from calypso_core import from_record, new_game, to_record
+from calypso_core import from_record
 
-from .test_game import (
-    BOOT_TIMEOUT_MS,
+from .table import (
     PLAYABLE,
-    SETTLED,
-    deal,
     engine_request,
-    play_first_playable,
+    hand,
+    open_game_file,
+    open_menu_item,
+    open_page,
+    play_a_card,
     plays,
+    random_game,
     settle,
 )
-from .watching import booted_page, settled
+from .test_game import deal
+from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
 SOUTH = 2
 
 
-@pytest.fixture(scope="module")
-def shared(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str], str]]:
-    with booted_page(browser, server_url, "?seed=features-1&level=random&speed=0",
-                     BOOT_TIMEOUT_MS, viewport={"width": 1400, "height": 950},
-                     accept_downloads=True) as (page, problems):
-        yield page, problems, server_url
-
-
-@pytest.fixture
-def table(shared: tuple[Page, list[str], str]) -> Iterator[Page]:
-    page, problems, _ = shared
-    with settled(page, problems, SETTLED, BOOT_TIMEOUT_MS) as settled_page:
-        yield settled_page
+shared, table = page_for_the_module("?seed=features-1&level=random&speed=0",
+                                    viewport={"width": 1400, "height": 950},
+                                    accept_downloads=True)
 
 
 def record(page: Page) -> dict[str, Any]:
     return dict(engine_request(page, "record")["result"])
-
-
-def hand(page: Page) -> list[str]:
-    return list(page.locator("[data-hand] [data-card]").evaluate_all(
-        "els => els.map(e => e.dataset.card)"))
-
-
-def reboot(page: Page, url: str) -> None:
-    page.goto(url)
-    page.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                           timeout=BOOT_TIMEOUT_MS)
-    settle(page)
 
 
 # -- at the table ---------------------------------------------------------------------------
@@ -91,11 +71,11 @@ def test_undo_restores_the_exact_position_and_the_same_card_brings_the_same_repl
     deal(page, "f-undo")
     undo = page.locator(".bar [data-action=undo]")
     expect(undo).to_be_disabled()  # nothing played yet
-    play_first_playable(page)
-    play_first_playable(page)
+    play_a_card(page)
+    play_a_card(page)
     before, before_hand = record(page), hand(page)
     before_log = page.locator("[data-log]").inner_text()
-    card = play_first_playable(page)
+    card = play_a_card(page)
     after = record(page)
     assert len(after["record"]["plays"]) > len(before["record"]["plays"])
     page.keyboard.press("u")
@@ -121,7 +101,7 @@ def test_the_last_trick_and_the_log_match_what_was_played(table: Page) -> None:
     page = table
     deal(page, "f-last")
     for _ in range(3):
-        play_first_playable(page)
+        play_a_card(page)
     state = from_record(record(page)["record"])
     last = state.tricks[-1]
     page.keyboard.press("l")
@@ -158,8 +138,7 @@ def test_the_last_trick_and_the_log_match_what_was_played(table: Page) -> None:
 
 def test_the_rules_show_the_worked_examples_as_cards(table: Page) -> None:
     page = table
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Rules").click()
+    open_menu_item(page, "Rules")
     rules = page.locator("[data-dialog=rules]")
     expect(rules).to_be_visible()
     # The text above the examples is docs/rules.md's "game in brief", rendered by build.py.
@@ -176,8 +155,7 @@ def test_the_rules_show_the_worked_examples_as_cards(table: Page) -> None:
 
 def test_the_walkthrough_points_at_each_part_and_can_be_skipped(table: Page) -> None:
     page = table
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Walkthrough").click()
+    open_menu_item(page, "Walkthrough")
     tour = page.locator("[data-tour]")
     expect(tour).to_be_visible()
     expect(tour).to_be_focused()
@@ -192,8 +170,7 @@ def test_the_walkthrough_points_at_each_part_and_can_be_skipped(table: Page) -> 
 
 def test_the_cut_is_shown_and_agrees_with_the_first_dealer(table: Page) -> None:
     page = table
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Show the cut").click()
+    open_menu_item(page, "Show the cut")
     banner = page.locator("[data-cut-banner]")
     expect(banner).to_be_visible()
     expect(banner.locator("[data-card]")).to_have_count(4)
@@ -226,18 +203,12 @@ def test_a_game_file_round_trips_and_a_finished_one_replays_trick_by_trick(
     table: Page,
 ) -> None:
     page = table
-    page.get_by_role("button", name="Menu").click()
     with page.expect_download() as download:
-        page.locator("[data-dialog=menu]").get_by_role("button", name="Save game to a file").click()
+        open_menu_item(page, "Save game to a file")
     saved = json.loads(download.value.path().read_text(encoding="utf-8"))
     assert saved == record(page)["record"]
-    state = new_game("f-replay")
-    rng = random.Random(1)
-    while not state.is_over:
-        state.play(rng.choice(state.legal_moves()))
-    page.locator("[data-import-file]").set_input_files({
-        "name": "finished.json", "mimeType": "application/json",
-        "buffer": json.dumps(to_record(state)).encode()})
+    state = random_game("f-replay", random.Random(1))
+    open_game_file(page, state, "finished.json")
     dialog = page.locator("[data-dialog=replay]")
     expect(dialog).to_be_visible()
     expect(dialog.locator("[data-replay-at]")).to_have_attribute("data-replay-at", "52")
@@ -260,18 +231,12 @@ def test_a_game_file_round_trips_and_a_finished_one_replays_trick_by_trick(
 def test_statistics_count_a_finished_game_once(table: Page) -> None:
     page = table
     # An imported game four cards from its end, continued and finished in the page.
-    state = new_game("f-stats")
-    rng = random.Random(2)
-    while len(state.plays) < 204:
-        state.play(rng.choice(state.legal_moves()))
-    page.locator("[data-import-file]").set_input_files({
-        "name": "nearly.json", "mimeType": "application/json",
-        "buffer": json.dumps(to_record(state)).encode()})
+    open_game_file(page, random_game("f-stats", random.Random(2), 204), "nearly.json")
     dialog = page.locator("[data-dialog=replay]")
     dialog.get_by_role("button", name="Continue playing").click()
     expect(dialog).to_be_hidden()
     while settle(page) != "over":
-        play_first_playable(page)
+        play_a_card(page)
     final = from_record(record(page)["record"])
     # The finished game replays from its first trick, every hand face up.
     sheet = page.locator("[data-dialog=score_sheet]")
@@ -282,8 +247,7 @@ def test_statistics_count_a_finished_game_once(table: Page) -> None:
     replay.get_by_role("button", name="On to the end").click()
     expect(replay.locator("[data-replay-at]")).to_have_attribute("data-replay-at", "52")
     replay.get_by_role("button", name="Close").click()
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Statistics").click()
+    open_menu_item(page, "Statistics")
     stats = page.locator("[data-dialog=stats]")
     row = stats.locator("[data-stats-level]").first
     expect(row.locator("[data-stat=games]")).to_have_text("1")
@@ -299,13 +263,12 @@ def test_statistics_count_a_finished_game_once(table: Page) -> None:
 
 
 def test_settings_persist_and_a_game_in_play_resumes_after_a_reload(
-    shared: tuple[Page, list[str], str], table: Page,
+    table: Page, server_url: str,
 ) -> None:
-    page, _, url = shared
+    page = table
     deal(page, "f-reload")
-    play_first_playable(page)
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Settings").click()
+    play_a_card(page)
+    open_menu_item(page, "Settings")
     form = page.locator("[data-dialog=settings]")
     form.get_by_label("Card size").select_option("large")
     form.get_by_label("Suit colours").select_option("four")
@@ -323,31 +286,30 @@ def test_settings_persist_and_a_game_in_play_resumes_after_a_reload(
     expect(page.locator("[data-aid=unseen]")).to_be_hidden()
     saved, before_hand = record(page), hand(page)
     before_aids = page.locator("[data-aids]").inner_text()
-    reboot(page, url)
+    open_page(page, server_url)
     assert record(page) == saved
     assert hand(page) == before_hand
     assert page.locator("[data-aids]").inner_text() == before_aids
     expect(html).to_have_attribute("data-card-size", "large")
     expect(html).to_have_attribute("data-colors", "four")
     expect(html).to_have_attribute("data-felt", "blue")
-    page.get_by_role("button", name="Menu").click()
-    page.locator("[data-dialog=menu]").get_by_role("button", name="Settings").click()
+    open_menu_item(page, "Settings")
     expect(form.get_by_label("Sound effects")).to_be_checked()
     expect(form.get_by_label("Cards not yet seen, by suit")).not_to_be_checked()
     form.get_by_role("button", name="Done").click()
 
 
 def test_a_corrupt_save_and_bad_settings_are_set_aside_with_a_message(
-    shared: tuple[Page, list[str], str], table: Page,
+    table: Page, server_url: str,
 ) -> None:
-    page, _, url = shared
+    page = table
     prefs = page.evaluate("localStorage.getItem('calypso.prefs.v1')")
     page.evaluate("""() => {
         localStorage.setItem("calypso.save.v1", "{not json at all");
         localStorage.setItem("calypso.settings.v1", JSON.stringify({level: "random",
             levels: null, rules: {x: true}, games: 1, suit: "random", speed: "instant"}));
     }""")
-    reboot(page, url)
+    open_page(page, server_url)
     notice = page.locator("[data-notice]")
     expect(notice).to_contain_text("damaged")
     expect(notice).to_contain_text("set aside")
@@ -362,7 +324,7 @@ def test_a_corrupt_save_and_bad_settings_are_set_aside_with_a_message(
     page.evaluate("""() => localStorage.setItem("calypso.save.v1",
         JSON.stringify({app: "solitaire", schema: 1, game: {}}))""")
     kept = page.evaluate("localStorage.getItem('calypso.settings.v1')")
-    reboot(page, url)
+    open_page(page, server_url)
     expect(notice).to_contain_text("another application")
     assert page.evaluate("localStorage.getItem('calypso.settings.v1')") == kept
     assert json.loads(page.evaluate("localStorage.getItem('calypso.save.unreadable')"))[

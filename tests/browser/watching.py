@@ -10,6 +10,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page
 
+from .table import SETTLED_OR_HANDOFF, TIMEOUT_MS
+
 
 def origin_of(url: str) -> str:
     parts = urlsplit(url)
@@ -58,3 +60,26 @@ def settled(page: Page, problems: list[str], selector: str, timeout: float) -> I
     new = problems[before:]
     if new:
         pytest.fail("browser problems:\n  " + "\n  ".join(new), pytrace=False)
+
+
+def page_for_the_module(query: str, **context_options: Any) -> tuple[Any, Any]:
+    """The fixtures ``shared`` and ``table`` of a test module that plays in one page:
+
+        shared, table = page_for_the_module("?seed=...", viewport={...})
+
+    ``shared`` is (page, problems), the page booted once for the module on ``query``;
+    ``table`` is that page once the table has settled (ready, over or handoff), and fails its
+    test on any problem that arises during it.
+    """
+
+    @pytest.fixture(scope="module", name="shared")
+    def shared_page(browser: Browser, server_url: str) -> Iterator[tuple[Page, list[str]]]:
+        with booted_page(browser, server_url, query, TIMEOUT_MS, **context_options) as opened:
+            yield opened
+
+    @pytest.fixture(name="table")
+    def settled_page(shared: tuple[Page, list[str]]) -> Iterator[Page]:
+        with settled(*shared, SETTLED_OR_HANDOFF, TIMEOUT_MS) as page:
+            yield page
+
+    return shared_page, settled_page

@@ -1,0 +1,73 @@
+"""What the benchmarks share: the checkout, build.py and its dist/, and headless Chromium.
+
+A script in bench/ runs as ``python3 bench/<name>.py`` (or is loaded by path from a test): it
+puts the checkout on ``sys.path`` and imports this module as ``bench.common``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Playwright
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN_RECORD = ROOT / "tests" / "golden" / "standard-seed-2024.record.json"
+RESULTS = ROOT / "bench" / "results"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update"]
+
+
+def load_module(name: str, path: Path) -> ModuleType:
+    """The Python file at path, run as a module of that name."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_build() -> ModuleType:
+    """build.py, loaded by path: "build" would clash with the PyPA package of that name."""
+    return load_module("calypso_build", ROOT / "build.py")
+
+
+def dist_folder() -> Path:
+    """The built site: CALYPSO_DIST, or dist/."""
+    return Path(os.environ.get("CALYPSO_DIST") or ROOT / "dist")
+
+
+def built(build: ModuleType, dist: Path) -> Path:
+    """dist, built first by build.py if it holds no build."""
+    if not (dist / build.MANIFEST).is_file():
+        build.build(dist)
+    return dist
+
+
+def build_id(build: ModuleType, dist: Path) -> Any:
+    """The build's identity, as its manifest names it."""
+    return json.loads((dist / build.MANIFEST).read_text())["build"]
+
+
+def load_average() -> list[float]:
+    """The machine's load averages (1, 5, 15 minutes), to two places."""
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def launch_chromium(playwright: Playwright, args: list[str]) -> Browser:
+    """Headless Chromium: CALYPSO_CHROMIUM, or ``chromium`` on the PATH, or Playwright's own."""
+    executable = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium") or None
+    return playwright.chromium.launch(executable_path=executable, headless=True, args=args)
+
+
+def save_results(name: str, text: str) -> None:
+    """Keep a run's results as bench/results/<name>-<time>.json."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(text)
