@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
+from helpers import ALL_RULES
 from refmodel import Options, winner_of_trick
 
 from calypso_core import Rules, new_game
 from calypso_core.cards import CARDS
-
-ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
 
 
 @pytest.mark.parametrize("seed", [*range(300), "a seed", 2**70])

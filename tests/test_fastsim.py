@@ -2,26 +2,17 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections import Counter
 
 import pytest
+from helpers import ALL_RULES
 from refmodel import Options, ReferenceGame
 
 from calypso_core import GameState, Rules, new_game, parse_cards
 from calypso_core.cards import CARDS
 from calypso_core.fastsim import Sim
 
-ALL_RULES = [
-    Rules(
-        lead_trump_must_be_beaten=must_beat,
-        last_trump_in_wins=last,
-        all_fours=all_fours,
-        leftovers_start_next_calypso=leftovers,
-    )
-    for must_beat, last, all_fours, leftovers in itertools.product((False, True), repeat=4)
-]
 GAMES_PER_RULES = 10
 
 

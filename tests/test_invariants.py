@@ -15,14 +15,13 @@ moved; the record replays, through JSON text, to the identical state.
 
 from __future__ import annotations
 
-import itertools
 import json
 import random
 from collections import Counter
 from collections.abc import Callable
 
 import pytest
-from helpers import rehide, replay, snapshot
+from helpers import ALL_RULES, rehide, replay, snapshot
 from refmodel import Options, ReferenceGame
 
 from calypso_core import (
@@ -37,7 +36,6 @@ from calypso_core import (
 )
 from calypso_core.cards import CARDS
 
-OPTION_SETS = [Rules(*bits) for bits in itertools.product((False, True), repeat=4)]
 GAMES_PER_OPTION_SET = 125  # x 16 option sets = 2,000 games
 SAMPLED_STEPS = 1  # thorough checks at this many random steps of every game
 THOROUGH_ENDS = 5  # and at the end of every 5th game
@@ -295,10 +293,10 @@ def play_and_check(seed: int, rules: Rules, thorough_everywhere: bool, stats: Co
             stats["tricks with a trump-in"] += 1
 
 
-@pytest.mark.parametrize("rules", OPTION_SETS, ids=option_id)
+@pytest.mark.parametrize("rules", ALL_RULES, ids=option_id)
 def test_random_games_keep_every_invariant(rules: Rules) -> None:
     stats: Counter[str] = Counter()
-    index = OPTION_SETS.index(rules)
+    index = ALL_RULES.index(rules)
     for game in range(GAMES_PER_OPTION_SET):
         everywhere = game == 0 and index in FULLY_CHECKED_OPTION_SETS
         play_and_check(10_000 * index + game, rules, everywhere, stats)

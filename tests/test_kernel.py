@@ -7,10 +7,10 @@ checked on its own, from card notation.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 import pytest
+from helpers import ALL_RULES
 from refmodel import Options, winner_of_trick
 
 from calypso_core import Rules, parse_cards
@@ -29,7 +29,6 @@ from calypso_core.kernel import (
     winner_fn,
 )
 
-ALL_RULES = [Rules(*options) for options in itertools.product((False, True), repeat=4)]
 # N ♠, E ♣, S ♥, W ♦ (North-South hold the majors), as in the rules' worked examples.
 SUITS = (0, 3, 1, 2)
 NORTH, EAST, SOUTH, WEST = range(4)
