@@ -274,6 +274,23 @@ def test_a_whole_trick_shows_its_four_cards_and_who_led_it_on_a_phone(
     expect(page.locator("[data-slot][data-winner=true] [data-slot-label]")).to_contain_text("★")
 
 
+def test_a_long_seat_label_in_the_trick_takes_a_second_line_and_is_never_cut_on_a_phone(
+    table: Page,
+) -> None:
+    page = table
+    resize(page, "phone-390x844")
+    if settle(page) != "ready":
+        deal(page, "layout-labels")
+    # The longest label the catalogs make for a computer's seat: Russian, "East won, led".
+    cut = page.evaluate("""(text) => [...document.querySelectorAll("[data-slot-label]")]
+      .filter((label) => {
+        label.textContent = text;
+        return label.scrollWidth > label.clientWidth + 1;
+      }).map((label) => label.closest("[data-slot]").dataset.slot)""", "★ Восток берёт · заход")
+    assert cut == []
+    assert in_view_problems(page) == []
+
+
 def test_the_end_of_a_deal_is_summed_up_and_its_log_stays_until_the_next_deals_first_trick(
     table: Page, screenshots: Shot,
 ) -> None:
