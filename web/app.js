@@ -154,6 +154,8 @@ flow.onAfter({
 // the words come before the first game (the loading screen words itself again then).
 engine().onProgress(page.renderBoot);
 await setLanguage(chooseLanguage());
+// The loading screen's words show from now on, in the language chosen (style.css).
+document.documentElement.dataset.words = "shown";
 page.redrawBoot();
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from protocol_calls import ok
 
 from calypso_core import Card
@@ -235,6 +235,38 @@ def test_the_language_is_saved_else_asked_else_the_browsers_else_english(
     page.goto(server_url + query)
     expect(page.locator("html")).to_have_attribute("lang", expected, timeout=TIMEOUT_MS)
     expect(page).to_have_title(catalog(expected)["app.title"])
+    context.close()
+
+
+@pytest.mark.parametrize("words", ["late", "missing"])
+def test_a_russian_first_visit_never_shows_the_loading_screens_english_words(
+    browser: Browser, server_url: str, words: str,
+) -> None:
+    context = browser.new_context(locale="ru-RU")
+    page = context.new_page()
+    # Style animations stand still, so the loading screen's 3 s fallback cannot fire.
+    cdp = context.new_cdp_session(page)
+    cdp.send("Animation.enable")
+    cdp.send("Animation.setPlaybackRate", {"playbackRate": 0})
+    held: list[Route] = []
+    page.route("**/messages/ru.json", lambda route: held.append(route))
+    page.goto(server_url)
+    title = page.locator("#boot-title")
+    expect(title).to_have_count(1)
+    for _ in range(TIMEOUT_MS // 100):  # until the page asks for the Russian words
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the page never asked for messages/ru.json"
+    assert title.evaluate("(el) => getComputedStyle(el).visibility") == "hidden"
+    if words == "late":  # they come: the loading screen speaks Russian
+        held[0].continue_()
+        expect(title).to_have_text(RU["app.name"], timeout=TIMEOUT_MS)
+    else:  # they cannot be had: the page keeps its English words, and shows them
+        held[0].abort()
+        expect(page.locator("html")).to_have_attribute("data-words", "shown", timeout=TIMEOUT_MS)
+        expect(title).to_have_text(catalog("en")["app.name"])
+    expect(title).to_be_visible()
     context.close()
 
 
