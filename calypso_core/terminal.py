@@ -11,12 +11,13 @@ import argparse
 import random
 from collections.abc import Callable, Sequence
 
+from .bots import LEVELS
 from .cards import Card, CardParseError, brief_repr
 from .cli_io import one_line
 from .game import GameState, new_game
 from .kernel import DEALS, TRICKS_PER_DEAL
 from .messages import Message, message, render
-from .table.players import bot_levels, make_chooser
+from .table.players import make_chooser
 from .trick_reasons import trick_reason
 
 
@@ -32,9 +33,8 @@ def play_in_terminal(
     quits (``q`` or end of input).
     """
     lang = getattr(args, "lang", None) or "en"
-    levels, _ = bot_levels()
-    if args.level not in levels:
-        raise ValueError(f"unknown level {brief_repr(args.level)} (levels: {', '.join(levels)})")
+    if args.level not in LEVELS:
+        raise ValueError(f"unknown level {brief_repr(args.level)} (levels: {', '.join(LEVELS)})")
 
     def say(said: Message | list[Message]) -> None:
         write(render(said, lang))

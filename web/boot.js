@@ -30,7 +30,6 @@ export async function main() {
   page.renderBoot({ stage: "ready", fraction: 1 });
   setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
-  if (app.hello.bots_problem) console.warn("computer players unavailable:", app.hello.bots_problem);
 
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);

@@ -280,7 +280,7 @@ function drawBar(ui) {
       : null,
   ]);
   $("[data-seed-info]").textContent = t("bar.seed", { seed: String(table.settings.seed) });
-  $("[data-action=hint]").hidden = !hello.hints || view.status === "game_over";
+  $("[data-action=hint]").hidden = view.status === "game_over";
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 

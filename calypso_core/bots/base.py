@@ -28,6 +28,8 @@ class Bot:
     level: ClassVar[str] = ""
     # Settings this level accepts, with their checks; anything else is refused.
     SETTINGS: ClassVar[dict[str, Check]] = {}
+    # The longest a move may take, in seconds (a search's clock cap); None: no clock.
+    time_limit: float | None = None
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         if type(seat) is not int or not 0 <= seat < 4:

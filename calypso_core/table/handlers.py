@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..bots import GRADES, LEVELS, REVIEW_ITERATIONS
 from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..game import GameState
 from ..jsontext import nests_too_deeply
@@ -29,7 +30,7 @@ from .aids import memory_aids
 from .daily import daily_date, daily_settings, parse_date, today
 from .errors import ProtocolError
 from .match import Match
-from .players import bot_levels, bots_module, default_level, has_hints, level_facts
+from .players import default_level, level_facts
 from .settings import (
     DEFAULT_PEOPLE,
     MAX_NAME_CHARS,
@@ -103,9 +104,7 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     view["match"] = match.match_view()
     view["can_undo"] = match.can_undo
     if match.viewer is not None:
-        aids = _aids(match, match.viewer)
-        if aids is not None:
-            view["aids"] = aids
+        view["aids"] = _aids(match, match.viewer)
     if status == "handoff":
         seat = state.to_move
         view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
@@ -114,10 +113,10 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     return view
 
 
-def _aids(match: Match, seat: int) -> dict[str, Any] | None:
+def _aids(match: Match, seat: int) -> dict[str, Any]:
     # Built once per position and viewer: "view" and the "aids" request reuse them.
     key = (len(match.history), len(match.state.plays), seat)
-    if _session.aids_for != key:
+    if _session.aids is None or _session.aids_for != key:
         _session.aids = memory_aids(match.state.observation(seat))
         _session.aids_for = key
     return _session.aids
@@ -145,7 +144,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     of a game, the cards, the scoring values and the size of a game file. Every word comes
     as a message: the page renders it from its catalogs."""
     defaults = Rules().to_dict()
-    _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
@@ -154,8 +152,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
         "default_level": default_level(),
-        "bots_problem": problem,
-        "hints": has_hints(),
         "options": [
             {"key": key, "label": words.option_label(key), "help": words.option_help(key),
              "default": defaults[key]}
@@ -178,15 +174,12 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _review_facts() -> dict[str, Any] | None:
-    """The review's budget a card and its grades, mildest first (None without the bots)."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "GRADES"):
-        return None
+def _review_facts() -> dict[str, Any]:
+    """The review's budget a card and its grades, mildest first."""
     return {
-        "budget": bots.REVIEW_ITERATIONS,
+        "budget": REVIEW_ITERATIONS,
         "grades": [{"key": name, "label": words.grade_label(name), "cost": cost}
-                   for name, cost in reversed(bots.GRADES)],
+                   for name, cost in reversed(GRADES)],
     }
 
 
@@ -264,10 +257,7 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
     match = _match("aids")
     if match.viewer is None:
         raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
-    shown = _aids(match, match.viewer)
-    if shown is None:
-        raise ProtocolError("unavailable", "no memory aids without the computer players")
-    return shown
+    return _aids(match, match.viewer)
 
 
 def record(data: dict[str, Any]) -> dict[str, Any]:
@@ -331,7 +321,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     else:
         state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
     deals = jobs.check_deal(data.get("deal"), complete)
-    budget = jobs.check_budget(data.get("budget"), (_review_facts() or {}).get("budget", 1))
+    budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed)
     return {
@@ -462,13 +452,12 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
     """Settings that continue an imported game: its players (a level this table does not
     offer becomes the default one), else the people and levels of the match in play."""
-    known, _ = bot_levels()
     match = _session.match
     seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
     if players is not None:
         seats.append((
             [{"seat": p.seat, "name": p.name} for p in people_of(players)],
-            [p.get("computer") if p.get("computer") in known else default_level()
+            [p.get("computer") if p.get("computer") in LEVELS else default_level()
              for p in players],
         ))
     if match is not None:

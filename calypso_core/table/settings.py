@@ -11,12 +11,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots import LEVELS
 from ..cards import SEAT_NAMES, CardParseError, Suit, brief_repr
 from ..messages import Message, message
 from ..rules import Rules
 from . import words
 from .errors import ProtocolError
-from .players import bot_levels, default_level
+from .players import default_level
 
 HUMAN = "human"  # the level of a person's seat
 MAX_GAMES = 4
@@ -197,7 +198,6 @@ def _check_rules(rules: Any) -> Rules:
 def _check_levels(
     level: Any, levels: Any, people: tuple[Person, ...]
 ) -> tuple[str, str, str, str]:
-    known, _ = bot_levels()
     seats = {p.seat for p in people}
     if level is not None and levels is not None:
         raise ProtocolError("bad_level", "give level (all seats) or levels (per seat), not both")
@@ -209,13 +209,13 @@ def _check_levels(
     for seat, item in enumerate(levels):
         if seat in seats:
             checked.append(HUMAN)  # a person's seat: its entry is not a level, and ignored
-        elif isinstance(item, str) and item in known:
+        elif isinstance(item, str) and item in LEVELS:
             checked.append(item)
         else:
             raise ProtocolError(
                 "bad_level",
                 f"{SEAT_NAMES[seat]}: {brief_repr(item)} is not a level "
-                f"(known: {', '.join(known)})",
+                f"(known: {', '.join(LEVELS)})",
             )
     return (checked[0], checked[1], checked[2], checked[3])
 
