@@ -234,16 +234,18 @@ def test_public_attributes_cannot_be_assigned(name: str) -> None:
     game = new_game(3)
     game.play(game.legal_moves()[0])
     before = to_record(game)
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match=f"'{name}' of 'GameState' object has no setter"):
         setattr(game, name, getattr(game, name))
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="'is_over' of 'GameState' object has no setter"):
         game.is_over = True  # type: ignore[misc]
     assert to_record(game) == before and not game.is_over
 
 
 def test_new_attributes_cannot_be_added() -> None:
-    with pytest.raises(AttributeError):
-        new_game(3).winner_seat = 2  # type: ignore[attr-defined]
+    game = new_game(3)
+    with pytest.raises(AttributeError, match="'GameState' object has no attribute 'winner_seat'"):
+        game.winner_seat = 2  # type: ignore[attr-defined]
+    assert not hasattr(game, "winner_seat")
 
 
 @pytest.mark.parametrize("copier", [copy.copy, copy.deepcopy], ids=["copy", "deepcopy"])
