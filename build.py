@@ -339,7 +339,7 @@ def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str
     values = {"BUILD": json.dumps(build_id), "FILES": json.dumps(files, sort_keys=True)}
     for name, pattern in SW_STAMP.items():
         line = f"const {name} = {values[name]};"
-        code, count = pattern.subn(lambda _, line=line: line, code, count=1)
+        code, count = pattern.subn(line.replace("\\", "\\\\"), code, count=1)
         if count != 1:
             sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
     return code
@@ -620,7 +620,8 @@ def test(pytest_args: list[str]) -> int:
         env["CALYPSO_AXE"] = str(fetch_axe_core())
     build()
     failed = []
-    for name, cmd in [("mypy", ["-m", "mypy", "--strict", "calypso_core"]),
+    # pyproject.toml names what mypy checks (the package, tests/, bench/, build.py) strictly.
+    for name, cmd in [("mypy", ["-m", "mypy"]),
                       ("ruff", ["-m", "ruff", "check", "."]),
                       ("pytest", ["-m", "pytest", *pytest_args])]:
         log(f"running {name}")

@@ -30,10 +30,8 @@ def layer(module: str) -> int:
     return LAYERS.index("engine")
 
 
-def is_import_by_name(node: ast.AST) -> bool:
+def is_import_by_name(node: ast.Call) -> bool:
     """A call of ``importlib.import_module``, ``import_module`` or ``__import__``."""
-    if not isinstance(node, ast.Call):
-        return False
     func = node.func
     name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
     return name in ("import_module", "__import__")
@@ -52,7 +50,8 @@ def layer_problems(package: Path = PACKAGE) -> list[str]:
             elif (layer(name) == LAYERS.index("table") and target.startswith("calypso_core.bots.")):
                 problems.append(f"{where} (the table uses the bots' public package only)")
         problems += [f"{name}:{node.lineno} imports a module by name at run time"
-                     for node in ast.walk(source.tree) if is_import_by_name(node)]
+                     for node in ast.walk(source.tree)
+                     if isinstance(node, ast.Call) and is_import_by_name(node)]
     return problems
 
 

@@ -9,6 +9,7 @@ import random
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -120,6 +121,23 @@ def test_a_broken_board_log_is_refused_saying_what() -> None:
             BoardResult.from_json(broken)
     with pytest.raises(ValueError, match="numbered from 0 to 0"):
         run_match("novice", "random", boards=1, done={1: BoardResult.from_json(row)})
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_match_of_countless_boards_plays_its_first_board_at_once(jobs: int) -> None:
+    # Regression: every board was made before the first was played (250 MB a second, and
+    # no output, for --boards 99999999999999999999).
+    class Enough(Exception):
+        pass
+
+    def stop(done: int, total: int) -> None:
+        assert total == 10**20
+        raise Enough
+
+    start = time.monotonic()
+    with pytest.raises(Enough):
+        run_match("random", "random", boards=10**20, seed=1, jobs=jobs, progress=stop)
+    assert time.monotonic() - start < 30
 
 
 def test_rules_option_text() -> None:

@@ -108,6 +108,10 @@ def _time_limit(value: Any) -> bool:
     return value is None or (type(value) in (int, float) and value > 0)
 
 
+# The most iterations a move a search is asked for from outside the bots (a rerun of the
+# page, a match of the command line): about a minute a move on a slow phone.
+MAX_SEARCH_ITERATIONS = 20_000
+
 SEARCH_SETTINGS: dict[str, Check] = {
     "iterations": _positive_int,
     "time_limit": _time_limit,

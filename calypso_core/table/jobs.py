@@ -21,7 +21,14 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import CardReview, GameReview, review_position, seat_plays
+from ..bots import (
+    MAX_REVIEW_ITERATIONS,
+    MAX_SEARCH_ITERATIONS,
+    CardReview,
+    GameReview,
+    review_position,
+    seat_plays,
+)
 from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
@@ -30,8 +37,6 @@ from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
-MAX_REVIEW_BUDGET = 32_000  # iterations a card: four times the review's own budget
-MAX_RERUN_ITERATIONS = 20_000  # the master's iterations a move in a rerun
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
 
 
@@ -197,18 +202,18 @@ def check_budget(budget: Any, default: int) -> int:
     """A review budget in iterations a card (``default`` when None)."""
     if budget is None:
         return default
-    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_BUDGET:
+    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_ITERATIONS:
         raise ProtocolError("bad_request", f"budget must be a whole number of iterations from 1 "
-                            f"to {MAX_REVIEW_BUDGET:,}, not {brief_repr(budget)}")
+                            f"to {MAX_REVIEW_ITERATIONS:,}, not {brief_repr(budget)}")
     return budget
 
 
 def check_iterations(iterations: Any) -> int | None:
     """The master's budget a move in a rerun (None: its own default)."""
     if iterations is not None and (type(iterations) is not int
-                                   or not 1 <= iterations <= MAX_RERUN_ITERATIONS):
+                                   or not 1 <= iterations <= MAX_SEARCH_ITERATIONS):
         raise ProtocolError("bad_request", f"iterations must be a whole number from 1 to "
-                            f"{MAX_RERUN_ITERATIONS:,}, not {brief_repr(iterations)}")
+                            f"{MAX_SEARCH_ITERATIONS:,}, not {brief_repr(iterations)}")
     return iterations
 
 

@@ -124,7 +124,8 @@ def another_builds_snapshot(build_module: ModuleType, wheel: Path, folder: Path)
     shutil.copyfile(wheel, other)
     with zipfile.ZipFile(other, "a") as archive:
         archive.writestr("calypso_core/another_build.py", "BUILD = 'another'\n")
-    return build_module.make_snapshot(build_module.fetch_pyodide(), other, folder).read_bytes()
+    snapshot: Path = build_module.make_snapshot(build_module.fetch_pyodide(), other, folder)
+    return snapshot.read_bytes()
 
 
 @pytest.mark.parametrize("kind", ["damaged", "another_build", "not_restorable"])

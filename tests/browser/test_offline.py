@@ -25,7 +25,7 @@ Boot = Callable[[Page, str], str]
 Serve = Callable[..., tuple[str, Callable[[], None]]]
 PREFIX = "/calypso/"
 # Settings as the page stores them: random computer players, no animation delays.
-FAST_SETTINGS = {"level": "random", "levels": None, "rules": {}, "games": 1,
+FAST_SETTINGS: dict[str, Any] = {"level": "random", "levels": None, "rules": {}, "games": 1,
                  "suit": "random", "speed": "instant"}
 
 
