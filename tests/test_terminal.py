@@ -12,7 +12,6 @@ from calypso_core.messages import message, render
 from calypso_core.terminal import play_in_terminal, typed_card
 
 
-
 def test_a_whole_game_can_be_played_by_typing_cards() -> None:
     # The "person" types every card name in turn; illegal ones are refused with a reason.
     typed = itertools.cycle(str(card) for card in CARDS)
@@ -42,7 +41,8 @@ def test_quitting_on_purpose_says_so_and_exits_0() -> None:
     for typed in (iter(["TS", "q"]), iter(["Q"])):
         out: list[str] = []
         args = argparse.Namespace(seed="1", level="random", seat=2)
-        assert play_in_terminal(args, read=lambda prompt: next(typed), write=out.append) == 0
+        read = typed.__next__
+        assert play_in_terminal(args, read=lambda prompt: read(), write=out.append) == 0
         assert out[-1].startswith("You left the game after ")
         assert out[-1].endswith(" cards; --seed 1 deals it again.")
 
