@@ -38,11 +38,12 @@ def test_the_same_seed_gives_the_same_game() -> None:
 
 def test_quitting_on_purpose_says_so_and_exits_0() -> None:
     # Regression: q (and Ctrl+D) ended the game with status 1, saying nothing.
-    for typed in (iter(["TS", "q"]), iter(["Q"])):
+    for typed in (["TS", "q"], ["Q"]):
         out: list[str] = []
         args = argparse.Namespace(seed="1", level="random", seat=2)
-        read = typed.__next__
-        assert play_in_terminal(args, read=lambda prompt: read(), write=out.append) == 0
+        answers = [*typed]
+        assert play_in_terminal(args, read=lambda prompt, answers=answers: answers.pop(0),
+                                write=out.append) == 0
         assert out[-1].startswith("You left the game after ")
         assert out[-1].endswith(" cards; --seed 1 deals it again.")
 
