@@ -3,6 +3,7 @@
 import argparse
 import itertools
 import re
+from collections.abc import Iterator
 
 import pytest
 
@@ -41,9 +42,12 @@ def test_quitting_on_purpose_says_so_and_exits_0() -> None:
     for typed in (["TS", "q"], ["Q"]):
         out: list[str] = []
         args = argparse.Namespace(seed="1", level="random", seat=2)
-        answers = [*typed]
-        assert play_in_terminal(args, read=lambda prompt, answers=answers: answers.pop(0),
-                                write=out.append) == 0
+        answers = iter(typed)
+
+        def read(prompt: str, answers: Iterator[str] = answers) -> str:
+            return next(answers)
+
+        assert play_in_terminal(args, read=read, write=out.append) == 0
         assert out[-1].startswith("You left the game after ")
         assert out[-1].endswith(" cards; --seed 1 deals it again.")
 
