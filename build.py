@@ -4,7 +4,7 @@
     python build.py [build]                    make dist/ from clean
     python build.py serve [--port N] [--host H] build, then serve dist/ and print the URL
     python build.py test [PYTEST ARGS]          set up .venv, Chromium and the runtime,
-                                               build, then run mypy, ruff and pytest
+                                               build, then run mypy, ruff, tsc and pytest
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
 AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibility checks only
             "sha256": "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"}
+TYPESCRIPT = {"version": "5.9.3",  # npm tarball; its tsc type-checks web/'s JavaScript in test
+              "sha256": "10e108c9cf7d5f2879053dff18515fb405abf2ccef63eaaf017d9c571687a1d3"}
 PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
 MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see make_snapshot)
             "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
@@ -147,6 +149,23 @@ def fetch_axe_core() -> Path:
     (partial / "package").rename(script.parent)
     partial.rmdir()
     return script
+
+
+def fetch_typescript() -> Path:
+    """Return tsc.js of the pinned TypeScript npm package, cached in .cache/ (tests only)."""
+    folder = CACHE / f"typescript-{TYPESCRIPT['version']}"
+    tsc = folder / "lib" / "tsc.js"
+    if tsc.is_file():
+        return tsc
+    tarball = npm_pack("typescript", TYPESCRIPT, "the pinned TypeScript that type-checks web/")
+    partial = folder.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(tarball) as tar:
+        tar.extractall(partial, filter="data")
+    shutil.rmtree(folder, ignore_errors=True)
+    (partial / "package").rename(folder)
+    partial.rmdir()
+    return tsc
 
 
 def fetch_wheel(project: str, pin: dict[str, str], *pip_args: str) -> Path:
@@ -594,6 +613,15 @@ def ensure_venv() -> Path:
     return python
 
 
+def ensure_node(why: str) -> str:
+    """Return a Node.js executable, installed with apt-get if there is none."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        apt_install("nodejs", "node", why)
+        node = shutil.which("node") or shutil.which("nodejs") or "node"
+    return node
+
+
 def ensure_chromium(python: Path) -> str:
     """Return a Chromium executable, or "" to let Playwright use the one it installed."""
     found = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
@@ -619,13 +647,21 @@ def test(pytest_args: list[str]) -> int:
         env["CALYPSO_CHROMIUM"] = ensure_chromium(python)
         env["CALYPSO_AXE"] = str(fetch_axe_core())
     build()
+    tsc = [ensure_node("Node.js runs TypeScript's tsc, which type-checks web/"),
+           str(fetch_typescript()), "--noEmit", "-p"]
     failed = []
-    # pyproject.toml names what mypy checks (the package, tests/, bench/, build.py) strictly.
-    for name, cmd in [("mypy", ["-m", "mypy"]),
-                      ("ruff", ["-m", "ruff", "check", "."]),
-                      ("pytest", ["-m", "pytest", *pytest_args])]:
+    # pyproject.toml names what mypy checks (the package, tests/, bench/, build.py) strictly;
+    # typecheck/ holds tsc's settings for the page's and the workers' JavaScript.
+    steps: list[tuple[str, list[str | Path]]] = [
+        ("mypy", [python, "-m", "mypy"]),
+        ("ruff", [python, "-m", "ruff", "check", "."]),
+        ("tsc", [*tsc, "typecheck/jsconfig.json"]),
+        ("tsc (workers)", [*tsc, "typecheck/jsconfig.worker.json"]),
+        ("pytest", [python, "-m", "pytest", *pytest_args]),
+    ]
+    for name, cmd in steps:
         log(f"running {name}")
-        if subprocess.run([str(python), *cmd], cwd=ROOT, env=env).returncode != 0:
+        if subprocess.run([str(part) for part in cmd], cwd=ROOT, env=env).returncode != 0:
             failed.append(name)
     if failed:
         log("FAILED: " + ", ".join(failed))
@@ -643,7 +679,7 @@ def main(argv: list[str]) -> int:
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--host", default="127.0.0.1",
                               help="address to listen on (default 127.0.0.1)")
-    sub.add_parser("test", help="set up tools, build, then run mypy, ruff and pytest")
+    sub.add_parser("test", help="set up tools, build, then run mypy, ruff, tsc and pytest")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args.host, args.port)

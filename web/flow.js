@@ -25,6 +25,7 @@ const client = engine();
 
 // What follows the end of a deal and of a game (the review's offer, the master in your seat,
 // the Calypso of the day), each called with the view and the match's table; app.js sets them.
+/** @type {{dealOver: (view: any, table: any) => void, gameOver: (view: any, table: any) => void}} */
 const after = { dealOver: () => {}, gameOver: () => {} };
 
 export function onAfter(hooks) {
@@ -138,6 +139,7 @@ function seatsPayload(settings) {
 
 /** Deals a new match with these settings (and seed, when given). */
 export async function startGame(settings, seed) {
+  /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
     rules: settings.rules ?? {},

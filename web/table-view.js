@@ -3,7 +3,7 @@
 // same data and leaves the page the same; it holds no game rules: playable cards are exactly
 // those the engine listed, and every label is the engine's.
 
-import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
+import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";

@@ -95,7 +95,8 @@ async function withCountedFetch(action) {
   const plainFetch = globalThis.fetch;
   globalThis.fetch = async (resource, options) => {
     const response = await plainFetch(resource, options);
-    return counted(response, new URL(resource?.url ?? resource, location.href).href);
+    const url = resource instanceof Request ? resource.url : resource;
+    return counted(response, new URL(url, location.href).href);
   };
   try {
     return await action();
