@@ -18,6 +18,11 @@
 
 const here = (path) => new URL(path, import.meta.url).href;
 
+// The runtime's standard library as build.py trims it to what the game imports, and the
+// whole one beside it, fetched only if something imports a module the first one lacks.
+const STDLIB = "pyodide/python_stdlib_game.zip";
+const STDLIB_FULL = "pyodide/python_stdlib.zip";
+
 class BootError extends Error {
   constructor(code, message) {
     super(message);
@@ -127,7 +132,7 @@ async function fetchJson(path) {
 async function checkRuntimeFiles() {
   const types = {
     "pyodide/pyodide.asm.wasm": "application/wasm",
-    "pyodide/python_stdlib.zip": "",
+    [STDLIB]: "",
     "pyodide/pyodide-lock.json": "",
   };
   await Promise.all(Object.entries(types).map(async ([path, type]) => {
@@ -181,7 +186,7 @@ function startRuntime(loadPyodide, snapshot = null) {
       if (failing) reject(new Error(`pyodide.asm.wasm did not compile: ${args[0]?.message ?? args[0]}`));
       failing ||= args[0] === "wasm instantiation failed!";
     };
-    const options = { indexURL: here("pyodide/") };
+    const options = { indexURL: here("pyodide/"), stdLibURL: here(STDLIB) };
     if (snapshot) options._loadSnapshot = snapshot; // Pyodide's private snapshot option
     loadPyodide(options).then(resolve, reject);
   }).finally(() => {
@@ -189,10 +194,31 @@ function startRuntime(loadPyodide, snapshot = null) {
   });
 }
 
+// A module the trimmed standard library lacks is found in the whole one (build.py puts the
+// finder, boot/stdlib_fallback.py, into the trimmed zip): at the first such import the whole
+// zip is fetched, synchronously since an import cannot wait otherwise (a worker may), and
+// written where the finder looks. A missing module costs that download, never the game.
+function installStdlibFallback(pyodide) {
+  const url = here(STDLIB_FULL);
+  const mount = (name, path) => {
+    console.warn(`Calypso: ${name} is not in the game's standard library: loading ${url}`);
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
+    pyodide.FS.writeFile(path, new Uint8Array(request.response));
+  };
+  const fallback = pyodide.pyimport("calypso_stdlib_fallback");
+  fallback.install(mount).destroy();
+  fallback.destroy();
+}
+
 // The engine goes into site-packages, where build.py's snapshot maker had micropip install
 // it: unpacking the wheel there installs it as micropip would, without loading micropip
 // (over a second on a first visit). After a snapshot it restores the files for later reads.
 function importEngine(pyodide, info, wheel) {
+  installStdlibFallback(pyodide);
   pyodide.unpackArchive(wheel, "wheel", { extractDir: info.engine_site });
   pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
   return pyodide.pyimport("calypso_core.table");
@@ -215,7 +241,7 @@ async function boot() {
     step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles),
     step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
   ]);
-  countFiles(info, ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info.engine_wheel]);
+  countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB, info.engine_wheel]);
   return withCountedFetch(async () => {
     const wheel = fetchWheel(info); // small: it loads beside the runtime
     wheel.catch(() => {}); // a failure is handled where it is awaited

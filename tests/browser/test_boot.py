@@ -70,7 +70,7 @@ def warnings_of(page: Page) -> list[str]:
 
 def big_files(info: dict[str, Any], *extra: str) -> int:
     """Bytes of the files the loading screen counts: the runtime's, the wheel, and extra."""
-    paths = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["engine_wheel"], *extra]
+    paths = ["pyodide/pyodide.asm.wasm", info["stdlib"], info["engine_wheel"], *extra]
     return sum(info["files"][path] for path in paths)
 
 
