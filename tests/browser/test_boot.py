@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 import calypso_core
 
 from .conftest import BOOT_TIMEOUT_MS
-from .table import play_a_card
+from .table import play_a_card, plays
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +97,7 @@ def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_off
     snapshot_requests: list[bool] = []  # for each request of the snapshot: by the service worker?
     page.context.on("request", lambda r: snapshot_requests.append(r.service_worker is not None)
                     if r.url == server_url + info["snapshot"] else None)
+    full_stdlib = requests_of(page, server_url + info["stdlib_full"])
     warnings = warnings_of(page)
     page.add_init_script(LOADING_PROBE)
     # A first visit: nothing is cached, so no snapshot (as if it were missing), and no warning.
@@ -116,6 +117,58 @@ def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_off
     assert snapshot_requests == [True]  # read from the offline copy, not fetched
     play_a_card(page)
     assert not [w for w in warnings if SNAPSHOT_WARNING in w], warnings
+    # The game's own standard library was enough, on both visits.
+    assert full_stdlib == [], full_stdlib
+
+
+def requests_of(page: Page, url: str) -> list[str]:
+    """The requests for a URL from now on, by the page or its workers (filled as they go)."""
+    seen: list[str] = []
+    page.context.on("request", lambda r: seen.append(r.method) if r.url == url else None)
+    return seen
+
+
+def with_an_import_on_each_play(wheel: Path, module: str) -> None:
+    """Rewrite the engine wheel so that the engine imports ``module`` at each play request,
+    after the first card: the way a new import would first happen in the middle of a game."""
+    with zipfile.ZipFile(wheel) as archive:
+        entries = {info.filename: archive.read(info) for info in archive.infolist()}
+    transport = "calypso_core/table/transport.py"
+    entries[transport] += (
+        "\n\n_plain_handle = handle\n\n\n"
+        "def handle(request: str) -> str:\n"
+        "    if '\"play\"' in request:\n"
+        f"        import {module}  # noqa: F401\n"
+        "    return _plain_handle(request)\n").encode()
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+
+
+def test_a_module_the_games_standard_library_lacks_comes_from_the_whole_one_mid_game(
+    page: Page, dist_dir: Path, tmp_path: Path, serve: Callable[[Path], str],
+    build_module: ModuleType, boot: Boot,
+) -> None:
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    missing = "statistics"  # in the whole standard library, not in the game's
+    assert missing not in build_module.stdlib_modules()
+    copy = tmp_path / "dist"
+    shutil.copytree(dist_dir, copy)
+    with_an_import_on_each_play(copy / info["engine_wheel"], missing)
+    build_module.finalize(copy)
+    url = serve(copy)
+    full_stdlib = requests_of(page, url + info["stdlib_full"])
+    warnings = warnings_of(page)
+    assert boot(page, url + QUERY) == "ready"
+    assert worker_start(page) == "plain"
+    assert full_stdlib == []  # not before it is needed
+    play_a_card(page)  # the engine imports the missing module: the whole zip comes, once
+    assert full_stdlib == ["GET"]
+    assert any(f"{missing} is not in the game's standard library" in w for w in warnings)
+    first = plays(page)
+    play_a_card(page)
+    assert plays(page) > first
+    assert full_stdlib == ["GET"]
 
 
 def another_builds_snapshot(build_module: ModuleType, wheel: Path, folder: Path) -> bytes:
