@@ -95,12 +95,15 @@ function counted(response, url) {
   return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
 }
 
-// Pyodide fetches the runtime's files itself: count them on the way, during the boot only.
+// Pyodide fetches the runtime's files itself: check and count them on the way, during the
+// boot only.
 async function withCountedFetch(action) {
   const plainFetch = globalThis.fetch;
   globalThis.fetch = async (resource, options) => {
     const response = await plainFetch(resource, options);
-    return counted(response, new URL(resource?.url ?? resource, location.href).href);
+    const url = new URL(resource?.url ?? resource, location.href).href;
+    checkRuntimeResponse(response, url);
+    return counted(response, url);
   };
   try {
     return await action();
@@ -127,21 +130,29 @@ async function fetchJson(path) {
   return response.json();
 }
 
-// loadPyodide hangs instead of failing when these are missing or the .wasm has the wrong
-// MIME type, so look at them first: HEAD requests on the same origin cost little.
-async function checkRuntimeFiles() {
-  const types = {
-    "pyodide/pyodide.asm.wasm": "application/wasm",
-    [STDLIB]: "",
-    "pyodide/pyodide-lock.json": "",
-  };
-  await Promise.all(Object.entries(types).map(async ([path, type]) => {
-    const response = await fetch(here(path), { method: "HEAD" });
-    await response.text(); // empty, but an unread response counts as an aborted request
-    const served = response.headers.get("content-type") ?? "none";
-    if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
-    if (!served.startsWith(type)) throw new Error(`${here(path)} is served as ${served}, not ${type}`);
-  }));
+// loadPyodide hangs instead of failing when one of these is missing or the .wasm has the
+// wrong MIME type: the responses it fetches are looked at on their way (no request of their
+// own), and a bad one fails the start at once.
+const RUNTIME_TYPES = {
+  "pyodide/pyodide.asm.wasm": "application/wasm",
+  [STDLIB]: "",
+  "pyodide/pyodide-lock.json": "",
+};
+let runtimeIsBroken;
+const runtimeBroken = new Promise((_, reject) => {
+  runtimeIsBroken = (message) =>
+    reject(new BootError("runtime_missing", `the Pyodide runtime is not all there: ${message}`));
+});
+runtimeBroken.catch(() => {}); // raced against each start; unobserved otherwise
+
+function checkRuntimeResponse(response, url) {
+  const path = Object.keys(RUNTIME_TYPES).find((name) => here(name) === url);
+  if (path === undefined) return;
+  const served = response.headers.get("content-type") ?? "none";
+  if (!response.ok) runtimeIsBroken(`${url}: HTTP ${response.status}`);
+  else if (!served.startsWith(RUNTIME_TYPES[path])) {
+    runtimeIsBroken(`${url} is served as ${served}, not ${RUNTIME_TYPES[path]}`);
+  }
 }
 
 function fetchWheel(info) {
@@ -188,7 +199,7 @@ function startRuntime(loadPyodide, snapshot = null) {
     };
     const options = { indexURL: here("pyodide/"), stdLibURL: here(STDLIB) };
     if (snapshot) options._loadSnapshot = snapshot; // Pyodide's private snapshot option
-    loadPyodide(options).then(resolve, reject);
+    Promise.race([loadPyodide(options), runtimeBroken]).then(resolve, reject);
   }).finally(() => {
     console.warn = warn;
   });
@@ -235,10 +246,9 @@ async function startFromSnapshot(loadPyodide, snapshot, info, wheel) {
 
 async function boot() {
   progress("runtime", 0);
-  // The manifest, the runtime check and the runtime's loader, all at once: one round trip.
-  const [info, , { loadPyodide }] = await Promise.all([
+  // The manifest and the runtime's loader, both at once: one round trip.
+  const [info, { loadPyodide }] = await Promise.all([
     step("build_info_missing", "cannot read the build manifest", () => fetchJson("build-info.json")),
-    step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles),
     step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
   ]);
   countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB, info.engine_wheel]);

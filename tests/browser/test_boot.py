@@ -260,3 +260,23 @@ def test_a_missing_engine_wheel_is_reported_on_the_page(
     expect(error).to_be_visible()
     expect(error).to_contain_text("engine_install_failed")
     expect(error).to_contain_text(f"{Path(wheel).name}: the file is missing (HTTP 404)")
+
+
+def test_a_missing_standard_library_is_reported_on_the_page_without_a_check_request(
+    page: Page,
+    dist_dir: Path,
+    broken_dist: Callable[[str], Path],
+    serve: Callable[[Path], str],
+    expected_problems: list[re.Pattern[str]],
+    boot: Boot,
+) -> None:
+    stdlib = json.loads((dist_dir / "build-info.json").read_text())["stdlib"]
+    url = serve(broken_dist(stdlib))
+    # The failed request, and Pyodide's own report of it ("Failed to load '…zip': …").
+    expected_problems.append(re.compile(re.escape(f"/{stdlib}") + "(?![\\w.])"))
+    methods = requests_of(page, url + stdlib)
+    assert boot(page, url) == "error"  # not a loading screen that never ends
+    error = page.locator("[data-engine-error]")
+    expect(error).to_contain_text("runtime_missing")
+    expect(error).to_contain_text(f"{stdlib}: HTTP 404")
+    assert methods == ["GET"]  # Pyodide's own request, looked at on its way
