@@ -37,6 +37,14 @@ export class EngineError extends Error {
   }
 }
 
+/** Which day is today where the person is (their device's local date, YYYY-MM-DD): sent with
+ * every request, for the engine to judge the dates of the Calypso of the day by
+ * (docs/review.md#which-day-is-today). */
+export function localToday(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 // Requests that start a game in play: the client asks for its recipe right behind each.
 const STARTS_GAME = new Set(["new_game", "load", "next_game"]);
 // Requests whose reply says how the recipe changed: the card played, or the plays kept.
@@ -181,7 +189,7 @@ export class EngineClient {
     const id = this._nextId++;
     let message;
     try {
-      message = JSON.stringify({ ...payload, id, type });
+      message = JSON.stringify({ today: localToday(), ...payload, id, type });
     } catch (error) { // a cycle, a BigInt, nesting too deep for the stack
       throw new EngineError({ code: "bad_request", message: `the ${type} request cannot be written as JSON: ${error.message}` });
     }

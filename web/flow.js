@@ -294,7 +294,8 @@ export async function undo() {
 }
 
 export async function hint() {
-  if (app.busy || app.view?.status !== "your_turn") return;
+  // The kept attempt at the Calypso of the day is played straight (the engine refuses too).
+  if (app.busy || app.view?.status !== "your_turn" || app.table?.settings.straight) return;
   const shown = app.view.viewer;
   try {
     const { card, reason } = await client.request("hint");

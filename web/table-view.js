@@ -280,14 +280,14 @@ function drawBar(ui) {
       : null,
   ]);
   $("[data-seed-info]").textContent = t("bar.seed", { seed: String(table.settings.seed) });
-  $("[data-action=hint]").hidden = view.status === "game_over";
+  $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 
 function drawActions(ui) {
   const { view } = ui;
   const undo = $(".bar [data-action=undo]");
-  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone();
+  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone() || ui.table.settings.straight;
   undo.disabled = !ui.undoAllowed || !view.can_undo || ui.busy;
   const last = $(".bar [data-action=last_trick]");
   last.hidden = false;

@@ -228,6 +228,7 @@ class Match:
                 "undo_off", "undo is off when several people play: a card once seen by the "
                 "others cannot be unseen"
             )
+        self._check_not_straight("undo")
         try:
             keep = undo_length(self.state, self.settings.seats[0])
         except ValueError:
@@ -238,7 +239,7 @@ class Match:
     @property
     def can_undo(self) -> bool:
         """Whether ``undo`` has a card to take back."""
-        if self.several or self.state.is_over:
+        if self.several or self.settings.straight or self.state.is_over:
             return False
         try:
             undo_length(self.state, self.settings.seats[0])
@@ -248,9 +249,16 @@ class Match:
 
     def hint(self) -> tuple[Card, list[Message]]:
         """A suggested card for the person whose turn it is, with the reason (messages)."""
+        self._check_not_straight("hint")
         if self.status != "your_turn":
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)
+
+    def _check_not_straight(self, kind: str) -> None:
+        if self.settings.straight:
+            raise ProtocolError(
+                "straight", f"{kind} is off: the kept attempt at the Calypso of the day is "
+                "played straight, with no hints and no undo", message("error.straight"))
 
     # -- saving -----------------------------------------------------------------------------
 

@@ -24,7 +24,7 @@ MAX_GAMES = 4
 MAX_SEED_CHARS = 100
 MAX_NAME_CHARS = 20
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
-SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit")
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight")
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ class Settings:
     people: tuple[Person, ...]  # 1-4, in the order given
     games: int
     suit: Suit | None  # the first person's suit, or None for the seed's choice
+    # Played straight (the kept attempt at the Calypso of the day): no hints, no undo.
+    straight: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data, as ``from_request`` reads them."""
@@ -55,6 +57,7 @@ class Settings:
             "people": [{"seat": p.seat, "name": p.name} for p in self.people],
             "games": self.games,
             "suit": None if self.suit is None else str(self.suit),
+            **({"straight": True} if self.straight else {}),
         }
 
     @classmethod
@@ -76,6 +79,7 @@ class Settings:
             people=people,
             games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
+            straight=_check_straight(data.get("straight")),
         )
 
     @property
@@ -224,6 +228,15 @@ def _check_games(games: Any) -> int:
     if type(games) is not int or not 1 <= games <= MAX_GAMES:
         raise ProtocolError("bad_games", f"games must be a number from 1 to {MAX_GAMES}")
     return games
+
+
+def _check_straight(straight: Any) -> bool:
+    if straight is None:
+        return False
+    if type(straight) is not bool:
+        raise ProtocolError("bad_settings", f"straight must be true or false, not "
+                            f"{brief_repr(straight)}")
+    return straight
 
 
 def _check_suit(suit: Any) -> Suit | None:
