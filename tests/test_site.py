@@ -26,7 +26,11 @@ POLICY = {
     "default-src": {"'none'"},
     "script-src": {"'self'", "'wasm-unsafe-eval'"},
     "worker-src": {"'self'"},
-    "connect-src": {"'self'"},
+    # The page's own origin, and the Nostr relays of a table with friends: the pinned ones
+    # (web/remote/relays.js) and one on this machine (the tests', a club's own).
+    "connect-src": {"'self'", "ws://127.0.0.1:*", "ws://localhost:*", "wss://nos.lol",
+                    "wss://relay.mostr.pub", "wss://purplerelay.com", "wss://nostr.data.haus",
+                    "wss://relay.agorist.space", "wss://yabu.me"},
     "style-src": {"'self'"},
     "img-src": {"'self'", "data:"},
     "font-src": {"'self'"},
