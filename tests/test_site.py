@@ -219,3 +219,10 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
     assert (info["engine_site"] + "/calypso_core/").encode() in image
     assert b"micropip" in image
     assert b"calypso_core.table" in image
+
+
+def test_every_pinned_relay_is_allowed_by_the_policy() -> None:
+    relays = re.findall(r'"(wss://[^"/]+)[^"]*"', (WEB / "remote" / "relays.js").read_text())
+    allowed = csp_of((WEB / "index.html").read_text())["connect-src"]
+    assert len(relays) >= 5
+    assert sorted(set(relays) - allowed) == []
