@@ -13,7 +13,7 @@
 // browser, so opening the link again takes the same seat.
 
 import { EngineError } from "../engine-client.js";
-import { onLanguage, t, translatePage } from "../i18n.js";
+import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 import { SEAT_KEYS } from "./invite.js";
 
@@ -130,30 +130,38 @@ export class GuestClient {
     panel.innerHTML = `<p data-remote-words></p>
       <label><span data-i18n="remote.your_name">Your name</span>
         <input name="name" required maxlength="${MAX_NAME_CHARS}" autocomplete="nickname"></label>
-      <button type="submit" data-remote-join></button>`;
-    panel.elements.name.value = stored(NAME_KEY) ?? "";
+      <button type="submit" class="btn btn-primary" data-remote-join></button>`;
+    const remembered = stored(NAME_KEY) ?? "";
+    panel.elements.name.value = remembered;
+    const join = (name) => {
+      panel.dataset.remoteState = "joining";
+      panel.elements.name.disabled = true;
+      this._word();
+      this._join(name);
+    };
     panel.addEventListener("submit", (event) => {
       event.preventDefault();
       const name = panel.elements.name.value.trim();
       if (!name) return;
       store(NAME_KEY, name);
-      panel.dataset.remoteState = "joining";
-      panel.elements.name.disabled = true;
-      this._word();
-      this._join(name);
+      join(name);
     });
     this._panel = panel;
     const place = () => {
+      document.documentElement.dataset.remote = "guest"; // no engine loads here (style.css)
       document.querySelector(".boot-card")?.append(panel);
       this._word();
     };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
     else place();
     onLanguage(() => this._word());
+    // This browser took the seat before (a reload, the link opened again): take it back.
+    if (remembered && stored(tokenKey(this.invite.room))) join(remembered);
   }
 
   _word() {
     const panel = this._panel;
+    if (!hasWords()) return; // the page's words are loading: onLanguage comes next
     translatePage(panel);
     const seat = this.invite.seat; // a seat parameter is worded by the catalog (i18n.js)
     const state = panel.dataset.remoteState;

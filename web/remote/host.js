@@ -5,7 +5,7 @@
 // checks it as any card); after every change each guest is sent its own seat_view, and
 // nothing else about the game.
 
-import { onLanguage, t, translatePage } from "../i18n.js";
+import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
 import { readIntent } from "./wire.js";
 
@@ -143,6 +143,7 @@ export class HostClient {
 
   async _receive(text, peer) {
     if (this._tooFast(peer)) return this._refuse(null, "rate");
+    if (text === null) return this._refuse(null, "oversized");
     const intent = readIntent(text);
     if (!intent) return this._refuse(null, "malformed");
     if (intent.t === "join") return this._join(intent, peer);
@@ -167,11 +168,14 @@ export class HostClient {
       Object.assign(held, { name, token });
     }
     const before = held.peer;
-    if (before && before !== peer) this._peers.delete(before);
+    if (before !== peer) {
+      if (before) this._peers.delete(before);
+      held.lastIntent = 0; // a page opened again counts its intents from 1
+    }
     held.peer = peer;
     this._peers.set(peer, seat);
-    this._send(peer, { t: "seated", seat, hello: await this.engine.ready });
     this._drawLobby();
+    this._send(peer, { t: "seated", seat, hello: await this.engine.ready });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
@@ -195,6 +199,7 @@ export class HostClient {
       link.dataset.invite = SEAT_KEYS[seat];
       const copy = document.createElement("button");
       copy.type = "button";
+      copy.className = "btn";
       copy.dataset.i18n = "remote.copy";
       copy.addEventListener("click", () => navigator.clipboard?.writeText(link.href).catch(() => {}));
       const state = document.createElement("span");
@@ -214,6 +219,7 @@ export class HostClient {
 
   _drawLobby() {
     const lobby = this._lobby;
+    if (!hasWords()) return; // the page's words are loading: onLanguage comes next
     translatePage(lobby);
     for (const [seat, s] of this.seats) {
       const li = lobby.querySelector(`[data-seat=${SEAT_KEYS[seat]}]`);

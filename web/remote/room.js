@@ -24,7 +24,7 @@ export function openRoom({ room, secret, relays }) {
   action.onMessage = (payload, meta) => {
     const peer = meta?.peerId;
     if (typeof payload !== "string" || payload.length > MAX_MESSAGE_CHARS) {
-      listeners.message.forEach((fn) => fn(null, peer)); // refused by the reader, counted
+      listeners.message.forEach((fn) => fn(null, peer)); // never read: refused and counted
       return;
     }
     listeners.message.forEach((fn) => fn(payload, peer));
