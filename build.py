@@ -39,13 +39,26 @@ AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibilit
             "sha256": "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"}
 TYPESCRIPT = {"version": "5.9.3",  # npm tarball; its tsc type-checks web/'s JavaScript in test
               "sha256": "10e108c9cf7d5f2879053dff18515fb405abf2ccef63eaaf017d9c571687a1d3"}
+# The remote table's transport (web/remote/): trystero's Nostr strategy and its one
+# dependency, served from dist/vendor/ as ES modules (see fetch_transport).
+TRANSPORT = {  # npm tarballs: {name: {version, sha256}}
+    name: {"version": version, "sha256": sha256} for name, version, sha256 in [
+        ("@trystero-p2p/core", "0.25.4",
+         "d0b156fbe560770d8c7dcb4cb8a51c2e90c2a5cdb35c800ed5c5998c5e4a7c44"),
+        ("@trystero-p2p/nostr", "0.25.4",
+         "639479ac29f7cb3707b902f40e2e7afabe389c32de4a426a62c89a116bbbd850"),
+        ("@noble/secp256k1", "3.2.0",
+         "2722e0b18b696cf6d3463ab10365f97f617fb651e85a7eeed8f12121a1077018"),
+    ]
+}
 PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
 MICROPIP = {"version": "0.11.1",  # PyPI wheel, not Pyodide's own build (see make_snapshot)
             "sha256": "768de165adb8e66906039d8fec4127a57f522dfdf8e6fbff877a4616941ecfd3"}
 FLIT_CORE = {"version": "3.12.0",  # builds the engine wheel
              "sha256": "e7a0304069ea895172e3c7bb703292e992c5d1555dd1233ab7b5621b5b69e62c"}
 DEV_TOOLS = ["pytest==9.0.3", "hypothesis==6.155.2", "mypy==2.4.1", "ruff==0.17.6",
-             "playwright==1.65.2"]
+             "playwright==1.65.2",
+             "websockets==17.4"]  # the browser tests' local Nostr relay (tests/nostr_relay.py)
 SOURCE_DATE_EPOCH = "315532800"  # 1980-01-01, the earliest zip time: timestamps carry no meaning
 # --------------------------------------------------------------------------------------------
 
@@ -115,7 +128,8 @@ def check_hash(path: Path, expected: str) -> Path:
 def npm_pack(name: str, pin: dict[str, str], what: str) -> Path:
     """The pinned npm package's tarball in the cache, fetched with ``npm pack`` if missing."""
     spec = f"{name}@{pin['version']}"
-    tarball = CACHE / f"{name}-{pin['version']}.tgz"
+    # npm names a scoped package's tarball without the "@" and with "-" for "/".
+    tarball = CACHE / f"{name.lstrip('@').replace('/', '-')}-{pin['version']}.tgz"
     if not tarball.is_file():
         if not shutil.which("npm"):
             apt_install("npm", "npm", f"npm fetches {what}")
@@ -179,6 +193,48 @@ def fetch_typescript() -> Path:
     (partial / "package").rename(folder)
     partial.rmdir()
     return tsc
+
+
+def fetch_transport() -> Path:
+    """Return a cache folder holding the remote table's transport as browser ES modules:
+    one folder per pinned package, its bare imports rewritten to relative paths."""
+    folder = CACHE / ("transport-" + "-".join(pin["version"] for pin in TRANSPORT.values()))
+    if (folder / "nostr" / "index.mjs").is_file():
+        return folder
+    partial = folder.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    for name, pin in TRANSPORT.items():
+        tarball = npm_pack(name, pin, f"{name}, the remote table's transport")
+        short = TRANSPORT_FOLDERS[name]
+        with tarfile.open(tarball) as tar:
+            for member in tar.getmembers():
+                path = member.name.removeprefix("package/")
+                if member.isfile() and (path.endswith(".mjs") or path in ("index.js", "LICENSE")):
+                    data = tar.extractfile(member)
+                    assert data is not None
+                    target = partial / short / Path(path).name
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_text(relative_imports(data.read().decode(), short))
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
+    return folder
+
+
+TRANSPORT_FOLDERS = {"@trystero-p2p/core": "core", "@trystero-p2p/nostr": "nostr",
+                     "@noble/secp256k1": "secp256k1"}
+TRANSPORT_ENTRIES = {"@trystero-p2p/core": "index.mjs", "@trystero-p2p/nostr": "index.mjs",
+                     "@noble/secp256k1": "index.js"}
+BARE_IMPORT = re.compile(r'(\bfrom\s*)"(@[\w.-]+/[\w.-]+)"')
+
+
+def relative_imports(code: str, folder: str) -> str:
+    """A module's imports of the other pinned packages as paths a browser can load."""
+    def local(found: re.Match[str]) -> str:
+        name = found[2]
+        if name not in TRANSPORT_FOLDERS:
+            sys.exit(f"build.py: the transport module {folder} imports {name}, which is not pinned")
+        return f'{found[1]}"../{TRANSPORT_FOLDERS[name]}/{TRANSPORT_ENTRIES[name]}"'
+    return BARE_IMPORT.sub(local, code)
 
 
 def fetch_wheel(project: str, pin: dict[str, str], *pip_args: str) -> Path:
@@ -431,10 +487,12 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     if not WEB.is_dir():
         sys.exit(f"build.py: {WEB} is missing")
     runtime = fetch_pyodide()
+    transport = fetch_transport()
     shutil.rmtree(dist, ignore_errors=True)
     shutil.copytree(WEB, dist, ignore=shutil.ignore_patterns(".*", "__pycache__"))
     render_rules_dialog(dist / "index.html")
     copy_messages(dist)
+    shutil.copytree(transport, dist / "vendor")
     (dist / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)

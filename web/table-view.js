@@ -279,7 +279,9 @@ function drawBar(ui) {
         t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  $("[data-seed-info]").textContent = t("bar.seed", { seed: String(table.settings.seed) });
+  // A guest at a friend's table is not told the seed (it would deal every hand).
+  const seed = table.settings.seed;
+  $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }

@@ -264,6 +264,41 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
     return _view(match)
 
 
+def seat_view(data: dict[str, Any]) -> dict[str, Any]:
+    """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
+    nothing hidden from it, the seats and the cut, and the settings without the seed (which
+    would deal every hand). Changes nothing."""
+    match = _match("seat_view")
+    seat = _guest_seat(match, data.get("seat"))
+    state = match.state
+    status = match.seat_status(seat)
+    view = table_view(state, seat, status)
+    view["log"] = deal_log(state)
+    view["event"] = None
+    view["match"] = match.match_view()
+    view["can_undo"] = False
+    table = _table(match)
+    table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
+    view["table"] = table
+    return view
+
+
+def seat_play(data: dict[str, Any]) -> dict[str, Any]:
+    """The guest at ``seat`` plays a card on their turn; the reply is this device's view."""
+    match = _match("seat_play")
+    if "card" not in data:
+        raise ProtocolError("bad_request", "seat_play needs a card, such as \"QH\"")
+    return _view(match, event=match.play_remote(data.get("seat"), data["card"]))
+
+
+def _guest_seat(match: Match, seat: Any) -> int:
+    if type(seat) is not int or seat not in match.remote_seats:
+        raise ProtocolError("not_a_guest", "seat must be a guest's seat "
+                            f"({', '.join(str(s) for s in match.remote_seats) or 'none'}), "
+                            f"not {brief_repr(seat)}")
+    return seat
+
+
 def next_game(data: dict[str, Any]) -> dict[str, Any]:
     """Start the next game of the match."""
     match = _match("next_game")
