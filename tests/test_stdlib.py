@@ -14,6 +14,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from pyodide_node import engine_wheel
@@ -220,6 +221,6 @@ def test_a_failed_mount_fails_that_import_only_and_is_tried_again(
 @pytest.mark.usefixtures("clean_imports")
 def test_install_puts_the_finder_last() -> None:
     fallback = load_fallback()
-    finder = fallback.install(lambda name, path: None)
-    assert sys.meta_path[-1] is finder
+    finder: Any = fallback.install(lambda name, path: None)
     assert finder.left_out == frozenset()  # stamped by build.py only
+    assert sys.meta_path[-1] is finder
