@@ -2,8 +2,8 @@
 // included) in one cache and answers from it first, so the game starts without a network.
 //
 // build.py stamps the two lines below: BUILD, the content hash of the build (as in
-// build-info.json), and FILES, every file of the build but this one and build-info.json,
-// with its sha256. The rest of this file is the same for every build.
+// build-info.json), and FILES, every file of the build but this one, build-info.json and
+// the whole standard library (fetched only if a module is missing), with its sha256. The rest of this file is the same for every build.
 //
 //   install   fetches every file of this build and checks it against its hash
 //             (build-info.json against BUILD) before filling this build's cache: a

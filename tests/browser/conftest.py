@@ -31,7 +31,9 @@ from .watching import origin_of
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+                 "--disable-sync",
+                 # Remote tables: WebRTC between contexts on this machine over loopback only.
+                 "--allow-loopback-in-peer-connection"]
 BOOT_TIMEOUT_MS = 90_000  # boots take 8-10 s here; leave room for a loaded CI machine
 
 
