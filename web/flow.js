@@ -25,6 +25,7 @@ const client = engine();
 
 // What follows the end of a deal and of a game (the review's offer, the master in your seat,
 // the Calypso of the day), each called with the view and the match's table; app.js sets them.
+/** @type {{dealOver: (view: any, table: any) => void, gameOver: (view: any, table: any) => void}} */
 const after = { dealOver: () => {}, gameOver: () => {} };
 
 export function onAfter(hooks) {
@@ -142,6 +143,7 @@ function seatsPayload(settings) {
 
 /** Deals a new match with these settings (and seed, when given). */
 export async function startGame(settings, seed) {
+  /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
     rules: settings.rules ?? {},
@@ -350,7 +352,8 @@ export async function undo() {
 }
 
 export async function hint() {
-  if (app.busy || app.view?.status !== "your_turn") return;
+  // The kept attempt at the Calypso of the day is played straight (the engine refuses too).
+  if (app.busy || app.view?.status !== "your_turn" || app.table?.settings.straight) return;
   const shown = app.view.viewer;
   try {
     const { card, reason } = await client.request("hint");

@@ -42,12 +42,13 @@ function typing(target) {
 /** Calls dispatch(intent) for every user action on the page. */
 export function bindInput(dispatch) {
   document.addEventListener("click", (event) => {
-    const card = event.target.closest(`${HAND} [data-card]`);
+    const target = /** @type {Element} */ (event.target);
+    const card = target.closest(`${HAND} [data-card]`);
     if (card) {
       if (!card.disabled) dispatch({ type: "play_card", card: card.dataset.card });
       return;
     }
-    const action = event.target.closest("[data-action]");
+    const action = target.closest("[data-action]");
     if (action && !action.disabled) {
       dispatch({ type: action.dataset.action, save: action.dataset.save, value: action.dataset.value });
     }
@@ -83,7 +84,7 @@ export function bindInput(dispatch) {
     }
     const step = KEY_STEPS[event.key];
     if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
-    const inHand = event.target.closest?.(HAND);
+    const inHand = /** @type {Node & Partial<Element>} */ (event.target).closest?.(HAND);
     // From the hand, or from nowhere in particular (the page itself), arrows pick a card.
     if (inHand || event.target === document.body) {
       event.preventDefault();

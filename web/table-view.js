@@ -3,7 +3,7 @@
 // same data and leaves the page the same; it holds no game rules: playable cards are exactly
 // those the engine listed, and every label is the engine's.
 
-import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
+import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
@@ -295,15 +295,17 @@ function drawBar(ui) {
         t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  $("[data-seed-info]").textContent = t("bar.seed", { seed: String(table.settings.seed) });
-  $("[data-action=hint]").hidden = !hello.hints || view.status === "game_over";
+  // A guest at a friend's table is not told the seed (it would deal every hand).
+  const seed = table.settings.seed;
+  $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
+  $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 
 function drawActions(ui) {
   const { view } = ui;
   const undo = $(".bar [data-action=undo]");
-  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone();
+  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone() || ui.table.settings.straight;
   undo.disabled = !ui.undoAllowed || !view.can_undo || ui.busy;
   const last = $(".bar [data-action=last_trick]");
   last.hidden = false;

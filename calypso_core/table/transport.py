@@ -30,6 +30,9 @@ MAX_REQUEST_CHARS = 6 * MAX_RECORD_BYTES + 16_000
 MAX_MESSAGE_CHARS = 300
 MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
 Handler = Callable[[dict[str, Any]], Any]
+# Every request may say which day is today where the person is (daily.local_today): the
+# page sends it with each, so that the requests that deal judge dates by it.
+COMMON_KEYS = frozenset({"id", "type", "today"})
 
 # Each request type: its handler and the payload keys it accepts besides "id" and "type".
 REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
@@ -40,6 +43,8 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "play": (handlers.play, frozenset({"card"})),
     "step": (handlers.step, frozenset()),
     "reveal": (handlers.reveal, frozenset({"seat"})),
+    "seat_view": (handlers.seat_view, frozenset({"seat"})),
+    "seat_play": (handlers.seat_play, frozenset({"seat", "card"})),
     "next_game": (handlers.next_game, frozenset()),
     "hint": (handlers.hint, frozenset()),
     "aids": (handlers.aids, frozenset()),
@@ -49,7 +54,7 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "replay": (handlers.replay, frozenset({"record", "tricks"})),
     "import": (handlers.import_file, frozenset({"text"})),
     "examples": (handlers.examples, frozenset()),
-    "daily": (handlers.daily, frozenset({"date"})),
+    "daily": (handlers.daily, frozenset({"date", "practice"})),
     "review": (handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"})),
     "review_next": (handlers.review_next, frozenset({"job"})),
     "rerun": (handlers.rerun, frozenset({"iterations"})),
@@ -129,9 +134,11 @@ def _dispatch(data: dict[str, Any]) -> Any:
         raise ProtocolError("unknown_type",
                             f"unknown request type {brief_repr(kind)} (known: {known})")
     handler, accepted = REQUESTS[kind]
-    extra = sorted(set(data) - accepted - {"id", "type"})
+    extra = sorted(set(data) - accepted - COMMON_KEYS)
     if extra:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
+    if "today" in data:
+        handlers.check_today(data)
     return handler(data)
 
 
