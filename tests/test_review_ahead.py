@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 from protocol_calls import advance, call, error, ok
 
-from calypso_core import bots, parse_record
+from calypso_core import parse_record
 from calypso_core.bots import review as review_module
 from calypso_core.bots.review import CardReviewer, review_game, review_position, seat_plays
 from calypso_core.game import new_game
 from calypso_core.table import ahead as ahead_module
-from calypso_core.table import jobs
+from calypso_core.table import handlers, jobs
 from calypso_core.table import rerun as rerun_module
+from calypso_core.table.settings import Settings
 
 SOUTH = 2
 BUDGET = 60  # review iterations a card in these tests
@@ -29,7 +30,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.record.json"))
 @pytest.fixture(autouse=True)
 def small_budgets(fresh_table: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The review's budget and the master's in the rerun made small: the same code runs."""
-    monkeypatch.setattr(bots, "REVIEW_ITERATIONS", BUDGET)
+    monkeypatch.setattr(ahead_module, "REVIEW_BUDGET", BUDGET)
+    monkeypatch.setattr(handlers, "REVIEW_ITERATIONS", BUDGET)
     monkeypatch.setattr(ahead_module, "master_player",
                         lambda settings, index, iterations=None:
                         rerun_module.master_player(settings, index, MASTER))
@@ -76,7 +78,7 @@ def play_golden_with_work(record: dict[str, Any], seat: int, ms: int = 20) -> di
             if not ok("work", ms=ms)["more"]:
                 break
         kept = ok("record").get("ahead")
-    return ok("work", ms=1)
+    return dict(ok("work", ms=1))
 
 
 @pytest.mark.parametrize("path", GOLDEN[:2], ids=lambda p: p.name)
@@ -89,7 +91,7 @@ def test_the_review_done_ahead_gives_the_command_lines_costs(
     plays = len(seat_plays(state, SOUTH))
     assert progress["review"] == {"done": plays, "played": plays}
     # The review asked for at the end searches nothing: every card was done ahead.
-    monkeypatch.setattr(bots, "review_position", lambda *a, **k: pytest.fail("searched again"))
+    monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
     started = ok("review")
     moves = [ok("review_next", job=started["job"])["move"] for _ in range(started["total"])]
     expected = review_game(state, SOUTH, budget=BUDGET, seed="0").to_json()["moves"]
@@ -112,7 +114,7 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
     ahead_module.reset()
     ok("load", **saved)
     assert ok("work", ms=1)["review"] == {"done": 13, "played": 13}
-    monkeypatch.setattr(bots, "review_position", lambda *a, **k: pytest.fail("searched again"))
+    monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
     started = ok("review")
     assert [ok("review_next", job=started["job"])["done"] for _ in range(13)][-1] == 13
     # A kept review that does not read back is refused, the game in play kept.
@@ -138,7 +140,7 @@ def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> Non
     saved = ok("record")
     started = ok("rerun")  # taken over, already finished
     assert started["finished"] and started["done"] == 208
-    settings = rerun_module.Settings.from_request(saved["settings"], saved=True)
+    settings = Settings.from_request(saved["settings"], saved=True)
     game = parse_record(json.dumps(saved["record"]))
     fresh = rerun_module.rerun_game(settings, game, 0,
                                     rerun_module.master_player(settings, 0, MASTER))
@@ -163,7 +165,7 @@ def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload(
     assert started["done"] == done and not started["finished"]
     while not (step := ok("rerun_next", job=started["job"]))["finished"]:
         pass
-    settings = rerun_module.Settings.from_request(saved["settings"], saved=True)
+    settings = Settings.from_request(saved["settings"], saved=True)
     game = parse_record(json.dumps(saved["record"]))
     fresh = rerun_module.rerun_game(settings, game, 0,
                                     rerun_module.master_player(settings, 0, MASTER))

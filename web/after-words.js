@@ -50,7 +50,8 @@ export const nextCostly = () => t("review.next_costly");
 export const tryWhere = (deal, trick, label, symbol) => t("review.try_where", { deal: deal + 1, trick: trick + 1, who: label, symbol });
 export const youLead = () => t("review.you_lead");
 export const calypsosLabel = () => t("review.calypsos");
-export const calypsoState = (ranks, completed) => `${completed ? `${"★".repeat(completed)} ` : ""}${ranks || t("review.none_yet")}`;
+export const calypsoState = (ranks, completed) =>
+  `${completed ? `${completed} ${t("seat.calypsos", { count: completed })}; ` : ""}${ranks || t("review.none_yet")}`;
 export const whichCard = () => t("review.which_card");
 export const handLabel = (label) => t("review.hand_then", { who: label });
 export const tryAnswer = (card, cost, grade, best, played) => {

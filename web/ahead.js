@@ -21,6 +21,7 @@ const THINKING_AFTER_MS = 1_000; // a person who has not played for this long is
 const THINKING_WINDOW_MS = 120;
 const AFTER_GAME_MS = 250;
 
+/** @type {{busy: boolean, run: number | null, more: boolean, progress: any, onKept: () => void}} */
 const work = { busy: false, run: null, more: true, progress: null, onKept: () => {} };
 
 /** Calls fn() after work was added to the recipe (to save it). */

@@ -30,7 +30,6 @@ export async function main() {
   page.renderBoot({ stage: "ready", fraction: 1 });
   setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
-  if (app.hello.bots_problem) console.warn("computer players unavailable:", app.hello.bots_problem);
 
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);
@@ -50,6 +49,7 @@ export async function main() {
 // one the link names, else a new one; says whatever the person should know about it. A saved
 // game of several people comes back with every hand covered: the hand-off screen first. What
 // the page says is a list of messages, one sentence after another.
+/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found */
 async function firstGame(link, { game: saved, notice, problem: unreadable }) {
   const told = [...link.notices, notice].filter(Boolean);
   if (saved) {

@@ -28,6 +28,8 @@
 // id could not be read (null: the request was refused before it could be parsed) belongs to
 // the oldest request still waiting: no request waits for a reply that cannot come.
 
+import { tableClient } from "./remote/choose.js";
+
 export class EngineError extends Error {
   constructor({ code, message, text = null }) {
     super(message);
@@ -317,8 +319,9 @@ function unwrap(reply) {
 
 let shared = null;
 
-/** Returns the page's one EngineClient, starting its worker on the first call. */
+/** Returns the page's one engine client, starting it on the first call: this tab's worker,
+ * or at a table with friends the host's table (web/remote/choose.js). */
 export function engine() {
-  shared ??= new EngineClient();
+  shared ??= tableClient(() => new EngineClient()) ?? new EngineClient();
   return shared;
 }

@@ -24,15 +24,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import REVIEW_ITERATIONS, CardReview, CardReviewer
 from ..cards import Card, brief_repr
 from ..game import GameState, new_game
 from . import jobs
 from .errors import ProtocolError
 from .match import Match
-from .players import bots_module
 from .rerun import check_game, master_player, rerun_steps, the_person
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
+REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
 FIRST_RATE = 5.0  # review iterations a millisecond, until measured
@@ -125,7 +126,6 @@ def restore(match: Match, saved: Any) -> None:
     if not isinstance(reviews, list) or not isinstance(rerun, list) or len(rerun) > 208:
         raise ProtocolError("bad_record", "ahead: reviews and rerun must be lists")
     game = match.state
-    bots = bots_module()
     for item in reviews:
         try:
             play = item["play"] if isinstance(item, dict) else None
@@ -133,7 +133,7 @@ def restore(match: Match, saved: Any) -> None:
                 continue
             if item.get("at") != _digest(game, play):
                 continue
-            move = bots.CardReview.from_json(
+            move = CardReview.from_json(
                 {k: v for k, v in item.items() if k != "at"}, _seat_of(game, play))
         except ValueError as exc:
             raise ProtocolError("bad_record", f"ahead: {exc}") from None
@@ -172,11 +172,8 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     """The work ahead for the game in play (begun afresh for a new game, or other budgets),
     with the people's cards played since the last call waiting; None without the computer
     players."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "CardReviewer"):
-        return None
     game = match.state
-    budget = bots.REVIEW_ITERATIONS if budget is None else budget
+    budget = REVIEW_BUDGET if budget is None else budget
     key = (id(match), len(match.history), match.settings, game.deck, game.suits, budget,
            iterations)
     ahead = _state.ahead
@@ -217,7 +214,7 @@ def _review_slice(ahead: _Ahead, left: float) -> bool:
         if jobs.remembered(ahead.position, first.play, ahead.budget, REVIEW_SEED) is not None:
             ahead.pending.pop(0)  # reviewed meanwhile by a review job
             continue
-        ahead.reviewer = bots_module().CardReviewer(
+        ahead.reviewer = CardReviewer(
             first.position, first.card, first.play, budget=ahead.budget, seed=REVIEW_SEED)
     if ahead.reviewer is None:
         return False

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..bots import GRADES, LEVELS, REVIEW_ITERATIONS
 from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..game import GameState
 from ..game import new_game as deal
@@ -39,7 +40,7 @@ from .daily import (
 )
 from .errors import ProtocolError
 from .match import Match
-from .players import bot_levels, bots_module, default_level, has_hints, level_facts
+from .players import default_level, level_facts
 from .settings import (
     DEFAULT_PEOPLE,
     MAX_NAME_CHARS,
@@ -114,9 +115,7 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     view["match"] = match.match_view()
     view["can_undo"] = match.can_undo
     if match.viewer is not None:
-        aids = _aids(match, match.viewer)
-        if aids is not None:
-            view["aids"] = aids
+        view["aids"] = _aids(match, match.viewer)
     if status == "handoff":
         seat = state.to_move
         view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
@@ -125,10 +124,10 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     return view
 
 
-def _aids(match: Match, seat: int) -> dict[str, Any] | None:
+def _aids(match: Match, seat: int) -> dict[str, Any]:
     # Built once per position and viewer: "view" and the "aids" request reuse them.
     key = (len(match.history), len(match.state.plays), seat)
-    if _session.aids_for != key:
+    if _session.aids is None or _session.aids_for != key:
         _session.aids = memory_aids(match.state.observation(seat))
         _session.aids_for = key
     return _session.aids
@@ -156,7 +155,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     of a game, the cards, the scoring values and the size of a game file. Every word comes
     as a message: the page renders it from its catalogs."""
     defaults = Rules().to_dict()
-    _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
@@ -165,8 +163,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
         "default_level": default_level(),
-        "bots_problem": problem,
-        "hints": has_hints(),
         "options": [
             {"key": key, "label": words.option_label(key), "help": words.option_help(key),
              "default": defaults[key]}
@@ -189,15 +185,12 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _review_facts() -> dict[str, Any] | None:
-    """The review's budget a card and its grades, mildest first (None without the bots)."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "GRADES"):
-        return None
+def _review_facts() -> dict[str, Any]:
+    """The review's budget a card and its grades, mildest first."""
     return {
-        "budget": bots.REVIEW_ITERATIONS,
+        "budget": REVIEW_ITERATIONS,
         "grades": [{"key": name, "label": words.grade_label(name), "cost": cost}
-                   for name, cost in reversed(bots.GRADES)],
+                   for name, cost in reversed(GRADES)],
     }
 
 
@@ -273,6 +266,41 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
     return _view(match)
 
 
+def seat_view(data: dict[str, Any]) -> dict[str, Any]:
+    """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
+    nothing hidden from it, the seats and the cut, and the settings without the seed (which
+    would deal every hand). Changes nothing."""
+    match = _match("seat_view")
+    seat = _guest_seat(match, data.get("seat"))
+    state = match.state
+    status = match.seat_status(seat)
+    view = table_view(state, seat, status)
+    view["log"] = deal_log(state)
+    view["event"] = None
+    view["match"] = match.match_view()
+    view["can_undo"] = False
+    table = _table(match)
+    table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
+    view["table"] = table
+    return view
+
+
+def seat_play(data: dict[str, Any]) -> dict[str, Any]:
+    """The guest at ``seat`` plays a card on their turn; the reply is this device's view."""
+    match = _match("seat_play")
+    if "card" not in data:
+        raise ProtocolError("bad_request", "seat_play needs a card, such as \"QH\"")
+    return _view(match, event=match.play_remote(data.get("seat"), data["card"]))
+
+
+def _guest_seat(match: Match, seat: Any) -> int:
+    if type(seat) is not int or seat not in match.remote_seats:
+        raise ProtocolError("not_a_guest", "seat must be a guest's seat "
+                            f"({', '.join(str(s) for s in match.remote_seats) or 'none'}), "
+                            f"not {brief_repr(seat)}")
+    return seat
+
+
 def next_game(data: dict[str, Any]) -> dict[str, Any]:
     """Start the next game of the match."""
     match = _match("next_game")
@@ -299,10 +327,7 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
     match = _match("aids")
     if match.viewer is None:
         raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
-    shown = _aids(match, match.viewer)
-    if shown is None:
-        raise ProtocolError("unavailable", "no memory aids without the computer players")
-    return shown
+    return _aids(match, match.viewer)
 
 
 def record(data: dict[str, Any]) -> dict[str, Any]:
@@ -399,7 +424,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     else:
         state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
     deals = jobs.check_deal(data.get("deal"), complete)
-    budget = jobs.check_budget(data.get("budget"), (_review_facts() or {}).get("budget", 1))
+    budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed)
     return {
@@ -552,13 +577,12 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
     """Settings that continue an imported game: its players (a level this table does not
     offer becomes the default one), else the people and levels of the match in play."""
-    known, _ = bot_levels()
     match = _session.match
     seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
     if players is not None:
         seats.append((
             [{"seat": p.seat, "name": p.name} for p in people_of(players)],
-            [p.get("computer") if p.get("computer") in known else default_level()
+            [p.get("computer") if p.get("computer") in LEVELS else default_level()
              for p in players],
         ))
     if match is not None:

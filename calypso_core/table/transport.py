@@ -43,6 +43,8 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "play": (handlers.play, frozenset({"card"})),
     "step": (handlers.step, frozenset()),
     "reveal": (handlers.reveal, frozenset({"seat"})),
+    "seat_view": (handlers.seat_view, frozenset({"seat"})),
+    "seat_play": (handlers.seat_play, frozenset({"seat", "card"})),
     "next_game": (handlers.next_game, frozenset()),
     "hint": (handlers.hint, frozenset()),
     "aids": (handlers.aids, frozenset()),

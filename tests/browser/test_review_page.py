@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from calypso_core import from_record
 
@@ -42,6 +42,21 @@ shared, table = page_for_the_module("?seed=review-page-3&level=random&speed=0",
                                     viewport={"width": 1366, "height": 900})
 
 
+def record_requests_after_a_click(page: Page, button: Locator) -> None:
+    """From the moment ``button`` is clicked, keep each request the page sends its worker
+    in ``window.sentAfterClick``."""
+    button.evaluate("""(button) => {
+        window.sentAfterClick = [];
+        let clicked = false;
+        button.addEventListener("click", () => { clicked = true; }, { capture: true, once: true });
+        const send = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (message, ...rest) {
+            if (clicked && typeof message === "string") window.sentAfterClick.push(message);
+            return send.call(this, message, ...rest);
+        };
+    }""")
+
+
 def play_until(page: Page, cards: int) -> None:
     while plays(page) < cards:
         if settle(page) == "over":
@@ -62,14 +77,18 @@ def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table
     status = dialog.locator("[data-review-done]")
     expect(status).to_have_attribute("data-review-total", "13", timeout=SLOW)
     expect(dialog.locator("progress")).to_be_visible()
+    record_requests_after_a_click(page, dialog.get_by_role("button", name="Cancel"))
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_have_attribute("data-review-state", "stopped")
     expect(dialog.get_by_role("button", name="Cancel")).to_be_hidden()
     stopped_at = int(status.get_attribute("data-review-done") or "0")
     assert stopped_at < 13
     expect(status).to_contain_text(f"Stopped after {stopped_at} of 13 cards")
-    # Nothing more is reviewed once cancelled.
-    page.wait_for_timeout(1500)
+    # Nothing more is reviewed once cancelled: a request answered after the one in flight
+    # at the click (the worker answers in order) finds no review asked for since.
+    assert engine_request(page, "hello")["ok"]
+    sent = page.evaluate("() => window.sentAfterClick.map((m) => JSON.parse(m).type)")
+    assert sent == ["hello"]
     assert int(status.get_attribute("data-review-done") or "0") == stopped_at
     dialog.get_by_role("button", name="Go on").click()
     expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
