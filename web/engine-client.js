@@ -133,6 +133,12 @@ export class EngineClient {
 
   /** The game in play as the client keeps its recipe ({record, settings, history}, what
    * "record" returns), kept up to date by every request that changes the game; null before. */
+  /** Adds the work the engine did ahead on the game in play (a "work" reply's keep, grown:
+   * ahead.js) to its recipe, so that the save and a new worker keep it. */
+  keepAhead(ahead) {
+    if (this._saved) this._saved = { ...this._saved, ahead };
+  }
+
   get game() {
     return this._saved;
   }

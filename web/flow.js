@@ -6,6 +6,7 @@
 // move before: the next "step" is asked for as soon as a reply is in, and its reply is drawn
 // once it has arrived and the previous move's pause is over.
 
+import * as ahead from "./ahead.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { list, msg, say, t } from "./i18n.js";
@@ -217,7 +218,10 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     take(next);
     persist();
     afterMove(next);
-    pause = sleep(pauseAfter(next));
+    const ms = pauseAfter(next);
+    pause = sleep(ms);
+    // Nothing more to ask of the worker until this pause is over: it may work ahead.
+    if (!pending) ahead.during(performance.now() + ms);
   }
   await pause; // the last move stays in view for its pause, as every move before it
   if (run !== app.run) return;
@@ -229,8 +233,12 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     closeAllDialogs();
     app.openSheet = true;
     after.gameOver(app.view, app.table);
-  } else if (status === "your_turn" && !playAhead(run) && app.prefs.sound) {
-    sound.play("turn");
+    ahead.afterGame();
+  } else if (status === "your_turn" && !playAhead(run)) {
+    if (app.prefs.sound) sound.play("turn");
+    ahead.whileThinking();
+  } else if (status === "handoff") {
+    ahead.whileThinking();
   }
 }
 
@@ -407,6 +415,8 @@ export function redrawTourOffer() {
 // -- saving -----------------------------------------------------------------------------------
 
 /** Saves the game in play as the client keeps its recipe; a save that fails is said at once. */
+ahead.onKept(() => persist());
+
 export function persist() {
   if (!client.game) return;
   const over = Boolean(app.view?.status === "game_over" && app.view.match?.is_over);

@@ -26,7 +26,7 @@ from ..messages import Message, message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
-from . import jobs, words
+from . import ahead, jobs, words
 from .aids import memory_aids
 from .daily import (
     NotDealtYet,
@@ -85,6 +85,7 @@ def reset() -> None:
     _session.match = None
     _session.aids_for = _session.aids = None
     jobs.reset()
+    ahead.reset()
 
 
 def _match(kind: str) -> Match:
@@ -218,6 +219,7 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
     loaded = Match.load(data["record"], data["settings"], history)
     _check_loaded_daily(loaded, data)
     loaded.show(data.get("viewer"))
+    ahead.restore(loaded, data.get("ahead"))
     return _start(loaded)
 
 
@@ -329,8 +331,11 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def record(data: dict[str, Any]) -> dict[str, Any]:
-    """The recipe of the match: {record, settings, history}."""
-    return _match("record").save()
+    """The recipe of the match: {record, settings, history}, and ``ahead``, the review and
+    rerun work done ahead on the game in play, when there is some."""
+    match = _match("record")
+    kept = ahead.kept(match)
+    return {**match.save(), **({"ahead": kept} if kept is not None else {})}
 
 
 def replay(data: dict[str, Any]) -> dict[str, Any]:
@@ -493,9 +498,25 @@ def rerun(data: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("game_not_over", "the master plays your seat again once the game "
                             "is over")
     iterations = jobs.check_iterations(data.get("iterations"))
-    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations)
-    return {"job": job.number, "game": job.index, "done": 0, "total": len(job.game.plays),
-            "side": job.side}
+    resume = ahead.take_rerun(match, iterations)
+    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations, resume)
+    done = len(job.state.plays) if job.state is not None else 0
+    reply: dict[str, Any] = {"job": job.number, "game": job.index, "done": done,
+                             "total": len(job.game.plays), "side": job.side,
+                             "finished": job.finished}
+    if job.finished:
+        reply["result"] = _rerun_result(job)
+    return reply
+
+
+def work(data: dict[str, Any]) -> dict[str, Any]:
+    """Work ahead for about ``ms`` milliseconds (table.ahead): review the people's cards
+    played so far (``budget`` iterations a card, as for ``review``) and play the master in the
+    person's seat (``iterations`` a move, as for ``rerun``); how far both have got."""
+    match = _match("work")
+    budget = data.get("budget")
+    budget = None if budget is None else jobs.check_budget(budget, 1)
+    return ahead.work(match, data.get("ms"), budget, jobs.check_iterations(data.get("iterations")))
 
 
 def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
@@ -506,11 +527,16 @@ def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
     reply: dict[str, Any] = {"job": job.number, "done": len(state.plays),
                              "total": len(job.game.plays), "finished": job.finished}
     if job.finished:
-        players = job.settings.players()
-        players[job.settings.seats[0]] = {"computer": "master"}
-        reply["result"] = {**job.result().to_json(), "record": to_record(state, players),
-                           "side": job.side}
+        reply["result"] = _rerun_result(job)
     return reply
+
+
+def _rerun_result(job: jobs.RerunJob) -> dict[str, Any]:
+    """Both games' scores and the rerun's record (the master named at the person's seat)."""
+    assert job.state is not None
+    players = job.settings.players()
+    players[job.settings.seats[0]] = {"computer": "master"}
+    return {**job.result().to_json(), "record": to_record(job.state, players), "side": job.side}
 
 
 def import_file(data: dict[str, Any]) -> dict[str, Any]:

@@ -66,14 +66,11 @@ class ReviewJob:
         for card in self.game.plays[:play]:
             position.play(card)
         card = self.game.plays[play]
-        key = (_identity(self.game), tuple(self.game.plays[: play + 1]), self.budget, self.seed)
-        move = _jobs.reviewed.get(key)
+        move = remembered(self.game, play, self.budget, self.seed)
         if move is None:
             move = review_position(
                 position, card, play, budget=self.budget, seed=self.seed)
-            if len(_jobs.reviewed) >= MAX_REMEMBERED:
-                _jobs.reviewed.clear()
-            _jobs.reviewed[key] = move
+            remember(self.game, play, self.budget, self.seed, move)
         self.moves.append(move)
         return move, position
 
@@ -155,9 +152,11 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
     return _jobs.review
 
 
-def start_rerun(settings: Settings, game: GameState, index: int,
-                iterations: int | None) -> RerunJob:
-    """Start playing finished game ``index`` of a match again, the master in the person's seat."""
+def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
+                resume: tuple[GameState | None, Iterator[GameState]] | None = None) -> RerunJob:
+    """Start playing finished game ``index`` of a match again, the master in the person's
+    seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
+    before its first card, and its steps)."""
     try:
         the_person(settings)
         check_game(settings, game, index)
@@ -165,10 +164,30 @@ def start_rerun(settings: Settings, game: GameState, index: int,
         raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}") \
             from None
     copy = game.clone()
-    steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+    if resume is None:
+        steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+        state = None
+    else:
+        state, steps = resume
     _jobs.started += 1
-    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps)
+    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps, state)
     return _jobs.rerun
+
+
+def remembered(game: GameState, play: int, budget: int, seed: str) -> Any:
+    """The review of play ``play`` of a game at this budget and seed, if one was done."""
+    return _jobs.reviewed.get(_review_key(game, play, budget, seed))
+
+
+def remember(game: GameState, play: int, budget: int, seed: str, move: Any) -> None:
+    """Keep the review of play ``play`` of a game (``CardReview``), for any job to reuse."""
+    if len(_jobs.reviewed) >= MAX_REMEMBERED:
+        _jobs.reviewed.clear()
+    _jobs.reviewed[_review_key(game, play, budget, seed)] = move
+
+
+def _review_key(game: GameState, play: int, budget: int, seed: str) -> Hashable:
+    return (_identity(game), tuple(game.plays[: play + 1]), budget, seed)
 
 
 def review_job(number: Any) -> ReviewJob:

@@ -49,7 +49,7 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "hint": (handlers.hint, frozenset()),
     "aids": (handlers.aids, frozenset()),
     "record": (handlers.record, frozenset()),
-    "load": (handlers.load, frozenset({"record", "settings", "history", "viewer"})),
+    "load": (handlers.load, frozenset({"record", "settings", "history", "viewer", "ahead"})),
     "undo": (handlers.undo, frozenset()),
     "replay": (handlers.replay, frozenset({"record", "tricks"})),
     "import": (handlers.import_file, frozenset({"text"})),
@@ -59,6 +59,7 @@ REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
     "review_next": (handlers.review_next, frozenset({"job"})),
     "rerun": (handlers.rerun, frozenset({"iterations"})),
     "rerun_next": (handlers.rerun_next, frozenset({"job"})),
+    "work": (handlers.work, frozenset({"ms", "budget", "iterations"})),
 }
 
 reset = handlers.reset
