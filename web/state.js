@@ -18,7 +18,6 @@ export const app = {
   hint: null, // the card the last hint suggested, until the person plays
   prefs: prefsStore.load(),
   replay: null, // {record | null, position, imported} while the replay dialog is open
-  imported: null, // the last imported file's summary, for "Continue playing"
   examples: null, // the rules' worked examples, fetched once
   lastError: null,
 };
