@@ -207,7 +207,7 @@ def test_cards_equal_within_the_margin_are_dropped() -> None:
 def test_the_master_stops_early_in_a_clear_position_but_the_expert_does_not() -> None:
     # Late in a deal, a handful of cards and plenty of budget: the master's paired values
     # settle the choice long before its budget, the expert spends it all.
-    spent = {}
+    spent: dict[str, int] = {}
     for level in ("master", "expert"):
         for state in positions(4, every=7)[5:15]:
             if len(state.legal_moves()) < 3:

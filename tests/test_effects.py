@@ -54,6 +54,15 @@ def at_handoff() -> Payload:
     return {"seat": view["to_move"]}
 
 
+def at_a_guests_turn() -> Payload:
+    """A remote table: a guest in North, on their turn; the payload of their card."""
+    view = ok("new_game", seed="effects", level="random",
+              people=[{"seat": 2}, {"seat": 0, "remote": True}])
+    while not (view["status"] == "waiting" and view["to_move"] == 0):
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    return {"seat": 0, "card": ok("seat_view", seat=0)["legal"][0]}
+
+
 def after_a_card() -> Payload:
     view = a_game()
     ok("play", card=view["legal"][0])
@@ -92,6 +101,8 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "play": on_move,
     "step": at_step,
     "reveal": at_handoff,
+    "seat_view": lambda: {"seat": at_a_guests_turn()["seat"]},
+    "seat_play": at_a_guests_turn,
     "next_game": lambda: a_finished_game(games=2) and {},
     "hint": lambda: a_game() and {},
     "aids": lambda: a_game() and {},

@@ -157,7 +157,7 @@ def test_every_card_has_a_name_in_both_languages() -> None:
 def sources() -> dict[Path, str]:
     """The code that says things: the engine's Python, the page's scripts and HTML, and the
     build (which names the manifests)."""
-    paths = [*ROOT.glob("calypso_core/**/*.py"), *ROOT.glob("web/*.js"), ROOT / "web/index.html",
+    paths = [*ROOT.glob("calypso_core/**/*.py"), *ROOT.glob("web/**/*.js"), ROOT / "web/index.html",
              ROOT / "build.py"]
     return {path: path.read_text() for path in paths}
 
@@ -179,6 +179,7 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
     "save_problem.": ("msg(`save_problem.kept_${outcome.kept}`)",
                       {"full", "blocked", "kept_tab", "kept_nowhere", "todo_full",
                        "todo_blocked"}),
+    "remote.guest_": ("t(`remote.guest_${state}`", {"name", "joining", "seated", "host_left"}),
     "error.": ("msg(`error.${error.code}`)", set()),  # the codes: see the test below
     "tour.": ("t(`tour.${step.key}.title`)", set()),  # the steps: see the test below
 }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from protocol_calls import advance, call, error, ok, recipe, said, same_table
 
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, table
+from calypso_core.bots import Bot
 from calypso_core.jsontext import top_level_id
 from calypso_core.messages import LANGUAGES, message
 from calypso_core.record import MAX_RECORD_BYTES
@@ -360,7 +362,7 @@ def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_firs
     view = ok("new_game", seed=12, level="random")
     rng = random.Random(4)
 
-    def move(view: dict[str, Any]) -> dict[str, Any]:
+    def move(view: dict[str, Any]) -> Any:
         return ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
             else ok("step")
 
@@ -604,34 +606,18 @@ def test_a_saved_match_with_a_broken_dealer_chain_is_refused() -> None:
 
 
 def test_a_failing_bot_falls_back_to_a_random_legal_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Broken:
-        def choose(self, observation: Any, legal: Any) -> Any:
+    class Broken(Bot):
+        def choose(self, observation: dict[str, Any], legal: Sequence[Card]) -> Card:
             raise RuntimeError("out of ideas")
 
-    class FakeBots:
-        LEVELS = ("random", "broken")
+    def make_broken(level: str, seat: int, rng: random.Random, **settings: Any) -> Bot:
+        return Broken(seat, rng)
 
-        @staticmethod
-        def make_bot(level: str, seat: int, rng: random.Random) -> Broken:
-            return Broken()
-
-    monkeypatch.setattr(players_module, "_bots", lambda: (FakeBots, None))
-    view = ok("new_game", seed=11, level="broken")
+    monkeypatch.setattr(players_module, "make_bot", make_broken)
+    view = ok("new_game", seed=11, level="novice")
     assert view["to_move"] != SOUTH
     event = ok("step")["event"]
     assert "out of ideas" in said(event["note"])
-
-
-def test_without_bots_only_random_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players_module, "_bots", lambda: (None, "ModuleNotFoundError: no bots"))
-    hello = ok("hello")
-    assert [level["key"] for level in hello["levels"]] == ["random"]
-    assert hello["default_level"] == "random"
-    assert hello["bots_problem"] == "ModuleNotFoundError: no bots"
-    assert error("new_game", level="master") == "bad_level"
-    view = play_out(ok("new_game", seed=1), random.Random(1))
-    assert view["status"] == "game_over"
-    assert error("hint") in ("not_your_turn", "unavailable")
 
 
 def test_the_default_level_plays_a_game() -> None:
@@ -642,14 +628,11 @@ def test_the_default_level_plays_a_game() -> None:
     assert all(s["level"] == default for s in seats if not s["person"])
 
 
-def test_a_hint_is_a_legal_card_or_says_it_is_unavailable() -> None:
+def test_a_hint_is_a_legal_card_with_a_reason_and_changes_nothing() -> None:
     view = advance(ok("new_game", seed=13, level="random"))
-    reply = call("hint")
-    if reply["ok"]:
-        assert reply["result"]["card"] in playable(view)
-        assert reply["result"]["reason"]
-    else:
-        assert reply["error"]["code"] == "unavailable"
+    hint = ok("hint")
+    assert hint["card"] in playable(view)
+    assert hint["reason"] and all(said(part) for part in hint["reason"])
     assert same_table(ok("view")) == same_table(view)
 
 

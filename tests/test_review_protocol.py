@@ -227,9 +227,8 @@ def test_the_calypso_of_the_day_deals_that_dates_cards_and_says_its_date() -> No
     assert ok("daily")["table"]["daily"] == daily_module.today().isoformat()
 
 
-def test_a_game_with_a_daily_seed_but_other_players_is_no_calypso_of_the_day() -> None:
-    view = ok("new_game", seed="daily:2025-01-31", level="random")
-    assert view["table"]["daily"] is None
+def test_a_game_with_a_daily_seed_is_refused_it_comes_only_from_daily() -> None:
+    assert error("new_game", seed="daily:2025-01-31", level="random") == "bad_seed"
     assert ok("new_game", seed=1, level="random")["table"]["daily"] is None
 
 
@@ -250,5 +249,5 @@ def test_tomorrows_calypso_is_not_dealt_yet() -> None:
     tomorrow = daily_module.today() + datetime.timedelta(days=1)
     reply = json.loads(table.handle(json.dumps(
         {"id": 1, "type": "daily", "date": tomorrow.isoformat()})))
-    assert reply["error"]["code"] == "bad_date"
+    assert reply["error"]["code"] == "not_dealt_yet"
     assert "not dealt yet" in reply["error"]["message"]

@@ -26,7 +26,11 @@ POLICY = {
     "default-src": {"'none'"},
     "script-src": {"'self'", "'wasm-unsafe-eval'"},
     "worker-src": {"'self'"},
-    "connect-src": {"'self'"},
+    # The page's own origin, and the Nostr relays of a table with friends: the pinned ones
+    # (web/remote/relays.js) and one on this machine (the tests', a club's own).
+    "connect-src": {"'self'", "ws://127.0.0.1:*", "ws://localhost:*", "wss://nos.lol",
+                    "wss://relay.mostr.pub", "wss://purplerelay.com", "wss://nostr.data.haus",
+                    "wss://relay.agorist.space", "wss://yabu.me"},
     "style-src": {"'self'"},
     "img-src": {"'self'", "data:"},
     "font-src": {"'self'"},
@@ -144,7 +148,8 @@ def test_the_service_worker_is_stamped_with_the_build_and_each_file_hash(dist_di
     build, files = (stamped(code, name) for name in ("BUILD", "FILES"))
     assert build == info["build"]
     on_disk = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
-    assert set(files) == on_disk - {"sw.js", "build-info.json"}
+    # The whole standard library is left to the network: fetched only if a module is missing.
+    assert set(files) == on_disk - {"sw.js", "build-info.json", info["stdlib_full"]}
     for path, digest in files.items():
         assert hashlib.sha256((dist_dir / path).read_bytes()).hexdigest() == digest, path
     assert set(info["files"]) == on_disk - {"build-info.json"}
@@ -215,3 +220,10 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
     assert (info["engine_site"] + "/calypso_core/").encode() in image
     assert b"micropip" in image
     assert b"calypso_core.table" in image
+
+
+def test_every_pinned_relay_is_allowed_by_the_policy() -> None:
+    relays = re.findall(r'"(wss://[^"/]+)[^"]*"', (WEB / "remote" / "relays.js").read_text())
+    allowed = csp_of((WEB / "index.html").read_text())["connect-src"]
+    assert len(relays) >= 5
+    assert sorted(set(relays) - allowed) == []

@@ -31,6 +31,8 @@
 // id could not be read (null: the request was refused before it could be parsed) belongs to
 // the oldest request still waiting: no request waits for a reply that cannot come.
 
+import { tableClient } from "./remote/choose.js";
+
 export class EngineError extends Error {
   constructor({ code, message, text = null, input = false }) {
     super(message);
@@ -39,6 +41,14 @@ export class EngineError extends Error {
     this.text = text; // what people read: a message {id, params} (the engine's refusals)
     this.input = input; // the engine refused what the request carried: sending it again fails
   }
+}
+
+/** Which day is today where the person is (their device's local date, YYYY-MM-DD): sent with
+ * every request, for the engine to judge the dates of the Calypso of the day by
+ * (docs/review.md#which-day-is-today). */
+export function localToday(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
 const MAX_RESTARTS = 3;
@@ -191,7 +201,7 @@ export class EngineClient {
     const id = this._nextId++;
     let message;
     try {
-      message = JSON.stringify({ ...payload, id, type });
+      message = JSON.stringify({ today: localToday(), ...payload, id, type });
     } catch (error) { // a cycle, a BigInt, nesting too deep for the stack
       throw new EngineError({ code: "bad_request", message: `the ${type} request cannot be written as JSON: ${error.message}` });
     }
@@ -299,8 +309,9 @@ function unwrap(reply) {
 
 let shared = null;
 
-/** Returns the page's one EngineClient, starting its worker on the first call. */
+/** Returns the page's one engine client, starting it on the first call: this tab's worker,
+ * or at a table with friends the host's table (web/remote/choose.js). */
 export function engine() {
-  shared ??= new EngineClient();
+  shared ??= tableClient(() => new EngineClient()) ?? new EngineClient();
   return shared;
 }

@@ -17,6 +17,7 @@ function megabytes(bytes) {
  * the big files loaded so far of those expected. Progress comes while the page's words may
  * still be loading: the numbers are shown at once, the words once they are there
  * (redrawBoot).
+ * @param {{stage: string, fraction: number, received?: number, expected?: number}} progress
  */
 export function renderBoot({ stage, fraction, received, expected }) {
   boot = { stage, fraction, received, expected };

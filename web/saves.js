@@ -82,6 +82,7 @@ function parse(text) {
   return { envelope: value };
 }
 
+/** @returns {{envelope?: any, problem?: any, value?: any, text?: string | null}} */
 function readSave(id) {
   let text = null;
   try {

@@ -52,6 +52,9 @@ onLanguage(() => {
 
 async function register() {
   if (!("serviceWorker" in navigator)) return;
+  // A guest at a friend's table (#join=…) plays online and runs no engine: the offline copy
+  // would download the Python runtime it never uses.
+  if (location.hash.startsWith("#join=")) return;
   const container = navigator.serviceWorker;
   let controller = container.controller;
   container.addEventListener("controllerchange", () => {

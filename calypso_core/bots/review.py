@@ -35,6 +35,8 @@ from .search import MasterBot, SearchResult
 # Search iterations per card: a deal's 13 cards in 4-10 s in CPython here and 1.5-1.7x
 # that in Pyodide, the same grade from two seeds for 97% of cards (docs/review.md).
 REVIEW_ITERATIONS = 8000
+# The most iterations a card a review may be asked for: four times its own budget.
+MAX_REVIEW_ITERATIONS = 32_000
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
 # Grades, worst first: a cost of at least this many points earns the grade.

@@ -16,8 +16,10 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..bots import GRADES, LEVELS, REVIEW_ITERATIONS
 from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..game import GameState
+from ..game import new_game as deal
 from ..jsontext import nests_too_deeply
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
 from ..messages import Message, message
@@ -26,10 +28,19 @@ from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
 from . import jobs, words
 from .aids import memory_aids
-from .daily import daily_date, daily_settings, parse_date, today
+from .daily import (
+    NotDealtYet,
+    check_dealt,
+    daily_date,
+    daily_settings,
+    future_deal,
+    local_today,
+    parse_date,
+    seed_date,
+)
 from .errors import ProtocolError
 from .match import Match
-from .players import bot_levels, bots_module, default_level, has_hints, level_facts
+from .players import default_level, level_facts
 from .sealed import opened_record, sealed_record
 from .settings import (
     DEFAULT_PEOPLE,
@@ -135,9 +146,7 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     view["match"] = match.match_view()
     view["can_undo"] = match.can_undo
     if match.viewer is not None:
-        aids = _aids(match, match.viewer)
-        if aids is not None:
-            view["aids"] = aids
+        view["aids"] = _aids(match, match.viewer)
     if status == "handoff":
         seat = state.to_move
         view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
@@ -146,10 +155,10 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     return view
 
 
-def _aids(match: Match, seat: int) -> dict[str, Any] | None:
+def _aids(match: Match, seat: int) -> dict[str, Any]:
     # Built once per position and viewer: "view" and the "aids" request reuse them.
     key = (len(match.history), len(match.state.plays), seat)
-    if _session.aids_for != key:
+    if _session.aids is None or _session.aids_for != key:
         _session.aids = memory_aids(match.state.observation(seat))
         _session.aids_for = key
     return _session.aids
@@ -177,7 +186,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     of a game, the cards, the scoring values and the size of a game file. Every word comes
     as a message: the page renders it from its catalogs."""
     defaults = Rules().to_dict()
-    _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
@@ -186,8 +194,6 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
         "default_level": default_level(),
-        "bots_problem": problem,
-        "hints": has_hints(),
         "options": [
             {"key": key, "label": words.option_label(key), "help": words.option_help(key),
              "default": defaults[key]}
@@ -210,21 +216,25 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _review_facts() -> dict[str, Any] | None:
-    """The review's budget a card and its grades, mildest first (None without the bots)."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "GRADES"):
-        return None
+def _review_facts() -> dict[str, Any]:
+    """The review's budget a card and its grades, mildest first."""
     return {
-        "budget": bots.REVIEW_ITERATIONS,
+        "budget": REVIEW_ITERATIONS,
         "grades": [{"key": name, "label": words.grade_label(name), "cost": cost}
-                   for name, cost in reversed(bots.GRADES)],
+                   for name, cost in reversed(GRADES)],
     }
 
 
 def new_game(data: dict[str, Any]) -> dict[str, Any]:
-    """Deal a new match; the reply carries the seats and the cut."""
-    return _start(Match(Settings.from_request(data)))
+    """Deal a new match; the reply carries the seats and the cut. A day's seed is refused:
+    its deal comes only from ``daily``, on or after its day."""
+    settings = Settings.from_request(data)
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        raise ProtocolError("bad_seed", f"the seed {settings.seed} deals the Calypso of {day}: "
+                            "ask for it with daily", message("error.daily_seed", date=str(day)))
+    return _start(Match(settings))
 
 
 def load(data: dict[str, Any]) -> dict[str, Any]:
@@ -238,8 +248,24 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
         history = []
     _check_record_sizes(data["record"], history)
     loaded = Match.load(data["record"], data["settings"], history)
+    _check_loaded_daily(loaded, data)
     loaded.show(data.get("viewer"))
     return _start(loaded)
+
+
+def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
+    """A saved match deals no day's cards before that day: by its seed, or by a deck its
+    seed does not deal (an imported file's)."""
+    settings = loaded.settings
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        if daily_date(settings) is None:
+            raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
+                                f"{day}, dealt only with its own settings")
+    first = (loaded.history or [loaded.state])[0]
+    if first.deck != new_game_deck(settings.seed):
+        _check_not_a_later_deal(first.deck, data)
 
 
 def view(data: dict[str, Any]) -> dict[str, Any]:
@@ -270,6 +296,41 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
     return _view(match)
 
 
+def seat_view(data: dict[str, Any]) -> dict[str, Any]:
+    """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
+    nothing hidden from it, the seats and the cut, and the settings without the seed (which
+    would deal every hand). Changes nothing."""
+    match = _match("seat_view")
+    seat = _guest_seat(match, data.get("seat"))
+    state = match.state
+    status = match.seat_status(seat)
+    view = table_view(state, seat, status)
+    view["log"] = deal_log(state)
+    view["event"] = None
+    view["match"] = match.match_view()
+    view["can_undo"] = False
+    table = _table(match)
+    table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
+    view["table"] = table
+    return view
+
+
+def seat_play(data: dict[str, Any]) -> dict[str, Any]:
+    """The guest at ``seat`` plays a card on their turn; the reply is this device's view."""
+    match = _match("seat_play")
+    if "card" not in data:
+        raise ProtocolError("bad_request", "seat_play needs a card, such as \"QH\"")
+    return _view(match, event=match.play_remote(data.get("seat"), data["card"]))
+
+
+def _guest_seat(match: Match, seat: Any) -> int:
+    if type(seat) is not int or seat not in match.remote_seats:
+        raise ProtocolError("not_a_guest", "seat must be a guest's seat "
+                            f"({', '.join(str(s) for s in match.remote_seats) or 'none'}), "
+                            f"not {brief_repr(seat)}")
+    return seat
+
+
 def next_game(data: dict[str, Any]) -> dict[str, Any]:
     """Start the next game of the match."""
     match = _match("next_game")
@@ -296,10 +357,7 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
     match = _match("aids")
     if match.viewer is None:
         raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
-    shown = _aids(match, match.viewer)
-    if shown is None:
-        raise ProtocolError("unavailable", "no memory aids without the computer players")
-    return shown
+    return _aids(match, match.viewer)
 
 
 def record(data: dict[str, Any]) -> dict[str, Any]:
@@ -340,17 +398,47 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def daily(data: dict[str, Any]) -> dict[str, Any]:
-    """Deal the Calypso of a day: today's (UTC) unless ``date`` names an earlier one."""
-    now = today()
+    """Deal the Calypso of a day: today's unless ``date`` names an earlier one. The kept
+    attempt (``practice`` false, the default) is played straight: no hints, no undo."""
     date = data.get("date")
+    practice = data.get("practice")
+    if practice is not None and type(practice) is not bool:
+        raise ProtocolError("bad_request", f"practice must be true or false, not "
+                            f"{brief_repr(practice)}")
     try:
-        day = now if date is None else parse_date(date)
+        day = _today(data) if date is None else parse_date(date)
     except ValueError as exc:
         raise ProtocolError("bad_date", str(exc)) from None
-    if day > now:
-        raise ProtocolError("bad_date", f"the Calypso of {day} is not dealt yet: today is "
-                            f"{now} (UTC)")
-    return _start(Match(daily_settings(day)))
+    _check_dealt(day, data)
+    return _start(Match(daily_settings(day, straight=not practice)))
+
+
+def check_today(data: dict[str, Any]) -> None:
+    """Refuse a request whose ``today`` is no date of any time zone now."""
+    _today(data)
+
+
+def _today(data: dict[str, Any]) -> Any:
+    """Which day is today (daily.local_today): the request's ``today``, else the UTC date."""
+    try:
+        return local_today(data.get("today"))
+    except ValueError as exc:
+        raise ProtocolError("bad_date", str(exc)) from None
+
+
+def _check_dealt(day: Any, data: dict[str, Any]) -> None:
+    try:
+        check_dealt(day, _today(data))
+    except NotDealtYet as exc:
+        raise ProtocolError("not_dealt_yet", str(exc),
+                            message("error.not_dealt_yet", date=str(day))) from None
+
+
+def _check_not_a_later_deal(deck: Any, data: dict[str, Any]) -> None:
+    day = future_deal(deck, _today(data))
+    if day is not None:
+        raise ProtocolError("not_dealt_yet", f"these are the cards of the Calypso of {day}, "
+                            "which is not dealt yet", message("error.not_dealt_yet", date=str(day)))
 
 
 def review(data: dict[str, Any]) -> dict[str, Any]:
@@ -361,7 +449,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     else:
         state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
     deals = jobs.check_deal(data.get("deal"), complete)
-    budget = jobs.check_budget(data.get("budget"), (_review_facts() or {}).get("budget", 1))
+    budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed)
     return {
@@ -472,6 +560,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
         state = parse_record(_opened_text(text))
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
+    _check_not_a_later_deal(state.deck, data)
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
     settings = _continuing(state, json.loads(text).get("players"), seed)
@@ -490,13 +579,12 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
     """Settings that continue an imported game: its players (a level this table does not
     offer becomes the default one), else the people and levels of the match in play."""
-    known, _ = bot_levels()
     match = _session.match
     seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
     if players is not None:
         seats.append((
             [{"seat": p.seat, "name": p.name} for p in people_of(players)],
-            [p.get("computer") if p.get("computer") in known else default_level()
+            [p.get("computer") if p.get("computer") in LEVELS else default_level()
              for p in players],
         ))
     if match is not None:
@@ -558,6 +646,11 @@ def _opened_text(text: str) -> str:
         return text  # parse_record says what is wrong
     opened = opened_record(data)
     return text if opened is data else json.dumps(opened)
+
+
+def new_game_deck(seed: str) -> tuple[Any, ...]:
+    """The deck order the first game of a match with this seed is dealt."""
+    return deal(seed).deck
 
 
 def _state_of(record: Any) -> GameState:

@@ -21,17 +21,22 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import (
+    MAX_REVIEW_ITERATIONS,
+    MAX_SEARCH_ITERATIONS,
+    CardReview,
+    GameReview,
+    review_position,
+    seat_plays,
+)
 from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from .errors import ProtocolError
-from .players import bots_module
 from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
-MAX_REVIEW_BUDGET = 32_000  # iterations a card: four times the review's own budget
-MAX_RERUN_ITERATIONS = 20_000  # the master's iterations a move in a rerun
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
 
 
@@ -46,14 +51,14 @@ class ReviewJob:
     plays: tuple[int, ...]  # the seat's plays in those deals: indices in game.plays
     budget: int
     seed: str
-    moves: list[Any] = field(default_factory=list)  # a CardReview per play reviewed
+    moves: list[CardReview] = field(default_factory=list)  # each play reviewed so far
 
     @property
     def finished(self) -> bool:
         """Whether every card of the job has been reviewed."""
         return len(self.moves) == len(self.plays)
 
-    def step(self) -> tuple[Any, GameState]:
+    def step(self) -> tuple[CardReview, GameState]:
         """Review the next card: its ``CardReview`` and the position it was played in."""
         play = self.plays[len(self.moves)]
         position = new_game(rules=self.game.rules, suits=self.game.suits,
@@ -64,7 +69,7 @@ class ReviewJob:
         key = (_identity(self.game), tuple(self.game.plays[: play + 1]), self.budget, self.seed)
         move = _jobs.reviewed.get(key)
         if move is None:
-            move = _bots("review").review_position(
+            move = review_position(
                 position, card, play, budget=self.budget, seed=self.seed)
             if len(_jobs.reviewed) >= MAX_REMEMBERED:
                 _jobs.reviewed.clear()
@@ -74,7 +79,7 @@ class ReviewJob:
 
     def summary(self) -> dict[str, Any]:
         """The points lost so far, overall and in each deal of the job (with its grades)."""
-        review = _bots("review").GameReview(self.seat, tuple(self.moves))
+        review = GameReview(self.seat, tuple(self.moves))
         return {
             "total_cost": review.total_cost,
             "per_deal": [row for row in review.per_deal() if row["deal"] in self.deals],
@@ -122,7 +127,7 @@ class _Jobs:
         self.review: ReviewJob | None = None
         self.rerun: RerunJob | None = None
         self.started = 0
-        self.reviewed: dict[Hashable, Any] = {}
+        self.reviewed: dict[Hashable, CardReview] = {}
 
 
 _jobs = _Jobs()
@@ -142,7 +147,7 @@ def reset() -> None:
 def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int,
                  seed: str) -> ReviewJob:
     """Start reviewing ``seat``'s cards of ``deals`` in ``game``; refuses when there are none."""
-    plays = tuple(p for p in _bots("review").seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
+    plays = tuple(p for p in seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
     if not plays:
         raise ProtocolError("nothing_to_review", "the seat has played no card to review there")
     _jobs.started += 1
@@ -153,7 +158,6 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
 def start_rerun(settings: Settings, game: GameState, index: int,
                 iterations: int | None) -> RerunJob:
     """Start playing finished game ``index`` of a match again, the master in the person's seat."""
-    _bots("the master in your seat")
     try:
         the_person(settings)
         check_game(settings, game, index)
@@ -198,18 +202,18 @@ def check_budget(budget: Any, default: int) -> int:
     """A review budget in iterations a card (``default`` when None)."""
     if budget is None:
         return default
-    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_BUDGET:
+    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_ITERATIONS:
         raise ProtocolError("bad_request", f"budget must be a whole number of iterations from 1 "
-                            f"to {MAX_REVIEW_BUDGET:,}, not {brief_repr(budget)}")
+                            f"to {MAX_REVIEW_ITERATIONS:,}, not {brief_repr(budget)}")
     return budget
 
 
 def check_iterations(iterations: Any) -> int | None:
     """The master's budget a move in a rerun (None: its own default)."""
     if iterations is not None and (type(iterations) is not int
-                                   or not 1 <= iterations <= MAX_RERUN_ITERATIONS):
+                                   or not 1 <= iterations <= MAX_SEARCH_ITERATIONS):
         raise ProtocolError("bad_request", f"iterations must be a whole number from 1 to "
-                            f"{MAX_RERUN_ITERATIONS:,}, not {brief_repr(iterations)}")
+                            f"{MAX_SEARCH_ITERATIONS:,}, not {brief_repr(iterations)}")
     return iterations
 
 
@@ -244,10 +248,3 @@ def check_deal(deal: Any, complete: int) -> tuple[int, ...]:
 def _identity(game: GameState) -> Hashable:
     return (game.rules, tuple(game.suits), game.first_dealer, tuple(game.deck))
 
-
-def _bots(what: str) -> Any:
-    """The bots package when it can review; else the request is refused."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "review_position"):
-        raise ProtocolError("unavailable", f"no {what} without the computer players")
-    return bots

@@ -10,6 +10,10 @@ always shown. With several people, the table starts covered; when the turn passe
 person other than the viewer, every hand is covered until ``reveal`` shows that person's
 (the page's hand-off screen). A load resumes covered. Undo is refused when several people
 play: a card once seen by the others cannot be unseen.
+
+**Guests.** A person marked remote plays on another device (a remote table, web/remote/):
+this device never shows their hand, and waits for their card as for a computer's
+(``waiting``); ``play_remote`` plays it, and each guest is sent only its own seat's view.
 """
 
 from __future__ import annotations
@@ -82,8 +86,8 @@ class Match:
         return computer_players(self.settings, len(self.history))
 
     def _first_viewer(self) -> int | None:
-        people = self.settings.seats
-        return people[0] if len(people) == 1 else None
+        here = [p.seat for p in self.settings.people if not p.remote]
+        return here[0] if len(here) == 1 else None
 
     @property
     def several(self) -> bool:
@@ -102,22 +106,28 @@ class Match:
         state = self.state
         if state.is_over:
             return "game_over"
-        if self.settings.name_of(state.to_move) is None:
+        if self.settings.name_of(state.to_move) is None or state.to_move in self.remote_seats:
             return "waiting"
         return "your_turn" if state.to_move == self.viewer else "handoff"
+
+    @property
+    def remote_seats(self) -> tuple[int, ...]:
+        """The seats of the guests, who play on other devices."""
+        return self.settings.remote_seats
+
+    def seat_status(self, seat: int) -> str:
+        """The status as a guest at ``seat`` sees it: ``your_turn``, ``waiting`` or
+        ``game_over``."""
+        if self.state.is_over:
+            return "game_over"
+        return "your_turn" if self.state.to_move == seat else "waiting"
 
     # -- commands ---------------------------------------------------------------------------
 
     def play(self, card: Any) -> dict[str, Any]:
         """The person whose hand is shown plays a card, on their turn; returns the move."""
         state = self.state
-        if not isinstance(card, str) or len(card) > 4:
-            raise ProtocolError("bad_card",
-                                f"card must be text such as \"QH\", not {brief_repr(card)}")
-        try:
-            code = Card.parse(card)
-        except CardParseError as exc:
-            raise ProtocolError("bad_card", str(exc)) from None
+        code = _parse_card(card)
         status = self.status
         if status == "game_over":
             raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
@@ -128,6 +138,26 @@ class Match:
             raise ProtocolError(
                 "hand_covered", f"{code} cannot be played: {who}'s hand is covered (reveal it)"
             )
+        return self._play_checked(code)
+
+    def play_remote(self, seat: Any, card: Any) -> dict[str, Any]:
+        """The guest at ``seat`` plays a card, on their turn; returns the move."""
+        if type(seat) is not int or seat not in self.remote_seats:
+            raise ProtocolError("not_a_guest", f"seat must be a guest's seat "
+                                f"({', '.join(str(s) for s in self.remote_seats) or 'none'}), "
+                                f"not {brief_repr(seat)}")
+        code = _parse_card(card)
+        state = self.state
+        if state.is_over:
+            raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
+        if state.to_move != seat:
+            raise ProtocolError("not_your_turn", f"{code} cannot be played: it is "
+                                f"{SEAT_NAMES[state.to_move]}'s turn, not {SEAT_NAMES[seat]}'s")
+        return self._play_checked(code)
+
+    def _play_checked(self, code: Card) -> dict[str, Any]:
+        """The person to move plays ``code`` once whose turn it is was checked."""
+        state = self.state
         seat = state.to_move
         try:
             state.play(code)
@@ -181,7 +211,8 @@ class Match:
     def _cover_on_handoff(self) -> None:
         state = self.state
         if (self.several and not state.is_over and state.to_move != self.viewer
-                and self.settings.name_of(state.to_move) is not None):
+                and self.settings.name_of(state.to_move) is not None
+                and state.to_move not in self.remote_seats):
             self.viewer = None
 
     def reveal(self, seat: Any) -> None:
@@ -191,7 +222,8 @@ class Match:
         state = self.state
         if state.is_over:
             raise ProtocolError("game_over", "no hand to show: the game is over")
-        if seat != state.to_move or self.settings.name_of(seat) is None:
+        if (seat != state.to_move or self.settings.name_of(seat) is None
+                or seat in self.remote_seats):
             raise ProtocolError(
                 "not_your_turn",
                 f"{SEAT_NAMES[seat]}'s hand stays covered: it is {SEAT_NAMES[state.to_move]}'s "
@@ -204,7 +236,8 @@ class Match:
         move; None leaves the hands as they are."""
         if seat is None:
             return
-        if type(seat) is not int or self.settings.name_of(seat) is None:
+        if (type(seat) is not int or self.settings.name_of(seat) is None
+                or seat in self.remote_seats):
             raise ProtocolError("bad_request",
                                 f"viewer must be a person's seat, not {brief_repr(seat)}")
         if self.several:
@@ -229,6 +262,7 @@ class Match:
                 "undo_off", "undo is off when several people play: a card once seen by the "
                 "others cannot be unseen"
             )
+        self._check_not_straight("undo")
         try:
             keep = undo_length(self.state, self.settings.seats[0])
         except ValueError:
@@ -239,7 +273,7 @@ class Match:
     @property
     def can_undo(self) -> bool:
         """Whether ``undo`` has a card to take back."""
-        if self.several or self.state.is_over:
+        if self.several or self.settings.straight or self.state.is_over:
             return False
         try:
             undo_length(self.state, self.settings.seats[0])
@@ -249,9 +283,16 @@ class Match:
 
     def hint(self) -> tuple[Card, list[Message]]:
         """A suggested card for the person whose turn it is, with the reason (messages)."""
+        self._check_not_straight("hint")
         if self.status != "your_turn":
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)
+
+    def _check_not_straight(self, kind: str) -> None:
+        if self.settings.straight:
+            raise ProtocolError(
+                "straight", f"{kind} is off: the kept attempt at the Calypso of the day is "
+                "played straight, with no hints and no undo", message("error.straight"))
 
     # -- saving -----------------------------------------------------------------------------
 
@@ -324,3 +365,13 @@ class Match:
             "winner": (None if totals[0] == totals[1] else int(totals[1] > totals[0]))
             if over else None,
         }
+
+
+def _parse_card(card: Any) -> Card:
+    """A card's code as a person sent it, checked."""
+    if not isinstance(card, str) or len(card) > 4:
+        raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief_repr(card)}")
+    try:
+        return Card.parse(card)
+    except CardParseError as exc:
+        raise ProtocolError("bad_card", str(exc)) from None

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots import make_bot
 from ..cards import Card
 from ..game import GameState, new_game
 from ..record import to_record
@@ -94,8 +95,6 @@ def master_player(settings: Settings, index: int, iterations: int | None = None)
 
     ``iterations`` is its search budget a move (the master's default when None), clock off.
     """
-    from ..bots import make_bot
-
     budget = {} if iterations is None else {"iterations": iterations}
     salt = f"master-in-your-seat:{settings.seed}:{index}"
     person = the_person(settings)

@@ -3,6 +3,8 @@
 Each seat holds a person or a computer player. ``people`` lists the people (1-4) in the
 order given, each with a seat and a name (which may be empty); the other seats get a level.
 A single person in South, unnamed, is the default. ``suit`` is the first person's suit.
+A person marked ``remote`` plays on another device, a guest at this device's table
+(web/remote/); the first person is always this device's.
 """
 
 from __future__ import annotations
@@ -11,27 +13,31 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots import LEVELS
 from ..cards import SEAT_NAMES, CardParseError, Suit, brief_repr
 from ..messages import Message, message
 from ..rules import Rules
 from . import words
 from .errors import ProtocolError
-from .players import bot_levels, default_level
+from .players import default_level
 
 HUMAN = "human"  # the level of a person's seat
 MAX_GAMES = 4
 MAX_SEED_CHARS = 100
 MAX_NAME_CHARS = 20
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
-SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit")
+PERSON_KEYS = frozenset({"seat", "name", "remote"})
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight")
 
 
 @dataclass(frozen=True)
 class Person:
-    """A person at the table: a seat and a name (empty when not given)."""
+    """A person at the table: a seat, a name (empty when not given), and whether they play
+    on another device (a guest at a remote table)."""
 
     seat: int
     name: str
+    remote: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,8 @@ class Settings:
     people: tuple[Person, ...]  # 1-4, in the order given
     games: int
     suit: Suit | None  # the first person's suit, or None for the seed's choice
+    # Played straight (the kept attempt at the Calypso of the day): no hints, no undo.
+    straight: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data, as ``from_request`` reads them."""
@@ -51,9 +59,11 @@ class Settings:
             "seed": self.seed,
             "rules": self.rules.to_dict(),
             "levels": list(self.levels),
-            "people": [{"seat": p.seat, "name": p.name} for p in self.people],
+            "people": [{"seat": p.seat, "name": p.name, **({"remote": True} if p.remote else {})}
+                       for p in self.people],
             "games": self.games,
             "suit": None if self.suit is None else str(self.suit),
+            **({"straight": True} if self.straight else {}),
         }
 
     @classmethod
@@ -75,12 +85,18 @@ class Settings:
             people=people,
             games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
+            straight=_check_straight(data.get("straight")),
         )
 
     @property
     def seats(self) -> tuple[int, ...]:
         """The people's seats, in the order given."""
         return tuple(p.seat for p in self.people)
+
+    @property
+    def remote_seats(self) -> tuple[int, ...]:
+        """The seats of the people who play on another device (guests)."""
+        return tuple(p.seat for p in self.people if p.remote)
 
     def name_of(self, seat: int) -> str | None:
         """A person's name ("" when not given), or None for a computer's seat."""
@@ -139,11 +155,18 @@ def _check_people(people: Any) -> tuple[Person, ...]:
         )
     checked: list[Person] = []
     for item in people:
-        if not isinstance(item, dict) or "seat" not in item or set(item) - {"seat", "name"}:
+        if not isinstance(item, dict) or "seat" not in item or set(item) - PERSON_KEYS:
             raise ProtocolError(
                 "bad_people",
-                f'each person is {{"seat": 0-3, "name": text}}, not {brief_repr(item)}',
+                f'each person is {{"seat": 0-3, "name": text, "remote": true|false}}, '
+                f"not {brief_repr(item)}",
             )
+        remote = item.get("remote", False)
+        if type(remote) is not bool:
+            raise ProtocolError("bad_people", f"remote is true or false, not {brief_repr(remote)}")
+        if remote and not checked:
+            raise ProtocolError("bad_people", "the first person plays on this device: "
+                                "only the others can be remote")
         seat, name = item["seat"], item.get("name", "")
         if type(seat) is not int or not 0 <= seat < 4:
             raise ProtocolError("bad_people", f"{brief_repr(seat)} is not a seat (0-3)")
@@ -161,7 +184,7 @@ def _check_people(people: Any) -> tuple[Person, ...]:
         if name and any(p.name.casefold() == name.casefold() for p in checked):
             raise ProtocolError("bad_people", f"two people are called {name}: give each "
                                 "a different name", message("error.same_name", name=name))
-        checked.append(Person(seat, name))
+        checked.append(Person(seat, name, remote))
     return tuple(checked)
 
 
@@ -201,7 +224,6 @@ def _check_rules(rules: Any) -> Rules:
 def _check_levels(
     level: Any, levels: Any, people: tuple[Person, ...]
 ) -> tuple[str, str, str, str]:
-    known, _ = bot_levels()
     seats = {p.seat for p in people}
     if level is not None and levels is not None:
         raise ProtocolError("bad_level", "give level (all seats) or levels (per seat), not both")
@@ -213,13 +235,13 @@ def _check_levels(
     for seat, item in enumerate(levels):
         if seat in seats:
             checked.append(HUMAN)  # a person's seat: its entry is not a level, and ignored
-        elif isinstance(item, str) and item in known:
+        elif isinstance(item, str) and item in LEVELS:
             checked.append(item)
         else:
             raise ProtocolError(
                 "bad_level",
                 f"{SEAT_NAMES[seat]}: {brief_repr(item)} is not a level "
-                f"(known: {', '.join(known)})",
+                f"(known: {', '.join(LEVELS)})",
             )
     return (checked[0], checked[1], checked[2], checked[3])
 
@@ -228,6 +250,15 @@ def _check_games(games: Any) -> int:
     if type(games) is not int or not 1 <= games <= MAX_GAMES:
         raise ProtocolError("bad_games", f"games must be a number from 1 to {MAX_GAMES}")
     return games
+
+
+def _check_straight(straight: Any) -> bool:
+    if straight is None:
+        return False
+    if type(straight) is not bool:
+        raise ProtocolError("bad_settings", f"straight must be true or false, not "
+                            f"{brief_repr(straight)}")
+    return straight
 
 
 def _check_suit(suit: Any) -> Suit | None:

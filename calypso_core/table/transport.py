@@ -43,10 +43,13 @@ MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
 Handler = Callable[[dict[str, Any]], Any]
 Effect = Literal["starts", "changes", "reads"]
 EFFECTS: tuple[Effect, ...] = ("starts", "changes", "reads")
+# Every request may say which day is today where the person is (daily.local_today): the
+# page sends it with each, so that the requests that deal judge dates by it.
+COMMON_KEYS = frozenset({"id", "type", "today"})
 
 
 class Request(NamedTuple):
-    """A request type: its handler, the payload keys it accepts besides "id" and "type", and
+    """A request type: its handler, the payload keys it accepts besides the common ones, and
     what it does to the game's recipe (see the module's docstring)."""
 
     handler: Handler
@@ -67,6 +70,8 @@ REQUESTS: dict[str, Request] = {
     "play": Request(handlers.play, frozenset({"card"}), "changes"),
     "step": Request(handlers.step, frozenset(), "changes"),
     "reveal": Request(handlers.reveal, frozenset({"seat"}), "reads"),
+    "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads"),
+    "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes"),
     "next_game": Request(handlers.next_game, frozenset(), "starts"),
     "hint": Request(handlers.hint, frozenset(), "reads"),
     "aids": Request(handlers.aids, frozenset(), "reads"),
@@ -77,7 +82,7 @@ REQUESTS: dict[str, Request] = {
     "replay": Request(handlers.replay, frozenset({"record", "tricks"}), "reads"),
     "import": Request(handlers.import_file, frozenset({"text"}), "reads"),
     "examples": Request(handlers.examples, frozenset(), "reads"),
-    "daily": Request(handlers.daily, frozenset({"date"}), "starts"),
+    "daily": Request(handlers.daily, frozenset({"date", "practice"}), "starts"),
     "review": Request(handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
                       "reads"),
     "review_next": Request(handlers.review_next, frozenset({"job"}), "reads"),
@@ -160,9 +165,11 @@ def _dispatch(data: dict[str, Any]) -> Any:
         raise ProtocolError("unknown_type",
                             f"unknown request type {brief_repr(kind)} (known: {known})")
     request = REQUESTS[kind]
-    extra = sorted(set(data) - request.accepts - {"id", "type"})
+    extra = sorted(set(data) - request.accepts - COMMON_KEYS)
     if extra:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
+    if "today" in data:
+        handlers.check_today(data)
     if request.effect == "reads":
         return request.handler(data)
     before = handlers.recipe_mark()

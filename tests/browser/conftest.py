@@ -31,7 +31,9 @@ from .watching import origin_of
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync"]
+                 "--disable-sync",
+                 # Remote tables: WebRTC between contexts on this machine over loopback only.
+                 "--allow-loopback-in-peer-connection"]
 BOOT_TIMEOUT_MS = 90_000  # boots take 8-10 s here; leave room for a loaded CI machine
 
 
@@ -87,7 +89,7 @@ def site_server(
     def start(folder: Path, prefix: str = "/",
               headers: dict[str, str] | None = None) -> tuple[str, Callable[[], None]]:
         url, stop = build_module.start_server(folder, prefix=prefix, headers=headers)
-        stopped = []
+        stopped: list[bool] = []
 
         def stop_once() -> None:
             if not stopped:

@@ -74,7 +74,7 @@ def hidden_cards(page: Page) -> set[Card]:
 def page_text(page: Page) -> str:
     """Everything in the page a person or a screen reader could meet: the whole DOM as HTML
     (text, attributes, titles, accessible names) and the accessibility tree."""
-    html = page.evaluate("document.documentElement.outerHTML")
+    html: str = page.evaluate("document.documentElement.outerHTML")
     return html + "\n" + page.locator("body").aria_snapshot()
 
 

@@ -204,6 +204,7 @@ def test_a_save_that_fails_is_said_at_once_and_no_card_is_lost(page: Page,
     banner = page.locator("[data-save-problem]")
     expect(banner).to_be_hidden()
     last_good = saved_plays(page)
+    assert last_good is not None
     page.evaluate(FILL_STORAGE)
     play_a_card(page)
     # At once, with what to do and the buttons to do it.

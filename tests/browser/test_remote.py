@@ -1,0 +1,227 @@
+"""A table for friends on two browsers (web/remote/, docs/remote.md): the host's page runs the
+engine and the computer players, the guest's page runs no Python and receives only its own
+seat's view. Everything goes through a Nostr relay on 127.0.0.1 that the test starts;
+nothing contacts another address."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote, urlsplit
+
+import pytest
+from nostr_relay import NostrRelay
+from playwright.sync_api import Browser, Page
+
+from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
+from .watching import origin_of
+
+CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
+DEAL = 52  # cards of one deal
+# trystero logs a peer that closed its page (a stranger's context closed here) as an error.
+PEER_LEFT = re.compile(r"^Trystero peer error: OperationError: User-Initiated Abort")
+
+
+@pytest.fixture(scope="module")
+def relay() -> Iterator[NostrRelay]:
+    started = NostrRelay.start()
+    yield started
+    started.stop()
+
+
+def watched(browser: Browser, server_url: str, relay: NostrRelay,
+            problems: list[str]) -> Page:
+    """A fresh context's page; anything but the page's origin and the relay is a problem."""
+    context = browser.new_context(reduced_motion="reduce")
+    page = context.new_page()
+    allowed = {origin_of(server_url), origin_of(relay.url.replace("ws://", "http://"))}
+
+    def check(url: str) -> None:
+        parts = urlsplit(url)
+        if parts.scheme in ("data", "blob"):
+            return
+        if f"{'http' if parts.scheme == 'ws' else parts.scheme}://{parts.netloc}" not in allowed:
+            problems.append(f"left the origin: {url}")
+
+    context.on("request", lambda r: check(r.url))
+    page.on("websocket", lambda ws: check(ws.url))
+    page.on("console", lambda m: problems.append(f"console error: {m.text}")
+            if m.type == "error" and not PEER_LEFT.search(m.text) else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    return page
+
+
+def guest_messages(page: Page) -> list[str]:
+    """Every message the guest's page received from the host, in order."""
+    return list(page.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table.received;
+    }"""))
+
+
+def refused(host: Page) -> dict[str, int]:
+    """The host's counts of refused messages, by reason."""
+    return dict(host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table.refused;
+    }"""))
+
+
+def check_guest_saw_no_hidden_card(guest: Page, host: Page) -> int:
+    """Every view the guest's page received holds no card beyond its own hand, the cards
+    played by then and the cut; no seed and no deck either. Returns how many views."""
+    record = engine_request(host, "record")["result"]["record"]
+    received = guest_messages(guest)
+    views = [json.loads(text)["view"] for text in received if json.loads(text)["t"] == "view"]
+    for view in views:
+        assert view["viewer"] == 0
+        public = set(record["plays"][: view["plays"]]) | set(view["table"]["cut"]["cards"])
+        leaked = set(CODE.findall(json.dumps(view))) - public - set(view["hand"])
+        assert not leaked, f"the guest was sent {sorted(leaked)}"
+    assert "friends" not in "".join(received)  # the seed would deal every hand
+    assert "deck" not in "".join(received)
+    return len(views)
+
+
+def play_until(host: Page, guest: Page, cards: int) -> None:
+    """Each page plays its first playable card on its turn (the other is busy meanwhile)
+    until the guest's table shows ``cards`` played."""
+    deadline = time.monotonic() + 240
+    while plays(guest) < cards:
+        assert time.monotonic() < deadline, f"stuck at {plays(guest)} cards"
+        for page in (host, guest):
+            ready = page.locator("[data-table][data-state=ready] " + PLAYABLE)
+            if ready.count():
+                ready.first.click()
+        host.wait_for_timeout(100)
+
+
+@pytest.fixture(scope="module")
+def table(browser: Browser, server_url: str, relay: NostrRelay
+          ) -> Iterator[tuple[Page, Page, list[str]]]:
+    """A host (South, with computer players in East and West) and a guest in North, seated
+    and dealt; the tests of this module go on with the same game, in order."""
+    problems: list[str] = []
+    relays = quote(relay.url, safe="")
+    host = watched(browser, server_url, relay, problems)
+    host.goto(f"{server_url}?remote=north&level=random&seed=friends&speed=instant&relays={relays}")
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    link = invite.get_attribute("href") or ""
+    assert "#join=" in link and "&key=" in link and "friends" not in link
+
+    guest = watched(browser, server_url, relay, problems)
+    guest_requests: list[str] = []
+    guest.context.on("request", lambda r: guest_requests.append(r.url))
+    base, fragment = link.split("#", 1)
+    guest.goto(f"{base}?speed=instant#{fragment}")
+    guest.fill("[data-remote-panel=guest] input[name=name]", "Ben")
+    guest.click("[data-remote-join]")
+    # The host's first deal waits for the guest's first card (North leads or follows soon).
+    guest.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                            timeout=TIMEOUT_MS)
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert not [url for url in guest_requests if "pyodide" in url or url.endswith(".whl")]
+    yield host, guest, problems
+    host.context.close()
+    guest.context.close()
+    assert problems == []
+
+
+def test_hostile_messages_are_refused_counted_and_change_nothing(
+    table: tuple[Page, Page, list[str]], server_url: str, relay: NostrRelay,
+) -> None:
+    host, guest, _ = table
+    play_until(host, guest, 4)
+    before = engine_request(host, "record")["result"]
+    # From the seated guest's own connection: malformed, oversized, out of turn, repeated,
+    # and too many at once.
+    guest.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const guest = engine().table;
+        const send = (message) => guest._room.send(
+            typeof message === "string" ? message : JSON.stringify(message), guest._host);
+        const waiting = guest._views.at(-1).status !== "your_turn";
+        await send("{not json");
+        await send({ t: "play", card: "QH" });
+        await send({ t: "view", view: {} });
+        await send("x".repeat(70_000));
+        const card = guest._views.at(-1).hand[0];
+        // The page's own count goes on after these (or its next card would be "repeated").
+        if (waiting) await send({ t: "play", card, n: ++guest._intents });
+        await send({ t: "play", card, n: guest._intents }); // a card played before: again
+        await send({ t: "join", seat: 0, name: "Mallory", token: "0".repeat(32) });
+    }""")
+    # From a peer holding no seat: a stranger who learnt the room's address.
+    stranger = host.context.browser.new_context().new_page()  # type: ignore[union-attr]
+    stranger.goto(f"{server_url}build-info.json")
+    link = host.locator("a[data-invite=north]").get_attribute("href") or ""
+    fragment = link.split("#", 1)[1]
+    stranger.evaluate("""async (fragment) => {
+        const { readInvite } = await import("./remote/invite.js");
+        const { openRoom } = await import("./remote/room.js");
+        const invite = readInvite(`${location.origin}/#${fragment}`);
+        const room = openRoom(invite);
+        // The host and the guest: both get everything (a stranger cannot tell them apart).
+        await new Promise((resolve) => room.onJoin(() => room.peers().length >= 2 && resolve()));
+        for (const peer of room.peers()) {
+          await room.send(JSON.stringify({ t: "play", card: "QH", n: 5 }), peer);
+          await room.send(JSON.stringify({ t: "join", seat: 0, name: "Eve",
+                                           token: "1".repeat(32) }), peer);
+          for (let i = 0; i < 25; i++) await room.send("{}", peer);
+        }
+    }""", fragment)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        counts = refused(host)
+        if all(counts.get(k) for k in ("malformed", "oversized", "repeated", "seat_taken",
+                                        "no_seat", "rate")):
+            break
+        host.wait_for_timeout(200)
+    counts = refused(host)
+    assert {k for k, n in counts.items() if n} >= {
+        "malformed", "oversized", "repeated", "seat_taken", "no_seat", "rate"}, counts
+    stranger.context.close()
+    assert engine_request(host, "record")["result"] == before
+    play_until(host, guest, plays(guest) + 4)  # the game goes on
+
+
+def test_a_guest_who_reloads_gets_the_same_seat_and_hand_back(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    assert check_guest_saw_no_hidden_card(guest, host) > 0
+    hand = sorted(guest.locator("[data-hand] [data-card]").evaluate_all(
+        "(cards) => cards.map((c) => c.dataset.card)"))
+    at = plays(guest)
+    guest.reload()
+    guest.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                            timeout=TIMEOUT_MS)
+    assert guest.locator("[data-remote-panel=guest] input[name=name]").input_value() == "Ben"
+    if plays(guest) == at:
+        again = sorted(guest.locator("[data-hand] [data-card]").evaluate_all(
+            "(cards) => cards.map((c) => c.dataset.card)"))
+        assert again == hand
+    play_until(host, guest, plays(guest) + 4)
+
+
+def test_they_play_a_whole_deal_and_the_guest_is_sent_only_its_own_cards(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    play_until(host, guest, DEAL)
+    assert plays(host) >= DEAL
+    assert check_guest_saw_no_hidden_card(guest, host) > 0
+
+
+def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any) -> None:
+    # What the page itself loaded (the service worker keeps its own copy of every file).
+    assert boot(page, server_url) == "ready"
+    loaded = page.evaluate("performance.getEntriesByType('resource').map((e) => e.name)")
+    assert any(url.endswith("/remote/choose.js") for url in loaded)
+    assert not [url for url in loaded if "/vendor/" in url or url.endswith(("/room.js",
+                                                                            "/host.js",
+                                                                            "/guest.js"))]

@@ -1,0 +1,192 @@
+// A guest's engine client: the table at the host's, with the same surface as EngineClient
+// (ready, request, onProgress, onRestart, game). A guest's page runs no Python: each request
+// is answered from what the host sends this seat.
+//
+//   hello                     the host's hello, once the seat is taken
+//   new_game, load, view,     the latest view of this seat (the host deals; a guest saves
+//   next_game                 nothing: `game` stays null)
+//   step                      the next view the host sends (the next move, whoever makes it)
+//   play {card}               sends the intent; the view after it, or the host's refusal
+//   anything else             refused with remote_unavailable
+//
+// The page asks the guest's name (remembered), then joins; the seat's token stays in this
+// browser, so opening the link again takes the same seat.
+
+import { EngineError } from "../engine-client.js";
+import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
+import { SEAT_KEYS } from "./invite.js";
+
+const NAME_KEY = "calypso.remote-name.v1";
+const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
+const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
+
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null; // storage refused: the name is asked again, the seat taken afresh
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // as above
+  }
+}
+
+export class GuestClient {
+  constructor(invite) {
+    this.invite = invite;
+    this.game = null; // a guest keeps no recipe: the host saves the game
+    this.received = []; // every message text from the host, in order (the tests read it)
+    this.refused = 0; // messages not acted on
+    this._views = [];
+    this._taken = 0; // views handed to the page so far
+    this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
+    this._host = null; // the peer that seated this guest
+    this._intents = 0;
+    this.ready = new Promise((resolve) => {
+      this._seated = resolve;
+    });
+    this._askName();
+  }
+
+  onProgress(listener) {
+    listener({ stage: "runtime", fraction: 0 });
+    this.ready.then(() => listener({ stage: "ready", fraction: 1 }));
+    return () => {};
+  }
+
+  onRestart() {
+    return () => {};
+  }
+
+  async request(type, payload = {}) {
+    if (type === "hello") return this.ready;
+    await this.ready;
+    if (TABLE_VIEWS.has(type)) {
+      if (!this._views.length) await new Promise((resolve, reject) => this._waiting.push({ resolve, reject }));
+      this._taken = this._views.length;
+      return this._views.at(-1);
+    }
+    if (type === "step") return this._next();
+    if (type === "play") {
+      this._intents += 1;
+      const next = this._next(this._intents);
+      this._send({ t: "play", card: payload.card, n: this._intents });
+      return next;
+    }
+    throw new EngineError({ code: "remote_unavailable", message: `${type} is not offered at a friend's table`, text: { id: "error.remote_unavailable" } });
+  }
+
+  // The next view not yet handed to the page (or the refusal of intent n).
+  _next(intent = null) {
+    if (this._taken < this._views.length) return Promise.resolve(this._views[this._taken++]);
+    return new Promise((resolve, reject) => this._waiting.push({ resolve, reject, intent }));
+  }
+
+  _send(message) {
+    this._room?.send(JSON.stringify(message), this._host);
+  }
+
+  _receive(text, peer) {
+    const message = readMessage(text, ["seated", "lobby", "view", "refused"]);
+    if (!message || (this._host !== null && peer !== this._host)) {
+      this.refused += 1;
+      return;
+    }
+    this.received.push(text);
+    if (message.t === "seated") {
+      if (message.seat !== this.invite.seat || !message.hello) return;
+      this._host = peer;
+      this._panel.dataset.remoteState = "seated";
+      this._word();
+      this._seated(message.hello);
+    } else if (message.t === "lobby") {
+      this._lobby = message.seats;
+    } else if (message.t === "view" && peer === this._host) {
+      this._views.push(message.view);
+      const waiting = this._waiting.shift();
+      if (waiting) {
+        this._taken = this._views.length;
+        waiting.resolve(message.view);
+      }
+    } else if (message.t === "refused" && peer === this._host) {
+      const at = this._waiting.findIndex((w) => w.intent !== null && w.intent === message.n);
+      if (at >= 0) this._waiting.splice(at, 1)[0].reject(new EngineError({ code: message.code, message: String(message.message ?? message.code) }));
+    }
+  }
+
+  // -- joining -------------------------------------------------------------------------------
+
+  _askName() {
+    const panel = document.createElement("form");
+    panel.className = "remote-panel";
+    panel.dataset.remotePanel = "guest";
+    panel.dataset.remoteState = "name";
+    panel.innerHTML = `<p data-remote-words></p>
+      <label><span data-i18n="remote.your_name">Your name</span>
+        <input name="name" required maxlength="${MAX_NAME_CHARS}" autocomplete="nickname"></label>
+      <button type="submit" class="btn btn-primary" data-remote-join></button>`;
+    const remembered = stored(NAME_KEY) ?? "";
+    panel.elements.name.value = remembered;
+    const join = (name) => {
+      panel.dataset.remoteState = "joining";
+      panel.elements.name.disabled = true;
+      this._word();
+      this._join(name);
+    };
+    panel.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const name = panel.elements.name.value.trim();
+      if (!name) return;
+      store(NAME_KEY, name);
+      join(name);
+    });
+    this._panel = panel;
+    const place = () => {
+      document.documentElement.dataset.remote = "guest"; // no engine loads here (style.css)
+      document.querySelector(".boot-card")?.append(panel);
+      this._word();
+    };
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
+    else place();
+    onLanguage(() => this._word());
+    // This browser took the seat before (a reload, the link opened again): take it back.
+    if (remembered && stored(tokenKey(this.invite.room))) join(remembered);
+  }
+
+  _word() {
+    const panel = this._panel;
+    if (!hasWords()) return; // the page's words are loading: onLanguage comes next
+    translatePage(panel);
+    const seat = this.invite.seat; // a seat parameter is worded by the catalog (i18n.js)
+    const state = panel.dataset.remoteState;
+    panel.querySelector("[data-remote-words]").textContent = t(`remote.guest_${state}`, { seat });
+    panel.querySelector("[data-remote-join]").textContent = t("remote.take_seat", { seat });
+    panel.querySelector("[data-remote-join]").hidden = state !== "name";
+    panel.hidden = state === "seated";
+  }
+
+  async _join(name) {
+    const { openRoom } = await import("./room.js");
+    const { room, secret, relays, seat } = this.invite;
+    let token = stored(tokenKey(room));
+    if (!token) {
+      token = newToken();
+      store(tokenKey(room), token);
+    }
+    this._room = openRoom({ room, secret, relays });
+    this._room.onMessage((text, peer) => this._receive(text, peer));
+    const join = JSON.stringify({ t: "join", seat, name, token });
+    this._room.onJoin((peer) => {
+      if (this._host === null) this._room.send(join, peer);
+    });
+    this._room.onLeave((peer) => {
+      if (peer === this._host) this._panel.dataset.remoteState = "host_left";
+    });
+  }
+}

@@ -1,0 +1,53 @@
+// The addresses of a remote table. The room and its secret travel after "#", which browsers
+// never send to the page's host: #join=ROOM&key=SECRET&seat=north[&relays=ws://…,…]
+// (relays only when they are not the pinned ones). The host's page is opened with
+// ?remote=north,east (the guests' seats, by seat key) and optionally ?relays=….
+
+import { DEFAULT_RELAYS, parseRelays } from "./relays.js";
+
+const ID = /^[A-Za-z0-9_-]{8,64}$/;
+export const SEAT_KEYS = ["north", "east", "south", "west"];
+
+function randomId(bytes = 16) {
+  const data = crypto.getRandomValues(new Uint8Array(bytes));
+  return btoa(String.fromCharCode(...data)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The invitation a page address holds after "#": {room, secret, seat, relays}, or null. */
+export function readInvite(href) {
+  const hash = new URL(href).hash.slice(1);
+  if (!hash.startsWith("join=")) return null;
+  const params = new URLSearchParams(hash);
+  const room = params.get("join");
+  const secret = params.get("key");
+  const seat = SEAT_KEYS.indexOf(params.get("seat"));
+  const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
+  if (!ID.test(room) || !ID.test(secret ?? "") || seat < 0 || relays.error) return null;
+  return { room, secret, seat, relays: relays.relays };
+}
+
+/** A hosted table that a page address asks for (?remote=north,east): {guests: [seat
+ * numbers], relays}, {error}, or null when it asks for none. */
+export function readHosting(href) {
+  const params = new URL(href).searchParams;
+  if (!params.has("remote")) return null;
+  const keys = params.get("remote").split(",").map((k) => k.trim().toLowerCase());
+  const guests = keys.map((k) => SEAT_KEYS.indexOf(k));
+  if (!keys.length || guests.some((s) => s < 0) || new Set(guests).size !== guests.length || guests.length > 3) {
+    return { error: `remote: 1 to 3 different seats (${SEAT_KEYS.join(", ")})` };
+  }
+  const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
+  if (relays.error) return { error: `relays: ${relays.error}` };
+  return { guests, relays: relays.relays, room: randomId(), secret: randomId() };
+}
+
+/** The invitation address for a guest's seat at the host's table. */
+export function inviteUrl(href, { room, secret, relays }, seat) {
+  const url = new URL(href);
+  url.search = "";
+  const params = new URLSearchParams({ join: room, key: secret, seat: SEAT_KEYS[seat] });
+  const pinned = relays.length === DEFAULT_RELAYS.length && relays.every((r, i) => r === DEFAULT_RELAYS[i]);
+  if (!pinned) params.set("relays", relays.join(","));
+  url.hash = params.toString();
+  return url.href;
+}

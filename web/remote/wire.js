@@ -1,0 +1,47 @@
+// The messages of a remote table, as JSON text (docs/remote.md). A guest sends intents:
+//   {t: "join", seat, name, token}   take (or take back) a seat; token: the guest's secret
+//   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
+// and the host answers with:
+//   {t: "seated", seat, hello}       the seat is the guest's; hello: the engine's facts
+//   {t: "lobby", seats}              who has joined: [{seat, name}] of the guests' seats
+//   {t: "view", view}                the table as this seat sees it (after every change)
+//   {t: "refused", code, message, n} an intent refused; nothing changed
+// Anything else — malformed, oversized, for another seat, out of turn, repeated, from a peer
+// holding no seat — is refused and counted, never acted on.
+
+export const MAX_NAME_CHARS = 20;
+const TOKEN = /^[0-9a-f]{32}$/;
+const CARD = /^[2-9TJQKA][SHDC]$/;
+
+/** A message's object when it is one of the kinds a side accepts, else null. */
+export function readMessage(text, kinds) {
+  if (typeof text !== "string") return null;
+  let message;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!message || typeof message !== "object" || Array.isArray(message) || !kinds.includes(message.t)) return null;
+  return message;
+}
+
+/** A guest's intent checked for shape (the engine checks the rest), else null. */
+export function readIntent(text) {
+  const message = readMessage(text, ["join", "play"]);
+  if (!message) return null;
+  if (message.t === "join") {
+    const { seat, name, token } = message;
+    if (!Number.isInteger(seat) || seat < 0 || seat > 3) return null;
+    if (typeof name !== "string" || name.length > MAX_NAME_CHARS) return null;
+    if (typeof token !== "string" || !TOKEN.test(token)) return null;
+    return { t: "join", seat, name: name.trim(), token };
+  }
+  const { card, n } = message;
+  if (typeof card !== "string" || !CARD.test(card) || !Number.isSafeInteger(n) || n < 1) return null;
+  return { t: "play", card, n };
+}
+
+export function newToken() {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
