@@ -47,6 +47,7 @@ def test_a_run_is_resumed_from_its_log(
 ) -> None:
     log = tmp_path / "boards.log"
     calls: list[int] = []
+
     def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
         calls.append(board)
         return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
