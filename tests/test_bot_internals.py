@@ -260,7 +260,7 @@ def test_the_master_weighs_every_layout_by_the_factor_its_first_layouts_chose() 
     assert replays
     searcher = make_bot("master", seat, random.Random(1), iterations=400, time_limit=None)
     assert isinstance(searcher, SearchBot)
-    searcher.MISS_WEIGHTS = (0.3, 0.5, 0.85)
+    searcher.MISS_WEIGHTS = (0.3, 0.5, 0.85)  # type: ignore[misc]  # this searcher's only
     result = searcher.search(k, [int(c) for c in state.legal_moves()])
     weights = [weight for weight, _ in result.samples]
     assert len(set(weights)) > 1

@@ -117,12 +117,17 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "review_next": a_review,
     "rerun": lambda: a_finished_game() and {"iterations": 1},
     "rerun_next": a_rerun,
+    "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},
 }
 
 
 def the_recipe() -> dict[str, Any] | None:
+    """The recipe as ``record`` gives it, less ``ahead``: the work done ahead on the game,
+    which ``work`` replies hand over as their ``keep`` and ``load`` takes back."""
     reply = call("record")
-    return reply["result"] if reply["ok"] else None
+    if not reply["ok"]:
+        return None
+    return {key: value for key, value in reply["result"].items() if key != "ahead"}
 
 
 def check_effect(kind: str, effect: str) -> None:

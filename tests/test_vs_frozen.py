@@ -8,6 +8,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -46,9 +47,13 @@ def test_a_run_is_resumed_from_its_log(
 ) -> None:
     log = tmp_path / "boards.log"
     calls: list[int] = []
-    monkeypatch.setattr(vs_frozen, "play_board", lambda frozen, seed, board, a, b: (
-        calls.append(board) or {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
-                                "ms": {"a": [5.0], "b": [4.0]}}))  # fmt: skip
+
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        calls.append(board)
+        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
+                "ms": {"a": [5.0], "b": [4.0]}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
     argv = ["vs_frozen.py", "--boards", "2", "--a-iterations", "7", "--frozen", "HEAD",
             "--log", str(log)]  # fmt: skip
     monkeypatch.setattr(sys, "argv", argv)
