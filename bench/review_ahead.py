@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import common
-from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from tests.browser.watching import origin_of, watch
 
 TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
@@ -84,10 +85,21 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
         page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
         if page.locator("[data-table][data-state=over]").count():
             break
-        page.locator(PLAYABLE).first.click()  # the table says busy at once (showBusy)
+        before = plays(page)
+        page.locator(PLAYABLE).first.click()
         cards += 1
-    page.wait_for_function("() => window.__marks.master && window.__marks.review",
-                           timeout=MASTER_WAIT_MS, polling=200)
+        page.wait_for_function("(n) => document.querySelector('[data-table]').dataset.plays "
+                               "!== String(n)", arg=before, timeout=TIMEOUT_MS)
+    try:
+        page.wait_for_function("() => window.__marks.master && window.__marks.review",
+                               timeout=MASTER_WAIT_MS, polling=200)
+    except PlaywrightTimeout:
+        problems.append("timed out: " + page.evaluate(
+            "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
+            "document.documentElement.dataset.rerunAhead, "
+            "document.querySelector('[data-master]')?.dataset.master])"))
+        context.close()
+        return {"level": level, "cards": cards, "problems": problems}
     marks = page.evaluate("window.__marks")
     requests = page.evaluate("window.__requests")
     replies = page.evaluate("window.__replies")
@@ -147,6 +159,9 @@ def main(argv: list[str]) -> int:
     common.save_results("review-ahead", json.dumps(report) + "\n")
     print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
     for game in report["games"]:
+        if "review_s" not in game:
+            print(f"  {game['level']:7} {game['problems']}")
+            continue
         met = all(game[key] is None or game[key] <= target for key, target in
                   (("review_s", TARGETS["review_s"]), ("master_s", TARGETS["master_s"]),
                    ("play_ms_max", TARGETS["play_ms"])))
