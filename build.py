@@ -853,7 +853,7 @@ def test(pytest_args: list[str]) -> int:
     tsc = [ensure_node("Node.js runs TypeScript's tsc, which type-checks web/"),
            str(fetch_typescript()), "--noEmit", "-p"]
     failed = []
-    # pyproject.toml names what mypy checks (the package, tests/, bench/, build.py) strictly;
+    # pyproject.toml names what mypy checks (the package, tests/, bench/, boot/, build.py);
     # typecheck/ holds tsc's settings for the page's and the workers' JavaScript.
     steps: list[tuple[str, list[str | Path]]] = [
         ("mypy", [python, "-m", "mypy"]),

@@ -27,10 +27,13 @@ from playwright.sync_api import Browser, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
+from browser.watching import origin_of, watch
 
 from bench import common
-from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
-from tests.browser.watching import origin_of, watch
 
 TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
 MASTER_WAIT_MS = 180_000

@@ -215,6 +215,26 @@ def read_line(prompt: str) -> str:
     return line
 
 
+# Whether a progress line is drawn on standard error and not yet ended (see show_progress).
+_progress_open: list[bool] = []
+
+
+def show_progress(text: str, finished: bool) -> None:
+    """Draw ``text`` over the progress line on standard error; a finished one ends the line.
+    Ctrl+C meanwhile says its line below it, not at its end."""
+    if sys.stderr is None:
+        return
+    sys.stderr.write("\r" + text + ("\n" if finished else ""))
+    sys.stderr.flush()
+    _progress_open[:] = [] if finished else [True]
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A progress bar of boards on standard error (``match``)."""
+    filled = 30 * done // total
+    show_progress(f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} boards", done == total)
+
+
 def print_error(message: str) -> None:
     """Write ``error: message`` as one bounded line on standard error, if it can be written."""
     if sys.stderr is None:
@@ -287,7 +307,7 @@ def _on_interrupt(signum: int, frame: Any) -> None:
     # Straight to the descriptor: the signal may come in the middle of a write to
     # sys.stderr (a progress bar), whose buffer refuses a second writer.
     with suppress(OSError):
-        os.write(2, b"error: interrupted\n")
+        os.write(2, b"\nerror: interrupted\n" if _progress_open else b"error: interrupted\n")
     processes = sys.modules.get("multiprocessing")
     if processes is not None:
         # A worker that was about to wait for a lock when the signal came would wait

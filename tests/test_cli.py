@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -535,6 +536,35 @@ def test_ctrl_c_while_the_bots_are_imported_is_one_line() -> None:
     said = [line for line in b"".join([*seen, rest]).decode().splitlines()
             if not line.startswith("import time:")]
     assert (match.returncode, out, said) == (130, b"", ["error: interrupted"])
+
+
+def test_ctrl_c_during_a_progress_bar_says_its_line_below_the_bar() -> None:
+    # Regression: "error: interrupted" came at the end of the bar's line, where it was missed.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["match", "--a", "novice", "--b", "random", "--boards", "1000", "--jobs", "2"]
+    with subprocess.Popen(
+        [sys.executable, "-m", "calypso_core", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_sends_it,
+    ) as match:  # fmt: skip
+        err = match.stderr
+        assert err is not None
+        seen: list[bytes] = []
+
+        def bar_drawn() -> bool:
+            seen.append(os.read(err.fileno(), 65536))
+            return b"/1000 boards" in b"".join(seen)
+
+        try:
+            wait_for(bar_drawn)
+            os.killpg(match.pid, signal.SIGINT)
+            out, rest = match.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(match.pid, signal.SIGKILL)
+    said = b"".join([*seen, rest]).decode()
+    assert (match.returncode, out) == (130, b"")
+    assert re.fullmatch(r"(\r\[[#.]{30}\] \d+/1000 boards)+\nerror: interrupted\n", said), said
 
 
 def test_the_entry_point_imports_neither_the_bots_nor_the_table() -> None:

@@ -9,8 +9,8 @@ Noto all cover. A sign outside it (ⓘ, ★, ✓, ◀, ▶) showed as an empty b
 the page draws such icons with CSS instead.
 
 Checked: the two message catalogs, web/index.html (text and attributes), every script, style
-sheet and manifest of web/ (their literals, and their comments too, to keep the rule simple),
-and the rules in brief that build.py puts into the page.
+sheet and manifest of web/ and its folders (their literals, and their comments too, to keep
+the rule simple), and the rules in brief that build.py puts into the page.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = sorted(
-    [*(ROOT / "web").glob("*.js"), *(ROOT / "web").glob("*.css"), *(ROOT / "web").glob("*.html"),
-     *(ROOT / "web").glob("*.webmanifest"), *(ROOT / "web").glob("*.svg"),
+    [*(path for path in (ROOT / "web").rglob("*")
+       if path.suffix in {".js", ".css", ".html", ".webmanifest", ".svg"}),
      *(ROOT / "calypso_core/messages").glob("*.json"),
      ROOT / "docs/rules.md", ROOT / "docs/rules.ru.md"])
 

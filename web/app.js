@@ -92,7 +92,6 @@ const INTENTS = {
   replay_prev: () => replay.replayStep(-1),
   replay_next: () => replay.replayStep(1),
   replay_last: () => replay.replayStep("last"),
-  replay_continue: () => replay.continueImported(),
   toggle_side: () => toggleSide(),
   close_side: () => toggleSide(false),
   show_cut: () => flow.showCut(true),

@@ -70,11 +70,6 @@ export function currentNotice() {
   return notice;
 }
 
-/** The notice shown now, in words ("" when none). */
-export function noticeText() {
-  return $("[data-notice]").textContent;
-}
-
 export function setEngineReady(hello) {
   document.documentElement.dataset.engineState = "ready";
   $("[data-engine-version]").textContent = hello.engine;

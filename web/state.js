@@ -19,7 +19,6 @@ export const app = {
   chosen: null, // a card of the hand chosen ahead, while others play: played on the turn
   prefs: prefsStore.load(),
   replay: null, // {record | null, position, imported} while the replay dialog is open
-  imported: null, // the last imported file's summary, for "Continue playing"
   examples: null, // the rules' worked examples, fetched once
   lastError: null,
 };

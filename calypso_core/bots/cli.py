@@ -14,6 +14,7 @@ from ..cli_io import (
     CommandError,
     add_lang,
     choice,
+    progress_bar,
     read_record,
     seconds,
     whole_number,
@@ -123,7 +124,7 @@ def _finite(value: Any) -> Any:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .duplicate import progress_bar, run_match
+    from .duplicate import run_match
 
     rules = parse_rules_option(args.rules)
     settings_a, settings_b = _match_settings(args)

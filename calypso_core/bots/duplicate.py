@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -257,12 +256,3 @@ def _run(tasks: Iterator[tuple[Any, ...]], jobs: int) -> Iterator[tuple[int, Boa
         while ahead:
             yield ahead.popleft().result()
 
-
-def progress_bar(done: int, total: int) -> None:
-    """A one-line progress bar on standard error."""
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} boards")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

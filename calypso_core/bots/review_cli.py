@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from ..cards import SEAT_NAMES
-from ..cli_io import add_lang, read_record, whole_number, write_line
+from ..cli_io import add_lang, read_record, show_progress, whole_number, write_line
 from ..messages import render
 from .review import (
     GRADE_NAMES,
@@ -73,10 +73,7 @@ def _counts(row: dict[str, Any]) -> str:
 
 
 def _progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rreviewed {done}/{total} cards")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    show_progress(f"reviewed {done}/{total} cards", done == total)
 
 
 def _review(args: argparse.Namespace) -> int:

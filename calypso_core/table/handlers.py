@@ -41,8 +41,10 @@ from .daily import (
 from .errors import ProtocolError
 from .match import Match
 from .players import default_level, level_facts
+from .sealed import opened_record, sealed_record
 from .settings import (
     DEFAULT_PEOPLE,
+    MAX_GAMES,
     MAX_NAME_CHARS,
     Settings,
     people_of,
@@ -94,6 +96,36 @@ def _match(kind: str) -> Match:
     return _session.match
 
 
+# -- the recipe the page keeps (transport.py attaches it to every reply that changes it) -----
+
+_Mark = tuple[Match, int, bool, int]
+
+
+def recipe_mark() -> _Mark | None:
+    """Where the recipe stands: the match, its finished games, whether the game in play is
+    over (its deck is sealed until then) and the cards played."""
+    match = _session.match
+    if match is None:
+        return None
+    return (match, len(match.history), match.state.is_over, len(match.state.plays))
+
+
+def recipe_since(mark: _Mark | None) -> dict[str, Any]:
+    """The recipe of the match in play as a change since ``mark`` — ``{keep, add}``: the
+    plays kept and the cards played after them, and ``deck`` when the game's end (or an undo
+    of it) unsealed (or sealed) it — or whole (``{record, settings, history}``) when the game
+    is another one than at ``mark``, or no mark is given."""
+    match = _match("recipe")
+    if mark is None or mark[:2] != (match, len(match.history)):
+        return match.save()
+    plays = match.state.plays
+    keep = min(mark[3], len(plays))
+    change: dict[str, Any] = {"keep": keep, "add": [str(card) for card in plays[keep:]]}
+    if mark[2] != match.state.is_over:
+        change["deck"] = match.save()["record"]["deck"]
+    return change
+
+
 def _start(match: Match) -> dict[str, Any]:
     _session.match = match
     _session.aids_for = _session.aids = None
@@ -140,7 +172,7 @@ def _table(match: Match) -> dict[str, Any]:
     first = match.history[0] if match.history else match.state
     return {
         "settings": s.to_dict(),
-        "seats": seat_setup(first, s.labels(), s.levels, s.seats),
+        "seats": seat_setup(first, s.labels(), s.levels, s.seats, s.called()),
         "sides": s.side_labels(),
         "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
         "daily": daily_date(s),
@@ -159,7 +191,7 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
         "seats": [{"key": name.lower()} for name in SEAT_NAMES],
-        "people": {"max": 4, "default": [p["seat"] for p in DEFAULT_PEOPLE],
+        "people": {"max": len(SEAT_NAMES), "default": [p["seat"] for p in DEFAULT_PEOPLE],
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
         "default_level": default_level(),
@@ -168,7 +200,7 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
              "default": defaults[key]}
             for key in words.OPTIONS
         ],
-        "games": {"min": 1, "max": 4, "default": 1},
+        "games": {"min": 1, "max": MAX_GAMES, "default": 1},
         "deals": {"count": DEALS, "tricks": TRICKS_PER_DEAL},
         "cards": {
             "ranks": [{"key": RANK_LETTERS[r]} for r in range(12, -1, -1)],
@@ -352,8 +384,6 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         labels, sides = match.settings.labels(), match.settings.side_labels()
     else:
         state = _state_of(given)
-        if match is not None and _same_game(state, match.state) and not match.state.is_over:
-            raise ProtocolError("game_not_over", NOT_OVER)
         people = people_of(given["players"]) if "players" in given else ()
         labels = seat_labels(people)
         sides = side_labels(labels, tuple(p.seat for p in people))
@@ -365,8 +395,8 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
             f"not {brief_repr(tricks)}"
         )
-    # An imported record came with its hidden cards: an unfinished one replays as far as it goes.
-    return {**replay_position(state, tricks, reveal=True), "labels": labels, "sides": sides}
+    # A record of a game not over replays as far as it goes, showing only what was public.
+    return {**replay_position(state, tricks), "labels": labels, "sides": sides}
 
 
 # -- after the game: the Calypso of the day, the review, the master in your seat ---------------
@@ -458,18 +488,16 @@ def _review_in_play(seat: Any) -> _Reviewed:
 
 
 def _review_of_record(given: Any, seat: Any) -> _Reviewed:
-    """A game record (its hidden cards are no secret), any seat (its person's, else South's),
-    every deal it reaches; never the game in play before it ends."""
+    """A game record, any seat (its person's, else South's): every deal of a finished game,
+    the deals that are over of a game not over (the cards of a deal in play are secret,
+    whoever's game it is)."""
     state = _state_of(given)
-    match = _session.match
-    if match is not None and _same_game(state, match.state) and not match.state.is_over:
-        raise ProtocolError("game_not_over", NOT_OVER)
     people = people_of(given["players"]) if "players" in given else ()
     if seat is None:
         seat = people[0].seat if people else SEAT_NAMES.index("South")
     if type(seat) is not int or not 0 <= seat < 4:
         raise ProtocolError("bad_request", f"seat must be 0-3, not {brief_repr(seat)}")
-    complete = -(-len(state.plays) // PLAYS_PER_DEAL)  # an unfinished deal of a file too
+    complete = len(state.plays) // PLAYS_PER_DEAL
     labels = seat_labels(people)
     return state, seat, complete, labels, side_labels(labels, tuple(p.seat for p in people))
 
@@ -555,7 +583,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
     try:
-        state = parse_record(text)
+        state = parse_record(_opened_text(text))
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
     _check_not_a_later_deal(state.deck, data)
@@ -564,7 +592,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     settings = _continuing(state, json.loads(text).get("players"), seed)
     record = to_record(state, settings.players())
     return {
-        "record": record,
+        "record": sealed_record(record, is_over=state.is_over),
         "is_over": state.is_over,
         "plays": len(state.plays),
         "tricks": len(state.tricks),
@@ -636,18 +664,24 @@ def _check_size(name: str, item: Any) -> None:
         )
 
 
+def _opened_text(text: str) -> str:
+    """A game file's text with a sealed deck opened (the page writes a game in play so)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # parse_record says what is wrong
+    opened = opened_record(data)
+    return text if opened is data else json.dumps(opened)
+
+
 def new_game_deck(seed: str) -> tuple[Any, ...]:
     """The deck order the first game of a match with this seed is dealt."""
     return deal(seed).deck
 
 
-def _same_game(a: GameState, b: GameState) -> bool:
-    return a.deck == b.deck and a.suits == b.suits and a.first_dealer == b.first_dealer
-
-
 def _state_of(record: Any) -> GameState:
     _check_size("record", record)
     try:
-        return from_record(record)
+        return from_record(opened_record(record))
     except RecordError as exc:
         raise ProtocolError("bad_record", str(exc)) from None

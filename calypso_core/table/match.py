@@ -27,6 +27,7 @@ from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError
 from .players import Chooser, make_chooser, suggest
+from .sealed import opened_record, sealed_record
 from .settings import Settings
 from .story import truncated, undo_length
 
@@ -296,11 +297,12 @@ class Match:
     # -- saving -----------------------------------------------------------------------------
 
     def save(self) -> dict[str, Any]:
-        """The recipe of the match: settings, the game in play, and the games before it.
-        Each record names its players (docs/game-record.md#players)."""
+        """The recipe of the match: settings, the game in play (its deck sealed until it is
+        over: ``sealed``), and the games before it. Each record names its players
+        (docs/game-record.md#players)."""
         players = self.settings.players()
         return {
-            "record": to_record(self.state, players),
+            "record": sealed_record(to_record(self.state, players), is_over=self.state.is_over),
             "settings": self.settings.to_dict(),
             "history": [to_record(game, players) for game in self.history],
         }
@@ -321,6 +323,7 @@ class Match:
         games: list[GameState] = []
         for i, item in enumerate([*history, record]):
             name = "record" if i == len(history) else f"history[{i}]"
+            item = opened_record(item)
             try:
                 game = from_record(item)
             except RecordError as exc:

@@ -106,6 +106,10 @@ class Settings:
         """What to call each seat ("You" for the only person, else names or seat names)."""
         return seat_labels(self.people)
 
+    def called(self) -> list[str]:
+        """How each seat's label is made: ``you``, ``name`` or ``seat`` (words.seat_called)."""
+        return [words.seat_called(self.name_of(s), len(self.people) == 1) for s in range(4)]
+
     def side_labels(self) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
         return side_labels(self.labels(), self.seats)

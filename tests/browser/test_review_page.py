@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from calypso_core import from_record
+from calypso_core.table.sealed import opened_record
 
 from .table import (
     SETTLED,
@@ -131,7 +132,7 @@ def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
     expect(chart.locator("svg polyline")).to_have_count(2)
     rows = chart.locator("[data-chart-table] tbody tr")
     expect(rows).to_have_count(4)
-    state = from_record(engine_request(page, "record")["result"]["record"])
+    state = from_record(opened_record(engine_request(page, "record")["result"]["record"]))
     last = rows.nth(3).locator("td")
     assert [last.nth(i).inner_text() for i in (0, 1)] == \
         [f"{score:,}" for score in state.partnership_scores()]
