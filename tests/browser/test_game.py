@@ -267,7 +267,9 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
     assert len(views) == len(in_pyodide["views"]) == 13 * 4 - 2 + 1
     for mine, theirs in zip(views, in_pyodide["views"], strict=True):
         assert without_timing(mine) == without_timing(theirs)
-    assert record == in_pyodide["record"]
+    # The page's worker also keeps work done ahead beside the recipe ("ahead": the review it
+    # ran meanwhile); CPython ran none. The game itself must be the same.
+    assert record == {k: v for k, v in in_pyodide["record"].items() if k != "ahead"}
     state = from_record(record["record"])
     assert views[-1]["scores"] == list(state.partnership_scores())
     # Put the page's game back as it was, so the page and its engine agree again.
