@@ -17,7 +17,7 @@ from calypso_core.bots import review as review_module
 from calypso_core.bots.review import CardReviewer, review_game, review_position, seat_plays
 from calypso_core.game import new_game
 from calypso_core.table import ahead as ahead_module
-from calypso_core.table import handlers, jobs
+from calypso_core.table import handlers, jobs, sealed
 from calypso_core.table import rerun as rerun_module
 from calypso_core.table.settings import Settings
 
@@ -108,8 +108,10 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
     while ok("work", ms=50)["more"]:
         pass
     saved = ok("record")
-    assert len(saved["ahead"]["reviews"]) == 13
-    assert not any(key in json.dumps(saved["ahead"]) for key in ("hand", "deck"))
+    assert sealed.is_sealed(saved["ahead"])  # the page keeps it without reading it
+    kept = sealed.open_data(saved["ahead"], "ahead")
+    assert len(kept["reviews"]) == 13
+    assert not any(key in json.dumps(kept) for key in ("hand", "deck"))
     jobs.reset()  # a new worker: nothing remembered
     ahead_module.reset()
     ok("load", **saved)
@@ -117,11 +119,13 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
     monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
     started = ok("review")
     assert [ok("review_next", job=started["job"])["done"] for _ in range(13)][-1] == 13
-    # A kept review that does not read back is refused, the game in play kept.
-    broken = json.loads(json.dumps(saved))
-    broken["ahead"]["reviews"][0]["cost"] = "a lot"
-    assert error("load", **broken) == "bad_record"
-    assert ok("view")["plays"] == 52
+    # A kept review that does not read back is refused, the game in play kept; so is work
+    # kept unsealed, or a seal changed by one character.
+    kept["reviews"][0]["cost"] = "a lot"
+    for broken in (sealed.seal_data(kept), kept,
+                   saved["ahead"][:-1] + ("0" if saved["ahead"][-1] != "0" else "1")):
+        assert error("load", **{**saved, "ahead": broken}) == "bad_record"
+        assert ok("view")["plays"] == 52
 
 
 # -- the master in your seat, played as the game goes ----------------------------------------
@@ -157,7 +161,7 @@ def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload(
     while ok("work", ms=25)["rerun"]["done"] < 40:
         pass
     saved = ok("record")
-    done = len(saved["ahead"]["rerun"])
+    done = len(sealed.open_data(saved["ahead"], "ahead")["rerun"])
     assert 0 < done < 208
     ahead_module.reset()
     ok("load", **saved)
@@ -197,7 +201,8 @@ def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() 
     progress = ok("work", ms=1)
     assert progress["review"]["done"] == progress["review"]["played"] == sum(reviewed.values())
     saved = ok("record")
-    assert {move["play"] for move in saved["ahead"]["reviews"]} == people_plays
+    reviews = sealed.open_data(saved["ahead"], "ahead")["reviews"]
+    assert {move["play"] for move in reviews} == people_plays
 
 
 def test_work_needs_a_game_and_a_time_in_milliseconds() -> None:

@@ -5,8 +5,8 @@
 // (calypso_core/table/ahead.py), so that both are ready when the game ends. A window ends
 // before the game needs the worker again: during a pause, MARGIN_MS before its end; while a
 // person thinks, in windows of THINKING_WINDOW_MS, so a card clicked waits no longer than
-// that. What the engine did is added to the game's recipe (its "keep"), which the save
-// keeps: a reload loses none of it. The replies say how many cards are done, never what the
+// that. What the engine did comes with the game's recipe (its "keep", sealed: the page
+// cannot read it), which the save keeps: a reload loses none of it. The replies say how many cards are done, never what the
 // review says of them: in a game of several people, none sees another's.
 
 import { testBudget } from "./dev.js";
@@ -94,15 +94,12 @@ async function runLoop(windowMs) {
   }
 }
 
-// Adds the work done to the recipe of the game in play; true if anything was new.
+// Keeps the work done with the recipe of the game in play: the engine hands it over whole,
+// sealed, whenever it changed (null otherwise); true if it changed.
 function keep(done) {
   const game = client.game;
-  if (!done || !game) return false;
-  const old = game.ahead;
-  const same = old && old.budget === done.budget && old.seed === done.seed;
-  const reviews = same ? [...old.reviews, ...done.reviews] : done.reviews;
-  if (same && !done.reviews.length && old.rerun.length === done.rerun.length) return false;
-  client.keepAhead({ budget: done.budget, seed: done.seed, reviews, rerun: done.rerun });
+  if (!done || !game || done === game.ahead) return false;
+  client.keepAhead(done);
   return true;
 }
 

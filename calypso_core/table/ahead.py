@@ -13,7 +13,9 @@ seed, and kept in ``jobs``' memory, so that the ``review`` asked for after a dea
 finds them done; a reply of ``work`` says only how many are done, never what they say. The
 master in your seat (one person at the table) plays the game from its first card, which
 needs nothing of the person's cards but the deck; ``rerun`` takes it over. What is done goes
-into the save (``kept``) and comes back with ``restore``, so a reload loses none of it.
+into the save (``kept``) and comes back with ``restore``, so a reload loses none of it. It
+leaves the engine sealed (``sealed.seal_data``): the reviews name a person's legal cards and
+the rerun plays cards the person has not seen, so the page keeps it without reading it.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from . import jobs
 from .errors import ProtocolError
 from .match import Match
 from .rerun import check_game, master_player, rerun_steps, the_person
+from .sealed import open_data, seal_data
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
 REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
@@ -66,6 +69,7 @@ class _Ahead:
     reviewer: Any = None  # the CardReviewer of pending[0], once begun
     reviews: list[dict[str, Any]] = field(default_factory=list)  # kept: JSON, in order done
     unsent: int = 0  # how many of reviews the last reply has not carried yet
+    rerun_sent: int = 0  # how many of the rerun's cards the last reply carried
     rate: float = FIRST_RATE
     rerun: GameState | None = None  # the rerun's position after its last card
     rerun_steps: Iterator[GameState] | None = None
@@ -103,13 +107,19 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
     return _progress(match, ahead)
 
 
-def kept(match: Match) -> dict[str, Any] | None:
-    """What the save keeps of the work done on the game in play (None when there is none)."""
+def kept(match: Match) -> str | None:
+    """What the save keeps of the work done on the game in play, sealed (None when there is
+    none)."""
     ahead = _ahead(match)
-    if ahead is None or not (ahead.reviews or ahead.rerun):
+    return None if ahead is None else _kept(ahead)
+
+
+def _kept(ahead: _Ahead) -> str | None:
+    if not (ahead.reviews or ahead.rerun):
         return None
-    return {"budget": ahead.budget, "seed": REVIEW_SEED, "reviews": list(ahead.reviews),
-            "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else []}
+    return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED,
+                      "reviews": list(ahead.reviews),
+                      "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else []})
 
 
 def restore(match: Match, saved: Any) -> None:
@@ -118,6 +128,7 @@ def restore(match: Match, saved: Any) -> None:
     ahead = _ahead(match)
     if saved is None or ahead is None:
         return
+    saved = open_data(saved, "ahead")
     if not isinstance(saved, dict) or set(saved) != {"budget", "seed", "reviews", "rerun"}:
         raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun}")
     if saved["budget"] != ahead.budget or saved["seed"] != REVIEW_SEED:
@@ -260,7 +271,7 @@ def _rerun_card(match: Match, ahead: _Ahead, left: float) -> bool:
 
 def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
     """How far the work is: the people's cards reviewed of those played, the rerun's cards,
-    and what the save should add (the reviews done since the last reply, the rerun's cards)."""
+    and, when it changed, what the save keeps (``kept``: sealed)."""
     if ahead is None:
         return {"review": None, "rerun": None, "more": False, "keep": None}
     played = ahead.people_plays
@@ -270,10 +281,10 @@ def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
         rerun = {"done": done, "total": len(match.state.deck)}
     more = bool(ahead.pending) or (rerun is not None and not ahead.rerun_taken
                                    and rerun["done"] < rerun["total"])
-    fresh = ahead.reviews[len(ahead.reviews) - ahead.unsent:] if ahead.unsent else []
-    ahead.unsent = 0
-    keep = {"budget": ahead.budget, "seed": REVIEW_SEED, "reviews": fresh,
-            "rerun": [str(c) for c in ahead.rerun.plays] if ahead.rerun else []}
+    rerun_cards = len(ahead.rerun.plays) if ahead.rerun else 0
+    changed = ahead.unsent or rerun_cards != ahead.rerun_sent
+    ahead.unsent, ahead.rerun_sent = 0, rerun_cards
+    keep = _kept(ahead) if changed else None
     return {"review": {"done": played - len(ahead.pending), "played": played},
             "rerun": rerun, "more": more, "keep": keep}
 

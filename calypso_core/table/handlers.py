@@ -117,7 +117,7 @@ def recipe_since(mark: _Mark | None) -> dict[str, Any]:
     is another one than at ``mark``, or no mark is given."""
     match = _match("recipe")
     if mark is None or mark[:2] != (match, len(match.history)):
-        return match.save()
+        return _recipe(match)
     plays = match.state.plays
     keep = min(mark[3], len(plays))
     change: dict[str, Any] = {"keep": keep, "add": [str(card) for card in plays[keep:]]}
@@ -365,7 +365,10 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
 def record(data: dict[str, Any]) -> dict[str, Any]:
     """The recipe of the match: {record, settings, history}, and ``ahead``, the review and
     rerun work done ahead on the game in play, when there is some."""
-    match = _match("record")
+    return _recipe(_match("record"))
+
+
+def _recipe(match: Match) -> dict[str, Any]:
     kept = ahead.kept(match)
     return {**match.save(), **({"ahead": kept} if kept is not None else {})}
 

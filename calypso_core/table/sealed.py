@@ -16,6 +16,7 @@ keeps, deals the same cards again (README.md, "What the page keeps").
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from ..cards import Card, brief_repr
@@ -58,6 +59,33 @@ def opened_record(record: Any) -> Any:
     if isinstance(record, dict) and is_sealed(record.get("deck")):
         return {**record, "deck": open_deck(record["deck"])}
     return record
+
+
+def seal_data(value: Any) -> str:
+    """JSON data sealed like a deck (for the work done ahead on a game in play, whose reviews
+    name a person's cards and whose rerun plays the hidden ones)."""
+    plain = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+    tag = _tag(plain)
+    return PREFIX + (tag + _xor(plain, tag)).hex()
+
+
+def open_data(sealed: Any, what: str) -> Any:
+    """The JSON data of ``seal_data``; anything else raises ProtocolError naming ``what``."""
+    if not is_sealed(sealed):
+        raise ProtocolError("bad_record", f"{what} must be sealed by the engine, not "
+                            f"{brief_repr(sealed)}")
+    try:
+        data = bytes.fromhex(sealed.removeprefix(PREFIX))
+    except ValueError:
+        data = b""
+    tag, hidden = data[:_TAG_BYTES], data[_TAG_BYTES:]
+    plain = _xor(hidden, tag)
+    if len(tag) < _TAG_BYTES or tag != _tag(plain):
+        raise ProtocolError("bad_record", f"{what} is damaged or was changed")
+    try:
+        return json.loads(plain)
+    except ValueError:  # a seal of ours always holds JSON
+        raise ProtocolError("bad_record", f"{what} is damaged or was changed") from None
 
 
 def is_sealed(value: Any) -> bool:

@@ -229,9 +229,16 @@ def test_bad_requests_get_structured_errors_through_the_worker(
     replies: dict[str, Any] = page.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
         const client = engine();
+        // The reply to a request that cannot be parsed has no id; the page's own requests
+        // (work ahead among them) may be answered meanwhile.
         const raw = await new Promise((resolve) => {
-            client.worker.addEventListener("message", (e) => resolve(JSON.parse(e.data)),
-                                           { once: true });
+            const listener = (e) => {
+                const reply = JSON.parse(e.data);
+                if (reply.id !== null && reply.id !== undefined) return;
+                client.worker.removeEventListener("message", listener);
+                resolve(reply);
+            };
+            client.worker.addEventListener("message", listener);
             client.worker.postMessage("{not json");
         });
         const unknown = await client.request("no_such_type", { x: 1 }).then(
