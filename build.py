@@ -4,7 +4,9 @@
     python build.py [build]                    make dist/ from clean
     python build.py serve [--port N] [--host H] build, then serve dist/ and print the URL
     python build.py test [PYTEST ARGS]          set up .venv, Chromium and the runtime,
-                                               build, then run mypy, ruff and pytest
+                                               build, then run mypy, ruff, tsc and pytest
+    python build.py stdlib-trace               write boot/stdlib-modules.txt: what the page
+                                               imports of the standard library, traced
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import argparse
 import functools
 import gzip
 import hashlib
+import io
 import json
 import os
 import re
@@ -22,6 +25,7 @@ import subprocess
 import sys
 import tarfile
 import threading
+import zipfile
 import zlib
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -33,6 +37,8 @@ PYODIDE = {"version": "314.0.7",  # npm tarball
            "sha256": "66b7949e5a0cba2250b586d7e368bf12fb482800748d182c4618254b685ffaa0"}
 AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibility checks only
             "sha256": "e6b0ce02b84d892e2e33e403485e7f3d6c29e2be6df65daf44d89ba564139745"}
+TYPESCRIPT = {"version": "5.9.3",  # npm tarball; its tsc type-checks web/'s JavaScript in test
+              "sha256": "10e108c9cf7d5f2879053dff18515fb405abf2ccef63eaaf017d9c571687a1d3"}
 # The remote table's transport (web/remote/): trystero's Nostr strategy and its one
 # dependency, served from dist/vendor/ as ES modules (see fetch_transport).
 TRANSPORT = {  # npm tarballs: {name: {version, sha256}}
@@ -69,6 +75,15 @@ ENGINE_SITE = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 # Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
 SNAPSHOT_FOLDER = "snapshot"
 SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots"]
+# The page's standard library: only the modules the game imports, as traced (stdlib_trace),
+# with the finder that brings in any other from Pyodide's whole zip, shipped beside it and
+# fetched only then (boot/stdlib_fallback.py). Pyodide's lock file goes out with no package:
+# the page loads none.
+BOOT = ROOT / "boot"
+STDLIB_LIST = BOOT / "stdlib-modules.txt"
+STDLIB_ZIP = "pyodide/python_stdlib_game.zip"
+STDLIB_FULL = "pyodide/python_stdlib.zip"
+STDLIB_FALLBACK = "calypso_stdlib_fallback"  # the finder's module name in the page's zip
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
@@ -163,6 +178,23 @@ def fetch_axe_core() -> Path:
     return script
 
 
+def fetch_typescript() -> Path:
+    """Return tsc.js of the pinned TypeScript npm package, cached in .cache/ (tests only)."""
+    folder = CACHE / f"typescript-{TYPESCRIPT['version']}"
+    tsc = folder / "lib" / "tsc.js"
+    if tsc.is_file():
+        return tsc
+    tarball = npm_pack("typescript", TYPESCRIPT, "the pinned TypeScript that type-checks web/")
+    partial = folder.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(tarball) as tar:
+        tar.extractall(partial, filter="data")
+    shutil.rmtree(folder, ignore_errors=True)
+    (partial / "package").rename(folder)
+    partial.rmdir()
+    return tsc
+
+
 def fetch_transport() -> Path:
     """Return a cache folder holding the remote table's transport as browser ES modules:
     one folder per pinned package, its bare imports rewritten to relative paths."""
@@ -244,7 +276,7 @@ SNAPSHOT_MAKER = """
 import fs from "node:fs";
 import nodeCrypto from "node:crypto";
 import { pathToFileURL } from "node:url";
-const [runtime, out, wheel, micropipWheel, site, modules] = process.argv.slice(2);
+const [runtime, out, wheel, micropipWheel, site, modules, stdlib, lock] = process.argv.slice(2);
 const fill = (view) => {
   new Uint8Array(view.buffer, view.byteOffset, view.byteLength).fill(7);
   return view;
@@ -268,7 +300,8 @@ installer.FS.writeFile(local, fs.readFileSync(wheel));
 await installer.runPythonAsync(
   `import micropip\\nawait micropip.install(${JSON.stringify(`emfs:${local}`)}, deps=False)`);
 
-const pyodide = await loadPyodide({ indexURL: `${runtime}/`, _makeSnapshot: true });
+const pyodide = await loadPyodide({ indexURL: `${runtime}/`, stdLibURL: stdlib, lockFileURL: lock,
+                                    _makeSnapshot: true });
 const copy = (path) => {  // what micropip installed, file by file, in a fixed order
   const { mode } = installer.FS.stat(path);
   if (installer.FS.isDir(mode)) {
@@ -294,11 +327,15 @@ def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots")
     micropip and imported, made with Node and cached.
 
     Restoring it skips Python's start-up and the engine's import, most of a first boot. The
-    cache key covers the runtime, both wheels, the module list and the maker script.
+    runtime it images has the page's standard library and lock file, as the worker's has: its
+    import system keeps the zip's table of contents. The cache key covers the runtime, both
+    wheels, that zip, the module list and the maker script.
     """
     micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
                            "--implementation", "py")
+    stdlib, lock = game_stdlib(runtime), game_lock(runtime)
     key = hashlib.sha256(json.dumps([PYODIDE, MICROPIP, sha256_of(wheel), ENGINE_SITE,
+                                     hashlib.sha256(stdlib + lock).hexdigest(),
                                      SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
     cached = cache / f"{key.hexdigest()[:16]}.gz"
     if cached.is_file():
@@ -311,15 +348,136 @@ def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots")
     log("making the runtime's memory snapshot with node")
     raw = cached.with_suffix(".raw")
     raw.parent.mkdir(parents=True, exist_ok=True)
+    inputs = {cached.with_suffix(".stdlib.zip"): stdlib, cached.with_suffix(".lock.json"): lock}
+    for path, data in inputs.items():
+        path.write_bytes(data)
     run_setup("node making the runtime's memory snapshot",
               "the pinned Pyodide needs Node.js 18 or later; see node's messages above",
               node, "--input-type=module", "-", runtime, raw, wheel, micropip, ENGINE_SITE,
-              ", ".join(SNAPSHOT_MODULES), input=SNAPSHOT_MAKER)
+              ", ".join(SNAPSHOT_MODULES), *inputs, input=SNAPSHOT_MAKER)
+    for path in inputs:
+        path.unlink()
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
     partial.rename(cached)
     return cached
+
+
+# --- the page's standard library --------------------------------------------------------------
+
+def stdlib_modules(listing: Path = STDLIB_LIST) -> list[str]:
+    """The module list: one dotted name a line, sorted, no repeats; ``#`` starts a comment."""
+    names = [line.split("#", 1)[0].strip() for line in listing.read_text().splitlines()]
+    names = [name for name in names if name]
+    if names != sorted(set(names)):
+        sys.exit(f"build.py: {listing}: the module names must be sorted, "
+                 "each once (python build.py stdlib-trace writes them so)")
+    return names
+
+
+def zip_modules(archive: zipfile.ZipFile) -> dict[str, str]:
+    """The modules of a standard library zip: dotted name -> the file that holds it."""
+    modules = {}
+    for name in archive.namelist():
+        if name.endswith(".py") and not name.startswith("site-packages/"):
+            dotted = name[:-3].removesuffix("/__init__").replace("/", ".")
+            modules[dotted] = name
+    return modules
+
+
+def game_stdlib(runtime: Path, modules: list[str] | None = None) -> bytes:
+    """The page's standard library zip: the listed modules of the runtime's whole one, the
+    folders that hold them, and the fallback finder stamped with every module left out.
+
+    Same list, same bytes: sorted entries, fixed times and modes, fixed compression.
+    """
+    wanted = stdlib_modules() if modules is None else modules
+    with zipfile.ZipFile(runtime / "python_stdlib.zip") as whole:
+        files = zip_modules(whole)
+        if missing := [name for name in wanted if name not in files]:
+            sys.exit(f"build.py: {STDLIB_LIST.relative_to(ROOT)} names modules that Pyodide "
+                     f"{PYODIDE['version']}'s standard library does not hold: {', '.join(missing)}")
+        contents = {files[name]: whole.read(files[name]) for name in wanted}
+    left_out = sorted(set(files) - set(wanted))
+    finder = (BOOT / "stdlib_fallback.py").read_text()
+    finder, stamped = re.subn(r"^LEFT_OUT: frozenset\[str\] = frozenset\(\).*$",
+                              lambda _: f"LEFT_OUT = frozenset({left_out!r})", finder,
+                              count=1, flags=re.M)
+    if stamped != 1:
+        sys.exit("build.py: boot/stdlib_fallback.py has no line 'LEFT_OUT: frozenset[str] = "
+                 "frozenset()' to stamp")
+    contents[f"{STDLIB_FALLBACK}.py"] = finder.encode()
+    for path in list(contents):
+        parts = path.split("/")[:-1]
+        for depth in range(1, len(parts) + 1):
+            contents["/".join(parts[:depth]) + "/"] = b""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for path in sorted(contents):
+            info = zipfile.ZipInfo(path, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = (0o40755 if path.endswith("/") else 0o100644) << 16
+            info.compress_type = zipfile.ZIP_STORED if path.endswith("/") else zipfile.ZIP_DEFLATED
+            archive.writestr(info, contents[path], compresslevel=9)
+    return out.getvalue()
+
+
+def game_lock(runtime: Path) -> bytes:
+    """Pyodide's lock file with only what the page loads: no package."""
+    lock = json.loads((runtime / "pyodide-lock.json").read_text())
+    return (json.dumps({"info": lock["info"], "packages": {}}, indent=1, sort_keys=True)
+            + "\n").encode()
+
+
+# Run by Node: the runtime with its whole standard library starts the engine as the worker
+# does (web/worker.js), then takes every path of the page (boot/game_paths.py), and prints the
+# modules it imported from the standard library zip, Pyodide's own start's among them.
+STDLIB_TRACER = """
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const [runtime, wheel, site, paths] = process.argv.slice(2);
+const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ indexURL: `${runtime}/` });
+process.on("uncaughtException", (err) => {  // its message, not the minified line it came from
+  console.error(err.message);
+  process.exit(1);
+});
+pyodide.unpackArchive(new Uint8Array(fs.readFileSync(wheel)), "wheel", { extractDir: site });
+pyodide.runPython("import importlib\\nimportlib.invalidate_caches()\\nimport calypso_core.table");
+pyodide.runPython("import random\\nrandom.seed()");
+pyodide.runPython(fs.readFileSync(paths, "utf8"));
+process.stdout.write(pyodide.runPython(`
+import sys
+_zip = next(entry for entry in sys.path if entry.endswith(".zip")) + "/"
+"\\\\n".join(sorted(name for name, module in list(sys.modules.items())
+                   if (getattr(getattr(module, "__spec__", None), "origin", None) or "")
+                   .startswith(_zip)))
+`));
+"""
+
+
+def stdlib_trace(runtime: Path, wheel: Path) -> list[str]:
+    """The standard library modules the page imports, traced in the runtime under Node."""
+    node = shutil.which("node") or shutil.which("nodejs") or "node"
+    done = subprocess.run([node, "--input-type=module", "-", str(runtime), str(wheel),
+                           ENGINE_SITE, str(BOOT / "game_paths.py")], input=STDLIB_TRACER,
+                          capture_output=True, text=True, cwd=ROOT, check=False)
+    if done.returncode != 0:
+        sys.exit(f"build.py: tracing the standard library failed:\n{done.stderr[-3000:]}")
+    return done.stdout.split()
+
+
+def write_stdlib_list() -> None:
+    """Trace the page's imports and write them to STDLIB_LIST."""
+    runtime = fetch_pyodide()
+    wheel = build_engine_wheel(CACHE / "trace")
+    modules = stdlib_trace(runtime, wheel)
+    header = ("# The standard library modules the page imports: Pyodide's own start, the\n"
+              "# engine's start in the worker and every path of boot/game_paths.py, traced in\n"
+              "# Pyodide under Node. Written by `python build.py stdlib-trace`;\n"
+              "# tests/test_stdlib.py checks it.\n")
+    STDLIB_LIST.write_text(header + "".join(f"{name}\n" for name in modules))
+    log(f"wrote {len(modules)} modules to {STDLIB_LIST.relative_to(ROOT)}")
 
 
 # --- build -----------------------------------------------------------------------------------
@@ -338,6 +496,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     (dist / "pyodide").mkdir()
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
+    (dist / "pyodide" / "pyodide-lock.json").write_bytes(game_lock(runtime))
+    (dist / STDLIB_ZIP).write_bytes(game_stdlib(runtime))
     wheels = dist / "wheels"
     engine = build_engine_wheel(wheels)
     snapshot = make_snapshot(runtime, engine)
@@ -351,6 +511,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
                                "engine_wheel": f"wheels/{engine.name}",
                                "engine_site": ENGINE_SITE,
+                               "stdlib": STDLIB_ZIP,
+                               "stdlib_full": STDLIB_FULL,
                                "snapshot": snapshot_path,
                                "snapshot_sha256": snapshot_sha256})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
@@ -376,7 +538,9 @@ def finalize(dist: Path, info: dict[str, Any] | None = None) -> dict[str, Any]:
     hashes = {p.relative_to(dist).as_posix(): sha256_of(p) for p in files}
     build_id = hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16]
     if code is not None:
-        precache = {path: digest for path, digest in hashes.items() if path != SERVICE_WORKER}
+        # The whole standard library is fetched only if a module the page's lacks is imported.
+        precache = {path: digest for path, digest in hashes.items()
+                    if path not in (SERVICE_WORKER, info.get("stdlib_full"))}
         worker.write_text(stamp_service_worker(code, build_id, precache))
     manifest = {
         # The build hash covers every other file, so it names the service worker's cache.
@@ -397,7 +561,7 @@ def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str
     values = {"BUILD": json.dumps(build_id), "FILES": json.dumps(files, sort_keys=True)}
     for name, pattern in SW_STAMP.items():
         line = f"const {name} = {values[name]};"
-        code, count = pattern.subn(lambda _, line=line: line, code, count=1)
+        code, count = pattern.subn(line.replace("\\", "\\\\"), code, count=1)
         if count != 1:
             sys.exit(f"build.py: {SERVICE_WORKER} has no line starting 'const {name} = '")
     return code
@@ -652,6 +816,15 @@ def ensure_venv() -> Path:
     return python
 
 
+def ensure_node(why: str) -> str:
+    """Return a Node.js executable, installed with apt-get if there is none."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node:
+        apt_install("nodejs", "node", why)
+        node = shutil.which("node") or shutil.which("nodejs") or "node"
+    return node
+
+
 def ensure_chromium(python: Path) -> str:
     """Return a Chromium executable, or "" to let Playwright use the one it installed."""
     found = os.environ.get("CALYPSO_CHROMIUM") or shutil.which("chromium")
@@ -677,12 +850,21 @@ def test(pytest_args: list[str]) -> int:
         env["CALYPSO_CHROMIUM"] = ensure_chromium(python)
         env["CALYPSO_AXE"] = str(fetch_axe_core())
     build()
+    tsc = [ensure_node("Node.js runs TypeScript's tsc, which type-checks web/"),
+           str(fetch_typescript()), "--noEmit", "-p"]
     failed = []
-    for name, cmd in [("mypy", ["-m", "mypy", "--strict", "calypso_core"]),
-                      ("ruff", ["-m", "ruff", "check", "."]),
-                      ("pytest", ["-m", "pytest", *pytest_args])]:
+    # pyproject.toml names what mypy checks (the package, tests/, bench/, boot/, build.py);
+    # typecheck/ holds tsc's settings for the page's and the workers' JavaScript.
+    steps: list[tuple[str, list[str | Path]]] = [
+        ("mypy", [python, "-m", "mypy"]),
+        ("ruff", [python, "-m", "ruff", "check", "."]),
+        ("tsc", [*tsc, "typecheck/jsconfig.json"]),
+        ("tsc (workers)", [*tsc, "typecheck/jsconfig.worker.json"]),
+        ("pytest", [python, "-m", "pytest", *pytest_args]),
+    ]
+    for name, cmd in steps:
         log(f"running {name}")
-        if subprocess.run([str(python), *cmd], cwd=ROOT, env=env).returncode != 0:
+        if subprocess.run([str(part) for part in cmd], cwd=ROOT, env=env).returncode != 0:
             failed.append(name)
     if failed:
         log("FAILED: " + ", ".join(failed))
@@ -700,10 +882,14 @@ def main(argv: list[str]) -> int:
     serve_parser.add_argument("--port", type=int, default=8000)
     serve_parser.add_argument("--host", default="127.0.0.1",
                               help="address to listen on (default 127.0.0.1)")
-    sub.add_parser("test", help="set up tools, build, then run mypy, ruff and pytest")
+    sub.add_parser("test", help="set up tools, build, then run mypy, ruff, tsc and pytest")
+    sub.add_parser("stdlib-trace", help="trace the page's standard library imports in Pyodide "
+                   f"and write them to {STDLIB_LIST.relative_to(ROOT)}")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args.host, args.port)
+    elif args.command == "stdlib-trace":
+        write_stdlib_list()
     else:
         build()
     return 0

@@ -24,7 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from calypso_core.bots.duplicate import BoardResult, progress_bar, run_match
+from calypso_core.bots.duplicate import BoardResult, run_match
+from calypso_core.cli_io import progress_bar
 
 LADDER = [
     "novice:random",

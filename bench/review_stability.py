@@ -24,11 +24,9 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from review_levels import load_log
-
+from bench.review_levels import load_log
 from calypso_core.bots.review import GRADES, NOISE_SE
 
 

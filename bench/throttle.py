@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from http.server import SimpleHTTPRequestHandler
+from io import BufferedIOBase
 from pathlib import Path
 from typing import Any, BinaryIO, ClassVar
 from urllib.parse import unquote, urlsplit
@@ -49,7 +50,7 @@ class Link:
         self._lock = threading.Lock()
         self._free_at = 0.0  # when the link finishes the chunks already given to it
 
-    def send(self, out: BinaryIO, data: bytes) -> None:
+    def send(self, out: BinaryIO | BufferedIOBase, data: bytes) -> None:
         """Write data when the link would have carried it, chunk by chunk."""
         for start in range(0, len(data), CHUNK):
             chunk = data[start:start + CHUNK]

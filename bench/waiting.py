@@ -35,10 +35,13 @@ from typing import Any
 from playwright.sync_api import Browser, Page, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from browser.watching import origin_of, watch
 
 from bench import common
-from tests.browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
-from tests.browser.watching import origin_of, watch
 
 TARGET = 1.3
 LONG_TASK_TARGET_MS = 50

@@ -1,7 +1,9 @@
-"""The command line: ``python -m calypso_core replay|play|suggest|match`` (see ``--help``).
+"""The command line: ``python -m calypso_core replay|play|suggest|match|review`` (``--help``).
 
 Each command is registered by one ``add_*`` function listed in ``COMMANDS``; the shared
-reading and error handling are in ``cli_io``.
+reading and error handling are in ``cli_io``. The bots and the table are imported only once
+Ctrl+C is handled (they take most of a second to import on a slow machine), so an early
+Ctrl+C ends in one line too.
 """
 
 from __future__ import annotations
@@ -11,9 +13,6 @@ import json
 import sys
 from typing import Any
 
-from .bots import LEVELS
-from .bots.cli import add_match, add_suggest
-from .bots.review_cli import add_review
 from .cli_io import (
     ArgumentParser,
     CommandError,
@@ -25,14 +24,12 @@ from .cli_io import (
     write_line,
 )
 from .game import GameState, players_json, tricks_json
-from .table.settings import MAX_SEED_CHARS
 
 DESCRIPTION = (
     "Calypso, the four-trump partnership card game, from the command line: check and "
     "summarise a game record, play a game in the terminal, ask a computer player for a "
     "card, or measure two computer levels against each other."
 )
-EPILOG = f"Computer levels, weakest first: {', '.join(LEVELS)}."
 
 
 def replay_summary(state: GameState) -> dict[str, Any]:
@@ -65,6 +62,8 @@ def add_replay(sub: Any) -> None:
 
 
 def _seed(text: str) -> str:
+    from .table.settings import MAX_SEED_CHARS
+
     if len(text) > MAX_SEED_CHARS or not text.isprintable():
         raise argparse.ArgumentTypeError(
             f"a seed is printable text of at most {MAX_SEED_CHARS} characters"
@@ -86,6 +85,8 @@ def _play(args: argparse.Namespace) -> int:
 
 def add_play(sub: Any) -> None:
     """``play [--level L] [--seed S] [--seat N]``: a game in the terminal."""
+    from .bots import LEVELS
+
     play = sub.add_parser(
         "play",
         help="play a game in the terminal against computer players",
@@ -104,13 +105,37 @@ def add_play(sub: Any) -> None:
     play.set_defaults(run=_play)
 
 
+def add_suggest(sub: Any) -> None:
+    """``suggest``: see ``calypso_core.bots.cli``."""
+    from .bots.cli import add_suggest as add
+
+    add(sub)
+
+
+def add_match(sub: Any) -> None:
+    """``match``: see ``calypso_core.bots.cli``."""
+    from .bots.cli import add_match as add
+
+    add(sub)
+
+
+def add_review(sub: Any) -> None:
+    """``review``: see ``calypso_core.bots.review_cli``."""
+    from .bots.review_cli import add_review as add
+
+    add(sub)
+
+
 # Every command, in the order --help lists them: adding a command is one entry here.
 COMMANDS = (add_replay, add_play, add_suggest, add_match, add_review)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every command."""
-    parser = ArgumentParser(prog="python -m calypso_core", description=DESCRIPTION, epilog=EPILOG)
+    from .bots import LEVELS
+
+    parser = ArgumentParser(prog="python -m calypso_core", description=DESCRIPTION,
+                            epilog=f"Computer levels, weakest first: {', '.join(LEVELS)}.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in COMMANDS:
         add(sub)

@@ -10,13 +10,14 @@ standard error and an exit status, never a traceback.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import signal
 import stat
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, NoReturn
 
 from .game import GameState
@@ -70,6 +71,38 @@ def choice(kind: str, options: Sequence[str]) -> Callable[[str], str]:
                 f"unknown {kind} {text!r} ({kind}s: {', '.join(options)})"
             )
         return text
+
+    return check
+
+
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """An argparse ``type`` accepting a whole number from ``low`` to ``high``, checked
+    before any work starts; the refusal names the range."""
+
+    def check(text: str) -> int:
+        digits = text.strip().lstrip("+-")
+        value = int(text) if digits.isascii() and digits.isdigit() and len(text) <= 30 else None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"{one_line(repr(text), 40)} is not a whole number from {low:,} to {high:,}")
+        return value
+
+    return check
+
+
+def seconds(high: float) -> Callable[[str], float]:
+    """An argparse ``type`` accepting a number of seconds above 0 and at most ``high``."""
+
+    def check(text: str) -> float:
+        try:
+            value = float(text) if len(text) <= 30 else math.nan
+        except ValueError:
+            value = math.nan
+        if not 0 < value <= high:  # also refuses nan
+            raise argparse.ArgumentTypeError(
+                f"{one_line(repr(text), 40)} is not a number of seconds above 0 and at most "
+                f"{high:g}")
+        return value
 
     return check
 
@@ -182,6 +215,26 @@ def read_line(prompt: str) -> str:
     return line
 
 
+# Whether a progress line is drawn on standard error and not yet ended (see show_progress).
+_progress_open: list[bool] = []
+
+
+def show_progress(text: str, finished: bool) -> None:
+    """Draw ``text`` over the progress line on standard error; a finished one ends the line.
+    Ctrl+C meanwhile says its line below it, not at its end."""
+    if sys.stderr is None:
+        return
+    sys.stderr.write("\r" + text + ("\n" if finished else ""))
+    sys.stderr.flush()
+    _progress_open[:] = [] if finished else [True]
+
+
+def progress_bar(done: int, total: int) -> None:
+    """A progress bar of boards on standard error (``match``)."""
+    filled = 30 * done // total
+    show_progress(f"[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} boards", done == total)
+
+
 def print_error(message: str) -> None:
     """Write ``error: message`` as one bounded line on standard error, if it can be written."""
     if sys.stderr is None:
@@ -244,6 +297,43 @@ def _drop_output(status: int) -> int:
     return status
 
 
+# The process that runs the command, once its Ctrl+C handler is installed.
+_command_pid: list[int] = []
+
+
+def _on_interrupt(signum: int, frame: Any) -> None:
+    if os.getpid() not in _command_pid:
+        os._exit(INTERRUPTED)  # a worker: the command itself says what happened
+    # Straight to the descriptor: the signal may come in the middle of a write to
+    # sys.stderr (a progress bar), whose buffer refuses a second writer.
+    with suppress(OSError):
+        os.write(2, b"\nerror: interrupted\n" if _progress_open else b"error: interrupted\n")
+    processes = sys.modules.get("multiprocessing")
+    if processes is not None:
+        # A worker that was about to wait for a lock when the signal came would wait
+        # for ever (CPython checks signals only after the wait): end them all.
+        for worker in processes.active_children():
+            worker.kill()
+    os._exit(INTERRUPTED)
+
+
+def handle_interrupts() -> bool:
+    """Make Ctrl+C end this process at once with one line and status 130; whether it does.
+
+    Left alone when someone else decided what SIGINT does (a test runner, nohup), or when
+    called outside the main thread. The entry point calls it before its slow imports.
+    """
+    current = signal.getsignal(signal.SIGINT)
+    if current is _on_interrupt and os.getpid() in _command_pid:
+        return True
+    if (threading.current_thread() is not threading.main_thread()
+            or current is not signal.default_int_handler):
+        return False
+    _command_pid[:] = [os.getpid()]
+    signal.signal(signal.SIGINT, _on_interrupt)
+    return True
+
+
 @contextmanager
 def _exit_on_interrupt() -> Iterator[None]:
     """Ctrl+C ends the command at once: one line from it, and nothing from its workers.
@@ -253,28 +343,11 @@ def _exit_on_interrupt() -> Iterator[None]:
     interrupt races with the pool's own threads (and may wait for a board to finish), so
     the command exits straight away; its output so far is already written line by line.
     """
-    if (
-        threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
-    ):
-        yield  # someone else decided what SIGINT does (a test runner, nohup): leave it
+    if not handle_interrupts():
+        yield
         return
-    command_pid = os.getpid()
-
-    def interrupt(signum: int, frame: Any) -> None:
-        if os.getpid() != command_pid:
-            os._exit(INTERRUPTED)  # a worker: the command itself says what happened
-        print_error("interrupted")
-        processes = sys.modules.get("multiprocessing")
-        if processes is not None:
-            # A worker that was about to wait for a lock when the signal came would wait
-            # for ever (CPython checks signals only after the wait): end them all.
-            for worker in processes.active_children():
-                worker.kill()
-        os._exit(INTERRUPTED)
-
-    signal.signal(signal.SIGINT, interrupt)
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        _command_pid.clear()

@@ -258,7 +258,7 @@ class GameState:
         first, second = (led, own) if led < own else (own, led)
         return _MASK_CARDS[held[first]] + _MASK_CARDS[held[second]]
 
-    def is_legal(self, card: Card | str) -> bool:
+    def is_legal(self, card: Card | str | int) -> bool:
         """Whether the player to move may play this card."""
         try:
             self._check(card)
@@ -266,7 +266,7 @@ class GameState:
             return False
         return True
 
-    def play(self, card: Card | str) -> None:
+    def play(self, card: Card | str | int) -> None:
         """Play a card for the player to move; an illegal move raises and changes nothing."""
         seat = self._to_move
         hand = self._hands[seat]
@@ -303,7 +303,7 @@ class GameState:
         if not len(plays) % 52:
             self._end_deal()
 
-    def _check(self, card: Card | str) -> int:
+    def _check(self, card: Card | str | int) -> int:
         """The code of a legal move, or IllegalMoveError saying why it is not one."""
         seat = self._to_move
         who = SEAT_NAMES[seat]

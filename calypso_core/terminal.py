@@ -1,8 +1,9 @@
 """A game in the terminal: one person against three computer players, in English or Russian.
 
 Every line it prints is a message of ``calypso_core.messages`` rendered in the chosen
-language, from the same catalogs as the page. Cards are typed as their codes (``QH``,
-``TD``), whatever the language.
+language, from the same catalogs as the page. Cards are shown in one notation, the page's
+short form (``Q♥``, ``10♦``; ``Д♥`` in Russian), in the hand as in the tricks; a card is typed
+either so or as its code (``QH``, ``TD``, ``10D``), which needs no suit symbol on the keyboard.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ import argparse
 import random
 from collections.abc import Callable, Sequence
 
-from .cards import Card, CardParseError, brief_repr
+from .bots import LEVELS
+from .cards import CARDS, Card, CardParseError, brief_repr
 from .cli_io import one_line
 from .game import GameState, new_game
 from .kernel import DEALS, TRICKS_PER_DEAL
 from .messages import Message, message, render
-from .table.players import bot_levels, make_chooser
+from .table.players import make_chooser
 from .trick_reasons import trick_reason
 
 
@@ -25,16 +27,16 @@ def play_in_terminal(
     read: Callable[[str], str] = input,
     write: Callable[[str], object] = print,
 ) -> int:
-    """Play one game; the person types cards such as ``TD``, or ``?`` for the legal ones.
+    """Play one game; the person types cards such as ``TD`` or ``10♦``, ``?`` for the legal
+    ones, ``q`` to quit.
 
     ``args`` has ``seed`` (text, or None for a random deal), ``level``, ``seat`` and
-    ``lang`` (``en`` when missing). Returns 0 when the game is played out, 1 when the person
-    quits (``q`` or end of input).
+    ``lang`` (``en`` when missing). Returns 0 when the game is played out, and when the
+    person quits on purpose (``q``, or the end of input: Ctrl+D), after saying so.
     """
     lang = getattr(args, "lang", None) or "en"
-    levels, _ = bot_levels()
-    if args.level not in levels:
-        raise ValueError(f"unknown level {brief_repr(args.level)} (levels: {', '.join(levels)})")
+    if args.level not in LEVELS:
+        raise ValueError(f"unknown level {brief_repr(args.level)} (levels: {', '.join(LEVELS)})")
 
     def say(said: Message | list[Message]) -> None:
         write(render(said, lang))
@@ -77,19 +79,20 @@ def play_in_terminal(
         while True:
             try:
                 text = read(render(message("terminal.prompt"), lang)).strip()
-            except EOFError:
+            except EOFError:  # Ctrl+D: the line it ends is left open
                 write("")
-                return 1
-            if text in ("q", "quit"):
-                return 1
+                text = "q"
+            if text.lower() in ("q", "quit"):
+                say(message("terminal.quit", cards=len(state.plays), seed=seed))
+                return 0
             if text == "?":
-                say(message("terminal.legal", cards=" ".join(str(c) for c in state.legal_moves())))
+                say(message("terminal.legal", cards=cards_text(state.legal_moves(), lang)))
                 continue
-            refusal = _refusal(state, text)
-            if refusal is None:
-                state.play(text)
+            chosen = _playable(state, text, lang)
+            if isinstance(chosen, Card):
+                state.play(chosen)
                 break
-            write("  " + one_line(render(refusal, lang)))
+            write("  " + one_line(render(chosen, lang)))
     show_new_tricks()
     write(board(state, None, lang))
     ns, ew = state.partnership_scores()
@@ -99,17 +102,30 @@ def play_in_terminal(
     return 0
 
 
-def _refusal(state: GameState, text: str) -> Message | None:
-    """Why a typed card cannot be played now (not a card, not held, must follow), or None."""
+def typed_card(text: str, lang: str) -> Card | None:
+    """The card a person typed: as the terminal shows it (``10♦``, ``Д♥``; any case) or as its
+    code (``TD``, ``10D``, ``td``); None when the text names no card."""
+    shown = {cards_text([card], lang).casefold(): card for card in CARDS}
+    card = shown.get(text.strip().casefold())
+    if card is not None:
+        return card
     try:
-        card = Card.parse(text)
+        return Card.parse(text)
     except CardParseError:
+        return None
+
+
+def _playable(state: GameState, text: str, lang: str) -> Card | Message:
+    """The typed card if it can be played now, else why not (not a card, not held, must
+    follow)."""
+    card = typed_card(text, lang)
+    if card is None:
         return message("terminal.not_a_card", text=brief_repr(text))
     if card not in state.hand(state.to_move):
         return message("error.not_held", card=str(card))
     if not state.is_legal(card):
         return message("error.must_follow", card=str(card), suit=str(state.trick[0].suit))
-    return None
+    return card
 
 
 def cards_text(cards: Sequence[Card], lang: str) -> str:
@@ -119,8 +135,8 @@ def cards_text(cards: Sequence[Card], lang: str) -> str:
 
 def board(state: GameState, viewer: int | None, lang: str) -> str:
     """The table in lines: deal and trick, each seat's suit, calypsos, pile, score and hand
-    (the viewer's cards as they are typed; only a count of the others), the trick in play and
-    the partnerships' scores."""
+    (the viewer's cards; only a count of the others), the trick in play and the partnerships'
+    scores. Cards are in their short forms, as in the tricks."""
     said: list[Message] = []
     if state.is_over:
         said.append(message("board.over"))
@@ -132,7 +148,7 @@ def board(state: GameState, viewer: int | None, lang: str) -> str:
     for seat in range(4):
         made = " ".join(render(message("card.rank", rank=c.rank.letter), lang)
                         for c in state.calypso(seat)) or "-"
-        hand = (message("board.hand", cards=" ".join(str(c) for c in state.hand(seat)) or "-")
+        hand = (message("board.hand", cards=cards_text(state.hand(seat), lang) or "-")
                 if viewer is None or viewer == seat
                 else message("board.hidden_hand", count=state.hand_size(seat)))
         said.append(message(

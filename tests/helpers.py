@@ -47,15 +47,15 @@ def deck_from_hands(first_dealer: int, *deals: Mapping[str, str] | None) -> list
     leftovers = sorted(pool.elements(), key=lambda text: int(Card.parse(text)))
     deck: list[str] = []
     for k in range(4):
-        hands = hands_by_deal[k] if k < len(hands_by_deal) else None
-        if hands is None:
+        given = hands_by_deal[k] if k < len(hands_by_deal) else None
+        if given is None:
             deck += leftovers[:52]
             del leftovers[:52]
             continue
         dealer = (first_dealer + k) % 4
         part = [""] * 52
-        for seat, cards in enumerate(hands):
-            offset = (seat - dealer - 1) % 4
+        for index, cards in enumerate(given):
+            offset = (index - dealer - 1) % 4
             for j, card in enumerate(cards):
                 part[4 * j + offset] = card
         deck += part

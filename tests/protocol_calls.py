@@ -7,6 +7,7 @@ from typing import Any
 
 from calypso_core import table
 from calypso_core.messages import render
+from calypso_core.table.sealed import opened_record
 
 
 def call(kind: str, **payload: Any) -> dict[str, Any]:
@@ -36,7 +37,7 @@ def same_table(view: dict[str, Any]) -> dict[str, Any]:
     """A view without what only the reply to one command carries (the move it made, the
     seats and cut of a match's first reply), for comparing the
     table before and after."""
-    return {k: v for k, v in view.items() if k not in ("event", "table")}
+    return {k: v for k, v in view.items() if k not in ("event", "table", "recipe")}
 
 
 def advance(view: dict[str, Any]) -> dict[str, Any]:
@@ -54,3 +55,10 @@ def said(message: Any, lang: str = "en") -> str:
 def all_said(messages: list[Any], lang: str = "en") -> list[str]:
     """Each message of a list (say, the four seats' labels) as people read it."""
     return [render(message, lang) for message in messages]
+
+
+def recipe() -> dict[str, Any]:
+    """The recipe of the game in play ("record") with its deck opened, as tests read it (the
+    engine hands it over sealed until the game is over: calypso_core/table/sealed.py)."""
+    saved = ok("record")
+    return {**saved, "record": opened_record(saved["record"])}

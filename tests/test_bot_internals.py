@@ -19,7 +19,7 @@ from calypso_core.bots import make_bot
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
-from calypso_core.bots.search import SearchBot, _misses, _Race, _replays
+from calypso_core.bots.search import SearchBot, _harshest, _misses, _Race, _replays
 from calypso_core.fastsim import Sim
 
 
@@ -207,7 +207,7 @@ def test_cards_equal_within_the_margin_are_dropped() -> None:
 def test_the_master_stops_early_in_a_clear_position_but_the_expert_does_not() -> None:
     # Late in a deal, a handful of cards and plenty of budget: the master's paired values
     # settle the choice long before its budget, the expert spends it all.
-    spent = {}
+    spent: dict[str, int] = {}
     for level in ("master", "expert"):
         for state in positions(4, every=7)[5:15]:
             if len(state.legal_moves()) < 3:
@@ -240,3 +240,35 @@ def test_the_master_without_drops_values_every_card_in_every_layout() -> None:
         assert all(len(row) == len(legal) for _, row in result.samples)
     assert any(math.isnan(value) for value in found[True])
     assert not any(math.isnan(value) for value in found[False])
+
+
+def test_the_harshest_factor_that_keeps_the_effective_number_is_chosen() -> None:
+    factors = (0.3, 0.5, 0.85)
+    assert _harshest([2, 2, 2, 2], factors, 0.5) == 0.3  # equal misses: equal weights
+    # One layout explains the plays better than three: x0.3 leaves (1.9)^2 / 1.27 = 2.8 of 4
+    # layouts' effective number, x0.5 leaves 3.4.
+    assert _harshest([0, 1, 1, 1], factors, 0.7) == 0.3
+    assert _harshest([0, 1, 1, 1], factors, 0.8) == 0.5
+    assert _harshest([0, 9, 9, 9], factors, 0.8) == 0.85  # none keeps enough: the mildest
+
+
+def test_the_master_weighs_every_layout_by_the_factor_its_first_layouts_chose() -> None:
+    state = positions(4, every=7)[8]
+    seat = state.to_move
+    k = Knowledge(state.observation(seat))
+    replays = _replays(k)
+    assert replays
+    searcher = make_bot("master", seat, random.Random(1), iterations=400, time_limit=None)
+    assert isinstance(searcher, SearchBot)
+    searcher.MISS_WEIGHTS = (0.3, 0.5, 0.85)  # type: ignore[misc]  # this searcher's only
+    result = searcher.search(k, [int(c) for c in state.legal_moves()])
+    weights = [weight for weight, _ in result.samples]
+    assert len(set(weights)) > 1
+    explained = {}  # each factor whose whole powers give every weight, with the powers
+    for factor in searcher.MISS_WEIGHTS:
+        powers = [math.log(w) / math.log(factor) for w in weights]
+        if all(p == pytest.approx(round(p)) for p in powers):
+            explained[factor] = [round(p) for p in powers]
+    assert len(explained) == 1
+    [(factor, misses)] = explained.items()
+    assert _harshest(misses[: searcher.DROP_AFTER], searcher.MISS_WEIGHTS, 0.5) == factor

@@ -13,6 +13,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -260,7 +261,7 @@ def test_play_help_lists_the_levels() -> None:
 
 def test_play_says_which_level_each_computer_seat_plays() -> None:
     done = run_cli("play", "--level", "club", "--seed", "3", "--seat", "1", stdin=b"q\n")
-    assert done.returncode == 1  # the person quit
+    assert done.returncode == 0  # the person quit on purpose
     assert done.stdout.decode().splitlines()[:2] == [
         "Calypso, seed 3. You are East, playing clubs.",
         "Your partner is West, your opponents North and South; the computer players play at "
@@ -271,7 +272,7 @@ def test_play_says_which_level_each_computer_seat_plays() -> None:
 def test_play_speaks_russian_with_lang_ru() -> None:
     done = run_cli("play", "--level", "club", "--seed", "3", "--seat", "1", "--lang", "ru",
                    stdin=b"q\n")
-    assert done.returncode == 1
+    assert done.returncode == 0
     assert done.stdout.decode().splitlines()[:2] == [
         "Калипсо, код партии 3. Вы — Восток, ваша масть — трефы.",
         "Ваш партнёр — Запад, противники — Север и Юг; компьютерные игроки играют на уровне "
@@ -461,8 +462,9 @@ def test_ctrl_c_at_the_prompt_is_one_line_and_status_130() -> None:
         cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_as_a_terminal_sends_it,
     ) as game:  # fmt: skip
-        assert game.stdout is not None
-        wait_for(lambda: b"Your card" in os.read(game.stdout.fileno(), 65536))
+        out = game.stdout
+        assert out is not None
+        wait_for(lambda: b"Your card" in os.read(out.fileno(), 65536))
         os.killpg(game.pid, signal.SIGINT)  # as Ctrl+C does: the whole process group
         _, err = game.communicate(timeout=30)
     assert game.returncode == 130
@@ -507,6 +509,138 @@ def test_ctrl_c_during_a_match_on_two_processes_is_one_line() -> None:
                 os.killpg(match.pid, signal.SIGKILL)  # nothing of the match may outlive it
     assert match.returncode == 130
     assert (out, err) == (b"", b"error: interrupted\n")
+
+
+def test_ctrl_c_while_the_bots_are_imported_is_one_line() -> None:
+    # Regression: __main__ imported the bots (most of a second on a slow machine) before
+    # Ctrl+C was handled, and a Ctrl+C then printed a traceback. -X importtime says on
+    # standard error when a module of the bots has been imported: the signal follows.
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    args = ["match", "--a", "random", "--b", "random", "--boards", "100000"]
+    with subprocess.Popen(
+        [sys.executable, "-X", "importtime", "-m", "calypso_core", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_sends_it,
+    ) as match:  # fmt: skip
+        err = match.stderr
+        assert err is not None
+        seen: list[bytes] = []
+
+        def bots_imported() -> bool:
+            seen.append(os.read(err.fileno(), 65536))
+            return b"calypso_core.bots.base\n" in b"".join(seen)
+
+        wait_for(bots_imported)
+        os.killpg(match.pid, signal.SIGINT)
+        out, rest = match.communicate(timeout=30)
+    said = [line for line in b"".join([*seen, rest]).decode().splitlines()
+            if not line.startswith("import time:")]
+    assert (match.returncode, out, said) == (130, b"", ["error: interrupted"])
+
+
+def test_ctrl_c_during_a_progress_bar_says_its_line_below_the_bar() -> None:
+    # Regression: "error: interrupted" came at the end of the bar's line, where it was missed.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = ["match", "--a", "novice", "--b", "random", "--boards", "1000", "--jobs", "2"]
+    with subprocess.Popen(
+        [sys.executable, "-m", "calypso_core", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_sends_it,
+    ) as match:  # fmt: skip
+        err = match.stderr
+        assert err is not None
+        seen: list[bytes] = []
+
+        def bar_drawn() -> bool:
+            seen.append(os.read(err.fileno(), 65536))
+            return b"/1000 boards" in b"".join(seen)
+
+        try:
+            wait_for(bar_drawn)
+            os.killpg(match.pid, signal.SIGINT)
+            out, rest = match.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(match.pid, signal.SIGKILL)
+    said = b"".join([*seen, rest]).decode()
+    assert (match.returncode, out) == (130, b"")
+    assert re.fullmatch(r"(\r\[[#.]{30}\] \d+/1000 boards)+\nerror: interrupted\n", said), said
+
+
+def test_the_entry_point_imports_neither_the_bots_nor_the_table() -> None:
+    # What it imports runs before Ctrl+C is handled: the bots and the table wait for main().
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys, calypso_core.__main__; print(sorted(m for m in "
+         "sys.modules if m.startswith(('calypso_core.bots', 'calypso_core.table'))))"],
+        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, check=True)
+    assert done.stdout == b"[]\n"
+
+
+# -- every option has a range, checked before any work starts ---------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["match", "--boards", "99999999999999999999"],
+         "argument --boards: '99999999999999999999' is not a whole number from 1 to 100,000"),
+        (["match", "--boards", "0"], "argument --boards: '0' is not a whole number from 1 to "
+         "100,000"),
+        (["match", "--seed", "-1"], "argument --seed: '-1' is not a whole number from 0 to "
+         "1,000,000,000"),
+        (["match", "--jobs", "65"], "argument --jobs: '65' is not a whole number from 1 to 64"),
+        (["match", "--a-iterations", "99999999999999"],
+         "argument --a-iterations: '99999999999999' is not a whole number from 1 to 20,000"),
+        (["match", "--b-iterations", "1.5"],
+         "argument --b-iterations: '1.5' is not a whole number from 1 to 20,000"),
+        (["match", "--time-limit", "nan"],
+         "argument --time-limit: 'nan' is not a number of seconds above 0 and at most 60"),
+        (["match", "--time-limit", "3600"],
+         "argument --time-limit: '3600' is not a number of seconds above 0 and at most 60"),
+        (["review", "-", "--seat", "S", "--budget", "99999999999999"],
+         "argument --budget: '99999999999999' is not a whole number from 1 to 32,000"),
+        (["review", "-", "--seat", "S", "--seed", "x" * 101],
+         "argument --seed: a seed is printable text of at most 100 characters"),
+        (["suggest", "-", "--seed", "10000000000"],
+         "argument --seed: '10000000000' is not a whole number from 0 to 1,000,000,000"),
+    ],
+    ids=["boards-huge", "boards-0", "seed", "jobs", "a-iterations", "b-iterations",
+         "time-limit-nan", "time-limit-hour", "review-budget", "review-seed", "suggest-seed"],
+)
+def test_an_option_out_of_its_range_is_refused_before_any_work(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str],
+) -> None:
+    if args[0] == "match":
+        args = [*args, "--a", "expert", "--b", "expert"]
+    start = time.monotonic()
+    # Standard input is never read: the options are checked first.
+    assert main(args) == 2
+    assert time.monotonic() - start < 5
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"error: {message}; see python -m calypso_core {args[0]} --help\n"
+
+
+def test_every_option_of_match_and_review_names_its_range_in_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["match", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in ["1 to 100,000 (20)", "0 to 1,000,000,000 (0)", "1 to 64 (1)",
+                  "1 to 20,000 (search levels only)", "at most 60"]:
+        assert shown in text
+    assert main(["review", "--help"]) == 0
+    assert "1 to 32,000 (8000)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_quitting_a_game_in_the_terminal_says_so_and_exits_0() -> None:
+    for typed in (b"q\n", b""):  # q, or the end of input (Ctrl+D)
+        done = run_cli("play", "--seed", "5", "--seat", "0", stdin=typed)
+        assert (done.returncode, done.stderr) == (0, b"")
+        # (Typed through a pipe, q is not echoed: the line follows the prompt.)
+        assert done.stdout.decode().endswith(
+            "q quits): You left the game after 1 card; --seed 5 deals it again.\n"
+            if typed else "q quits): \nYou left the game after 1 card; --seed 5 deals it again.\n")
 
 
 # -- error lines are bounded and printable ----------------------------------------------------

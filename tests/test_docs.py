@@ -378,9 +378,16 @@ def test_the_rules_dialog_is_rendered_from_the_rules_in_brief(
     words = re.sub(r"<[^>]+>", " ", re.sub(r"</?(b|em)>", "", html)).replace("&amp;", "&")
     source = re.sub(r"(?m)^(###|\d+\.|-) |<!--.*?-->|\*", "", brief(lang))
     assert words.split() == source.split()
-    first_rule = {"en": "If anyone trumped in, the highest trump-in wins",
-                  "ru": "Если кто-то козырнул, взятку берёт старший козырь"}
+    first_rule = {"en": "Trump-ins are compared by rank alone",
+                  "ru": "Козыри сравниваются только по достоинству"}
     assert f"<ol><li>{first_rule[lang]}" in html
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_in_brief_say_who_takes_a_trick_once(lang: str) -> None:
+    summary = {"en": "if nobody trumps in, a trump lead wins",
+               "ru": "если никто не козыряет, берёт козырный заход"}[lang]
+    assert plain(brief(lang)).count(summary) == 1
 
 
 def test_the_russian_rules_in_brief_have_the_sections_of_the_english() -> None:

@@ -28,6 +28,7 @@ from calypso_core import table as protocol
 from calypso_core.jsontext import MAX_NESTING
 from calypso_core.messages import LANGUAGES, render
 from calypso_core.record import MAX_RECORD_BYTES, RecordError
+from calypso_core.table.sealed import opened_record, seal_deck
 from calypso_core.table.transport import MAX_REQUEST_CHARS
 
 SOUTH = 2
@@ -73,7 +74,8 @@ def send(request: Any) -> dict[str, Any]:
     else:
         assert set(reply) == {"id", "ok", "error"}
         error = reply["error"]
-        assert set(error) == {"code", "message", "text"}, error
+        assert set(error) == {"code", "message", "text", "input"}, error
+        assert error["input"] is error["code"].startswith("bad_"), error
         assert CODE.match(error["code"]) and error["code"] != "internal", (text[:300], error)
         for lang in LANGUAGES:  # what people read of it has words in every language
             assert render(error["text"], lang).strip(), (lang, error)
@@ -281,8 +283,11 @@ def test_saves_with_each_part_broken_are_refused(game: Game) -> None:
             count += 1
         game.check({"type": "load", **removed(save, path)})
     plays = save["record"]["plays"]
-    deck = save["record"]["deck"]
+    sealed = save["record"]["deck"]
+    deck = opened_record(save["record"])["deck"]
     for broken in [
+        {"deck": sealed[:-2] + ("00" if sealed[-2:] != "00" else "01")},  # a seal changed
+        {"deck": seal_deck([*deck[:-2], deck[-1], deck[-2]])[:20] + sealed[20:]},
         {"plays": plays[:-1] + plays[-2:-1]},  # a card played twice
         {"plays": [*plays[1:], plays[0]]},  # shifted: out of turn
         {"plays": plays + deck},  # more plays than cards
@@ -327,7 +332,8 @@ def test_random_values_inside_a_save_are_refused(game: Game, data: st.DataObject
 
 
 def test_hints_with_bad_payloads_are_refused(game: Game) -> None:
-    for payload in [{"card": "QH"}, {"level": "master"}, {"x": None}]:
+    payloads: list[dict[str, Any]] = [{"card": "QH"}, {"level": "master"}, {"x": None}]
+    for payload in payloads:
         reply = game.check({"type": "hint", **payload})
         assert reply["error"]["code"] == "bad_request"
 
@@ -376,9 +382,11 @@ def test_record_bytes_bit_flipped_are_refused_or_read_as_a_valid_game(
 
 
 def test_oversized_and_deeply_nested_record_texts_are_refused() -> None:
-    for text in ["[" * (MAX_RECORD_BYTES - 1), '{"a":' * (MAX_RECORD_BYTES // 5 - 1),
-                 " " * (MAX_RECORD_BYTES + 1), b"\xff\xfe" * 100, b"\x00", "\ufeff{}",
-                 '{"format": NaN}', "1" * 5000, '"' + "x" * 60_000 + '"']:
+    texts: list[str | bytes] = [
+        "[" * (MAX_RECORD_BYTES - 1), '{"a":' * (MAX_RECORD_BYTES // 5 - 1),
+        " " * (MAX_RECORD_BYTES + 1), b"\xff\xfe" * 100, b"\x00", "\ufeff{}",
+        '{"format": NaN}', "1" * 5000, '"' + "x" * 60_000 + '"']
+    for text in texts:
         assert read_or_refuse(text) is None
 
 

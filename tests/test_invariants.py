@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from helpers import ALL_RULES, rehide, replay, snapshot
@@ -52,14 +52,14 @@ def option_id(rules: Rules) -> str:
 
 # -- how the random players choose -------------------------------------------------------------
 
-Policy = Callable[[list[Card], GameState, random.Random], Card]
+Policy = Callable[[Sequence[Card], GameState, random.Random], Card]
 
 
-def uniform(legal: list[Card], state: GameState, rng: random.Random) -> Card:
+def uniform(legal: Sequence[Card], state: GameState, rng: random.Random) -> Card:
     return rng.choice(legal)
 
 
-def eager(legal: list[Card], state: GameState, rng: random.Random) -> Card:
+def eager(legal: Sequence[Card], state: GameState, rng: random.Random) -> Card:
     """Mostly plays its own suit, high: many trump leads, trump-ins and finished calypsos."""
     own = state.suits[state.to_move]
     mine = [card for card in legal if card.suit == own]
@@ -68,7 +68,7 @@ def eager(legal: list[Card], state: GameState, rng: random.Random) -> Card:
     return rng.choice(legal)
 
 
-def extremes(legal: list[Card], state: GameState, rng: random.Random) -> Card:
+def extremes(legal: Sequence[Card], state: GameState, rng: random.Random) -> Card:
     """The lowest or the highest legal card: many identical cards and exact ties."""
     return legal[0] if rng.random() < 0.5 else legal[-1]
 
@@ -104,7 +104,7 @@ def cards_won(state: GameState) -> int:
     )
 
 
-def check_step(state: GameState, model: ReferenceGame, step: int) -> list[Card]:
+def check_step(state: GameState, model: ReferenceGame, step: int) -> tuple[Card, ...]:
     """The cheap checks, at every step (0-207); returns the legal moves."""
     assert not state.is_over
     legal = state.legal_moves()

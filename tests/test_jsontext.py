@@ -140,7 +140,7 @@ def engine_imports() -> dict[str, set[tuple[str, str]]]:
         name = name.removesuffix(".__init__")
         parts = name.split(".") + ([""] if path.name == "__init__.py" else [])
         found = graph.setdefault(name, set())
-        nodes = [ast.parse(path.read_text(encoding="utf-8"))]
+        nodes: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
         while nodes:
             for node in ast.iter_child_nodes(nodes.pop()):
                 if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):

@@ -6,16 +6,21 @@ Each message id states facts (this card followed suit; this card was a trump-in;
 opponents' calypso already holds this rank; no higher card of the suit is left outside the
 hand...). ``TRICK_CLAIMS`` and ``HINT_CLAIMS`` say, for each id, how to check those facts
 from the trick or the whole position (hidden cards included); an id without a check fails.
-Every message is also rendered in every language.
+A hint's reason must also speak for its card: ``arguing_against`` flags a note whose stated
+fact favours another legal card (the card it gives up feeds the opponents' calypso while
+another would not, and so on), and none may be said. Every message is also rendered in
+every language.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +35,7 @@ GAMES = 10  # random games per rule option: 520 tricks each
 RANDOM_TRICKS = 1500  # random tricks of four cards per rule option, on top of the games' tricks
 HINTS = 500  # per rule option
 JACK = 9
+AGAINST = Path(__file__).parent / "golden" / "hints-arguing-against-their-card.json"
 
 
 def rank(card: int) -> int:
@@ -283,6 +289,19 @@ def _feeds(h: Hint, seat: int, p: dict[str, Any]) -> bool:
             and h.card not in h.trick)
 
 
+def _theirs_needs(h: Hint, card: int) -> bool:
+    return h.lacks(h.me ^ 1, card) or h.lacks(h.me ^ 3, card)
+
+
+def _ours_needs(h: Hint, card: int) -> bool:
+    return h.lacks(h.me, card) or h.lacks(h.me ^ 2, card)
+
+
+def _given_up(h: Hint) -> list[int]:
+    """The other legal cards that would not win the trick either."""
+    return [c for c in h.legal if c != h.card and not h.wins(c)]
+
+
 def _opponent_owner(h: Hint, p: dict[str, Any]) -> bool:
     owner = p["owner_seat"]
     return owner in (h.me ^ 1, h.me ^ 3) and owner == h.owner(suit(h.card))
@@ -320,7 +339,8 @@ HINT_CLAIMS: dict[str, HintClaim] = {
     "hint.note_gain_both": lambda h, p: (
         h.gains() == (p["mine"], p["partners"]) and p["mine"] > 0 and p["partners"] > 0),
     "hint.note_lowest_winner": lambda h, p: _lowest_winner(h),
-    "hint.note_higher_winner": lambda h, p: h.wins(h.card) and not _lowest_winner(h),
+    "hint.note_higher_winner": lambda h, p: (
+        h.wins(h.card) and not _lowest_winner(h) and len(h.trick) < 3),
     "hint.partner_winning": lambda h, p: h.partner_winning and not h.wins(h.card),
     "hint.hold_back": lambda h, p: (
         any(h.wins(c) for c in h.legal) and not h.wins(h.card) and not h.partner_winning),
@@ -328,15 +348,40 @@ HINT_CLAIMS: dict[str, HintClaim] = {
     "hint.note_ours": lambda h, p: h.owner(suit(h.card)) in (h.me, h.me ^ 2),
     "hint.note_feeds_own": lambda h, p: _feeds(h, h.me, p),
     "hint.note_feeds_partner": lambda h, p: _feeds(h, h.me ^ 2, p),
-    "hint.note_they_need": lambda h, p: (
-        _opponent_owner(h, p) and h.lacks(p["owner_seat"], h.card)),
+    "hint.note_out_of_reach": lambda h, p: (
+        h.partner_winning and not h.wins(h.card) and _opponent_owner(h, p)
+        and h.lacks(p["owner_seat"], h.card)),
+    "hint.note_all_needed": lambda h, p: (
+        bool(h.trick) and not h.wins(h.card) and not h.partner_winning
+        and _theirs_needs(h, h.card) and bool(_given_up(h))
+        and all(_theirs_needs(h, c) for c in _given_up(h))),
     "hint.note_they_have": lambda h, p: (
         _opponent_owner(h, p) and not h.lacks(p["owner_seat"], h.card)),
 }
 
 
+def arguing_against(h: Hint, ids: list[str]) -> list[str]:
+    """The notes of a reason whose stated facts favour another legal card: while the
+    opponents may take the trick, that the card feeds their calypso (when another card given
+    up would not) or would feed your side's (when another would cost your side nothing);
+    and, last to play, that a higher winner is harder to beat (a lower one wins as surely)."""
+    flagged = []
+    others = _given_up(h)
+    losing = bool(h.trick) and not h.wins(h.card) and not h.partner_winning
+    feeds_them = {"hint.note_all_needed", "hint.note_they_need", "hint.note_out_of_reach"}
+    if losing and feeds_them & set(ids) and any(not _theirs_needs(h, c) for c in others):
+        flagged.append("feeds the opponents, another card would not")
+    feeds_us = {"hint.note_feeds_own", "hint.note_feeds_partner"}
+    if losing and feeds_us & set(ids) and any(not _ours_needs(h, c) for c in others):
+        flagged.append("gives up a rank your side needs, another card would not")
+    if "hint.note_higher_winner" in ids and len(h.trick) == 3:
+        flagged.append("a higher winner, last to play")
+    return flagged
+
+
 def check_hint(state: GameState, level: str, seed: int) -> list[str]:
-    """Ask for a hint and check every message of its reason; return their ids."""
+    """Ask for a hint and check every message of its reason, and that none argues against
+    its card; return their ids."""
     hint = suggest(state, level=level, seed=seed)
     facts = Hint(state, int(hint.card))
     assert facts.card in facts.legal
@@ -345,9 +390,11 @@ def check_hint(state: GameState, level: str, seed: int) -> list[str]:
             assert message["params"]["card"] == str(hint.card), message
         claim = HINT_CLAIMS[message["id"]]
         assert claim(facts, message.get("params", {})), (message, hint, state.trick)
+    ids = [m["id"] for m in hint.reason]
+    assert not arguing_against(facts, ids), (arguing_against(facts, ids), hint, state.trick)
     for lang in LANGUAGES:
         assert render(hint.reason, lang)
-    return [m["id"] for m in hint.reason]
+    return ids
 
 
 @cache
@@ -398,3 +445,19 @@ def test_regression_a_card_of_your_sides_suits_is_never_said_to_be_the_opponents
                 assert "hint.note_ours" in ids and "hint.note_they_have" not in ids, ids
             state.play(rng.choice(state.legal_moves()))
     assert seen >= 50
+
+
+@pytest.mark.parametrize("case", json.loads(AGAINST.read_text()),
+                         ids=lambda c: f"{c['flag']}-{c['seed']}-{len(c['plays'].split())}")
+def test_regression_a_hint_never_argues_against_its_own_card(case: dict[str, Any]) -> None:
+    # Positions where the old reasons said, of the card they suggested, a fact that speaks
+    # for another legal card: "Play the 10♠: none of your cards can win this trick. West's
+    # calypso still needs that rank", when another card would have given West nothing.
+    state = new_game(case["seed"])
+    for card in case["plays"].split():
+        state.play(card)
+    facts = Hint(state, int(Card.parse(case["card"])))
+    assert arguing_against(facts, case["said"])  # the old reason is flagged
+    ids = check_hint(state, case["level"], case["hint_seed"])
+    if str(suggest(state, level=case["level"], seed=case["hint_seed"]).card) == case["card"]:
+        assert ids != case["said"]

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from protocol_calls import advance, call, error, ok, said, same_table
+from protocol_calls import advance, call, error, ok, recipe, said, same_table
 
 import calypso_core
 from calypso_core import Card, Rules, Suit, from_record, new_game, table
+from calypso_core.bots import Bot
 from calypso_core.jsontext import top_level_id
 from calypso_core.messages import LANGUAGES, message
 from calypso_core.record import MAX_RECORD_BYTES
@@ -299,14 +301,14 @@ def test_the_hand_is_sorted_own_suit_then_partners_and_lists_exactly_the_legal_c
     assert order[:2] == (own, own.mate)
     keys = [(order.index(Card.parse(c).suit), -Card.parse(c).rank) for c in view["hand"]]
     assert keys == sorted(keys)
-    state = from_record(ok("record")["record"])
+    state = from_record(recipe()["record"])
     assert sorted(playable(view)) == sorted({str(c) for c in state.legal_moves()})
     assert len(set(playable(view))) == len(playable(view))
 
 
 def test_the_view_shows_no_hidden_cards() -> None:
     view = advance(ok("new_game", seed=5, level="random"))
-    state = from_record(ok("record")["record"])
+    state = from_record(recipe()["record"])
     assert "deck" not in view
     # Only South's hand is listed card by card; the others show how many cards they hold.
     assert [s["cards"] for s in view["seats"]] == [state.hand_size(s) for s in range(4)]
@@ -340,7 +342,7 @@ def test_a_completed_trick_names_its_winner_and_why_once() -> None:
     while view["plays"] < 4:
         view = ok("play", card=rng.choice(playable(view))) if view["to_move"] == SOUTH \
             else ok("step")
-    state = from_record(ok("record")["record"])
+    state = from_record(recipe()["record"])
     trick = state.tricks[0]
     assert view["event"]["trick_over"] is True
     assert view["trick"]["cards"] == [] and view["trick"]["index"] == 1
@@ -360,7 +362,7 @@ def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_firs
     view = ok("new_game", seed=12, level="random")
     rng = random.Random(4)
 
-    def move(view: dict[str, Any]) -> dict[str, Any]:
+    def move(view: dict[str, Any]) -> Any:
         return ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
             else ok("step")
 
@@ -403,7 +405,7 @@ def test_play_out_of_turn_is_refused_and_changes_nothing() -> None:
 
 def test_illegal_and_malformed_cards_are_refused_and_change_nothing() -> None:
     view = advance(ok("new_game", seed=11, level="random"))
-    record = ok("record")
+    record = recipe()
     state = from_record(record["record"])
     not_held = next(str(c) for c in map(Card, range(52)) if c not in state.hand(SOUTH))
     assert error("play", card=not_held) == "illegal_move"
@@ -415,7 +417,7 @@ def test_illegal_and_malformed_cards_are_refused_and_change_nothing() -> None:
     if unplayable:
         assert error("play", card=unplayable[0]) == "illegal_move"
     assert same_table(ok("view")) == same_table(view)
-    assert ok("record") == record
+    assert recipe() == record
 
 
 def test_a_trick_where_south_cannot_follow_refuses_the_wrong_suit() -> None:
@@ -441,7 +443,7 @@ def test_a_full_game_through_the_protocol_matches_the_engine() -> None:
     assert view["to_move"] is None and view["hand"] == [] and "legal" not in view
     assert view["plays"] == 208 and view["stock"] == 0
     assert view["event"]["game_over"] is True
-    record = ok("record")
+    record = recipe()
     state = from_record(record["record"])
     assert state.is_over
     sheet = view["sheet"]
@@ -486,30 +488,13 @@ def test_deal_and_stock_advance_through_the_game() -> None:
 # -- records --------------------------------------------------------------------------------
 
 
-def test_the_recipe_follows_from_the_replies_without_asking_for_it_again() -> None:
-    # What the page's client does: ask for a new game's recipe once, add each move's card.
-    view = ok("new_game", seed=78, level="random", games=2)
-    kept = ok("record")
-    rng = random.Random(2)
-    while view["status"] != "game_over":
-        view = ok("play", card=rng.choice(playable(view))) if view["status"] == "your_turn" \
-            else ok("step")
-        kept["record"]["plays"].append(view["event"]["card"])
-        assert len(kept["record"]["plays"]) == view["plays"]
-        if view["plays"] in (1, 100):
-            assert kept == ok("record")
-    assert kept == ok("record")
-    ok("next_game")
-    assert ok("record")["history"] == [kept["record"]]
-
-
 def test_record_and_load_rebuild_the_same_table() -> None:
     view = ok("new_game", seed=77, level="random", rules={"last_trump_in_wins": True})
     rng = random.Random(1)
     for _ in range(30):
         view = ok("play", card=rng.choice(playable(view))) if view["to_move"] == SOUTH \
             else ok("step")
-    saved = ok("record")
+    saved = recipe()
     assert saved["settings"] == view_settings()
     assert saved["record"]["format"] == "calypso-record"
     assert saved["record"]["players"] == [{"computer": "random"}, {"computer": "random"},
@@ -519,7 +504,7 @@ def test_record_and_load_rebuild_the_same_table() -> None:
     loaded = ok("load", **saved)
     assert loaded["event"] is None
     assert same_table(loaded) == same_table(view)
-    assert ok("record") == saved
+    assert recipe() == saved
 
 
 def view_settings() -> Any:
@@ -528,7 +513,7 @@ def view_settings() -> Any:
 
 def test_a_save_from_before_several_people_could_play_still_loads() -> None:
     ok("new_game", seed=70, level="random")
-    saved = ok("record")
+    saved = recipe()
     old = {
         "record": {k: v for k, v in saved["record"].items() if k != "players"} | {"version": 1},
         "settings": {k: v for k, v in saved["settings"].items() if k != "people"},
@@ -538,7 +523,7 @@ def test_a_save_from_before_several_people_could_play_still_loads() -> None:
     loaded = ok("load", **old)
     assert loaded["viewer"] == SOUTH
     assert loaded["table"]["settings"]["people"] == [{"seat": SOUTH, "name": ""}]
-    assert ok("record") == saved
+    assert recipe() == saved
 
 
 @pytest.mark.parametrize(
@@ -563,7 +548,7 @@ def test_a_save_from_before_several_people_could_play_still_loads() -> None:
 )
 def test_a_bad_save_is_refused_and_the_game_in_play_is_kept(mutate: Any, code: str) -> None:
     ok("new_game", seed=4, level="random")
-    saved = ok("record")
+    saved = recipe()
     view = ok("step") if ok("view")["to_move"] != SOUTH else ok("view")
     mutate(saved)
     assert error("load", **saved) == code
@@ -577,9 +562,9 @@ def test_a_match_reshuffles_keeps_suits_and_passes_the_deal_on() -> None:
     rng = random.Random(5)
     first = play_out(ok("new_game", seed="m", level="random", games=2, suit="D"), rng)
     assert first["match"]["is_over"] is False and first["match"]["winner"] is None
-    game1 = from_record(ok("record")["record"])
+    game1 = from_record(recipe()["record"])
     second = ok("next_game")
-    game2 = from_record(ok("record")["record"])
+    game2 = from_record(recipe()["record"])
     assert second["match"]["game"] == 1
     assert game2.suits == game1.suits and game2.suits[SOUTH] == Suit.DIAMONDS
     assert game2.first_dealer == game1.dealer == second["dealer"]
@@ -592,12 +577,12 @@ def test_a_match_reshuffles_keeps_suits_and_passes_the_deal_on() -> None:
     assert second["match"]["totals"] == list(game1.partnership_scores())
     assert error("next_game") == "game_not_over"
     # Saving mid-match keeps the earlier game.
-    saved = ok("record")
+    saved = recipe()
     assert len(saved["history"]) == 1
     table.reset()
     assert ok("load", **saved)["match"] == second["match"]
     last = play_out(second, rng)
-    game2 = from_record(ok("record")["record"])
+    game2 = from_record(recipe()["record"])
     totals = [a + b for a, b in zip(game1.partnership_scores(), game2.partnership_scores(),
                                     strict=True)]
     assert last["match"]["totals"] == totals
@@ -610,7 +595,7 @@ def test_a_match_reshuffles_keeps_suits_and_passes_the_deal_on() -> None:
 def test_a_saved_match_with_a_broken_dealer_chain_is_refused() -> None:
     play_out(ok("new_game", seed="chain", level="random", games=2), random.Random(0))
     ok("next_game")
-    saved = ok("record")
+    saved = recipe()
     other = new_game("elsewhere", suits=from_record(saved["record"]).suits,
                      first_dealer=(from_record(saved["record"]).first_dealer + 1) % 4)
     saved["record"] = calypso_core.to_record(other)
@@ -621,34 +606,18 @@ def test_a_saved_match_with_a_broken_dealer_chain_is_refused() -> None:
 
 
 def test_a_failing_bot_falls_back_to_a_random_legal_card(monkeypatch: pytest.MonkeyPatch) -> None:
-    class Broken:
-        def choose(self, observation: Any, legal: Any) -> Any:
+    class Broken(Bot):
+        def choose(self, observation: dict[str, Any], legal: Sequence[Card]) -> Card:
             raise RuntimeError("out of ideas")
 
-    class FakeBots:
-        LEVELS = ("random", "broken")
+    def make_broken(level: str, seat: int, rng: random.Random, **settings: Any) -> Bot:
+        return Broken(seat, rng)
 
-        @staticmethod
-        def make_bot(level: str, seat: int, rng: random.Random) -> Broken:
-            return Broken()
-
-    monkeypatch.setattr(players_module, "_bots", lambda: (FakeBots, None))
-    view = ok("new_game", seed=11, level="broken")
+    monkeypatch.setattr(players_module, "make_bot", make_broken)
+    view = ok("new_game", seed=11, level="novice")
     assert view["to_move"] != SOUTH
     event = ok("step")["event"]
     assert "out of ideas" in said(event["note"])
-
-
-def test_without_bots_only_random_is_offered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(players_module, "_bots", lambda: (None, "ModuleNotFoundError: no bots"))
-    hello = ok("hello")
-    assert [level["key"] for level in hello["levels"]] == ["random"]
-    assert hello["default_level"] == "random"
-    assert hello["bots_problem"] == "ModuleNotFoundError: no bots"
-    assert error("new_game", level="master") == "bad_level"
-    view = play_out(ok("new_game", seed=1), random.Random(1))
-    assert view["status"] == "game_over"
-    assert error("hint") in ("not_your_turn", "unavailable")
 
 
 def test_the_default_level_plays_a_game() -> None:
@@ -659,14 +628,11 @@ def test_the_default_level_plays_a_game() -> None:
     assert all(s["level"] == default for s in seats if not s["person"])
 
 
-def test_a_hint_is_a_legal_card_or_says_it_is_unavailable() -> None:
+def test_a_hint_is_a_legal_card_with_a_reason_and_changes_nothing() -> None:
     view = advance(ok("new_game", seed=13, level="random"))
-    reply = call("hint")
-    if reply["ok"]:
-        assert reply["result"]["card"] in playable(view)
-        assert reply["result"]["reason"]
-    else:
-        assert reply["error"]["code"] == "unavailable"
+    hint = ok("hint")
+    assert hint["card"] in playable(view)
+    assert hint["reason"] and all(said(part) for part in hint["reason"])
     assert same_table(ok("view")) == same_table(view)
 
 
@@ -685,12 +651,11 @@ def test_replies_over_a_whole_game_are_small() -> None:
 
     rng = random.Random(7)
     send("hello")
-    view = send("new_game", seed="sizes", level="club")
-    send("record")
+    view = send("new_game", seed="sizes", level="club")  # with the game's recipe: no "record"
     while view["status"] != "game_over":
         view = send("step") if view["status"] == "waiting" else \
             send("play", card=rng.choice(view["legal"]))
-    assert len(sizes) == 3 + 208
+    assert len(sizes) == 2 + 208
     sizes.sort()
     assert sizes[len(sizes) // 2] <= 4_000
     assert sizes[-1] <= 6_000
@@ -701,7 +666,7 @@ def test_an_optional_key_given_as_null_is_left_out() -> None:
               games=None, suit=None)
     assert view["match"]["games"] == 1 and view["table"]["settings"]["people"] == [
         {"seat": SOUTH, "name": ""}]
-    saved = ok("record")
+    saved = recipe()
     assert ok("load", record=saved["record"], settings=saved["settings"], history=None,
               viewer=None)["plays"] == 0
     while ok("view")["status"] != "game_over":

@@ -268,8 +268,8 @@ def test_without_leftovers_duplicates_go_to_the_pile(rules: Rules) -> None:
 
 
 def test_trick_winner_takes_cards_and_suits_in_any_form() -> None:
-    cards = [Card.parse("9H"), "2c", int(Card.parse("AH")), "3D"]
-    suits = [Suit.SPADES, "c", int(Suit.HEARTS), "D"]
+    cards: list[Card | str | int] = [Card.parse("9H"), "2c", int(Card.parse("AH")), "3D"]
+    suits: list[Suit | str | int] = [Suit.SPADES, "c", int(Suit.HEARTS), "D"]
     assert trick_winner(cards, suits) == 3
 
 

@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 import pytest
-from protocol_calls import advance, all_said, error, ok, said, same_table
+from protocol_calls import advance, all_said, error, ok, recipe, said, same_table
 
 from calypso_core import Card, from_record, new_game, table, to_record
 from calypso_core.game import GameState
@@ -151,7 +151,7 @@ def test_a_deal_not_over_has_no_summary() -> None:
         deal_summary(played(5, 52), 1)
 
 
-def test_a_replay_shows_every_hand_and_refuses_a_game_in_progress() -> None:
+def test_a_replay_shows_every_hand_of_a_finished_game_and_none_of_a_game_in_progress() -> None:
     state = played(6, 208)
     start = replay_position(state, 0)
     assert [len(s["hand"]) for s in start["seats"]] == [13, 13, 13, 13]
@@ -162,8 +162,9 @@ def test_a_replay_shows_every_hand_and_refuses_a_game_in_progress() -> None:
     end = replay_position(state, 52)
     assert end["scores"] == list(state.partnership_scores())
     assert end["sheet"] is not None
-    with pytest.raises(ValueError, match="finished"):
-        replay_position(played(6, 50), 3)
+    unfinished = replay_position(played(6, 50), 3)
+    assert [s["hand"] for s in unfinished["seats"]] == [None] * 4
+    assert [s["held"] for s in unfinished["seats"]] == [10, 10, 10, 10]
 
 
 def test_undo_keeps_the_plays_before_the_persons_last_card() -> None:
@@ -196,16 +197,16 @@ def test_undo_restores_the_exact_position_view_and_record() -> None:
     view = advance(ok("new_game", seed="undo-1", level="club"))
     for _ in range(5):
         view = advance(ok("play", card=first_playable(view)))
-    before_view, before_record = view, ok("record")
+    before_view, before_record = view, recipe()
     card = first_playable(view)
     after = advance(ok("play", card=card))
     assert after["plays"] > before_view["plays"]
     undone = ok("undo")
-    assert ok("record") == before_record
+    assert recipe() == before_record
     assert same_table(undone) == same_table(before_view)
     # The computer players are deterministic: the same card brings the same replies.
     assert advance(ok("play", card=card))["plays"] == after["plays"]
-    assert ok("record")["record"]["plays"] == _record_after(before_record, card)
+    assert recipe()["record"]["plays"] == _record_after(before_record, card)
 
 
 def _record_after(before: dict[str, Any], card: str) -> list[str]:
@@ -213,26 +214,32 @@ def _record_after(before: dict[str, Any], card: str) -> list[str]:
     ok("load", **before)
     view = advance(ok("play", card=card))
     del view
-    return list(ok("record")["record"]["plays"])
+    return list(recipe()["record"]["plays"])
 
 
 def test_undo_can_go_back_to_the_start_and_then_refuses() -> None:
     view = advance(ok("new_game", seed="undo-2", level="random"))
-    start = ok("record")
+    start = recipe()
     for _ in range(3):
         view = advance(ok("play", card=first_playable(view)))
     for _ in range(3):
         ok("undo")
-    assert ok("record") == start
+    assert recipe() == start
     assert error("undo") == "nothing_to_undo"
-    assert ok("record") == start
+    assert recipe() == start
 
 
 def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
     view = advance(ok("new_game", seed="replay-1", level="random"))
     assert error("replay", tricks=0) == "game_not_over"
-    record = ok("record")["record"]
-    assert error("replay", record=record, tricks=0) == "game_not_over"
+    record = recipe()["record"]
+    # Its record, given back (as a file of it would be, or with the last two undealt cards
+    # swapped), replays only what was public: no hand.
+    swapped = {**record, "deck": [*record["deck"][:-2], record["deck"][-1], record["deck"][-2]]}
+    for given in (record, swapped, ok("record")["record"]):
+        shown = ok("replay", record=given, tricks=0)
+        assert [s["hand"] for s in shown["seats"]] == [None] * 4
+        assert [s["held"] for s in shown["seats"]] == [13] * 4
     while view["status"] != "game_over":
         view = advance(ok("play", card=first_playable(view)))
     shown = ok("replay", tricks=13)
@@ -251,7 +258,7 @@ def test_optional_keys_given_as_null_count_as_left_out() -> None:
     assert ok("replay", record=record, tricks=None)["tricks"] == 52
     view = ok("new_game", seed=5, level="random", games=None, rules=None, suit=None)
     assert view["match"]["games"] == 1
-    saved = ok("record")
+    saved = recipe()
     loaded = ok("load", record=saved["record"], settings=saved["settings"], history=None)
     assert loaded["plays"] == view["plays"] and loaded["match"]["game"] == 0
 
@@ -277,7 +284,7 @@ def test_an_imported_unfinished_game_continues_with_load() -> None:
     assert result["is_over"] is False
     view = ok("load", record=result["record"], settings=result["settings"])
     assert view["plays"] == 41
-    assert ok("record")["record"]["plays"] == [str(c) for c in state.plays]
+    assert recipe()["record"]["plays"] == [str(c) for c in state.plays]
 
 
 def test_the_rules_examples_match_the_rules_table() -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from helpers import rehide
-from protocol_calls import all_said, call, error, ok, said
+from protocol_calls import all_said, error, ok, recipe, said
 
 from calypso_core import from_record, new_game, table, to_record
 from calypso_core.cards import SEAT_NAMES
@@ -84,7 +84,7 @@ def play_match(seats: tuple[int, ...], seed: str, rng: random.Random) -> list[di
     replies = [view]
     shown: int | None = view["viewer"]  # the only person's, or None: covered at first
     while view["status"] != "game_over":
-        record = ok("record")["record"]
+        record = recipe()["record"]
         check_reply(view, record, cut)
         if view["status"] == "waiting":
             view = ok("step")
@@ -104,7 +104,7 @@ def play_match(seats: tuple[int, ...], seed: str, rng: random.Random) -> list[di
             assert view["viewer"] == shown == view["to_move"]
             view = ok("play", card=rng.choice(view["legal"]))
         replies.append(view)
-    check_reply(view, ok("record")["record"], cut)
+    check_reply(view, recipe()["record"], cut)
     return replies
 
 
@@ -122,7 +122,7 @@ def test_a_whole_game_with_any_seats_for_people(seats: tuple[int, ...]) -> None:
         assert handoffs == 0 and all(r["viewer"] == seats[0] for r in replies)
     else:
         assert handoffs >= 13  # the turn passes between people at least once a trick or so
-    record = ok("record")
+    record = recipe()
     assert from_record(record["record"]).is_over
     assert [("person" in p) for p in record["record"]["players"]] == [s in seats
                                                                       for s in range(4)]
@@ -155,7 +155,7 @@ def test_a_covered_view_is_the_same_whatever_the_hidden_cards_are() -> None:
     checked = 0
     while view["status"] != "game_over" and checked < 6:
         if view["status"] == "handoff":
-            saved = ok("record")
+            saved = recipe()
             state = from_record(saved["record"])
             for seat in (0, 1):  # between them, every hand and the stock move
                 deck = rehide(state, seat, rng)
@@ -205,12 +205,8 @@ def test_hints_and_aids_are_for_the_person_to_move_from_their_observation() -> N
         view = ok("step")
     assert error("hint") == "not_your_turn"
     view = ok("reveal", seat=view["handoff"]["seat"])
-    reply = call("hint")
-    if reply["ok"]:
-        assert reply["result"]["card"] in view["legal"]
-    else:
-        assert reply["error"]["code"] == "unavailable"
-    state = from_record(ok("record")["record"])
+    assert ok("hint")["card"] in view["legal"]
+    state = from_record(recipe()["record"])
     assert ok("aids") == memory_aids(state.observation(view["viewer"])) == view["aids"]
 
 
@@ -227,9 +223,9 @@ def test_undo_is_refused_when_several_people_play() -> None:
             view = ok("play", card=view["legal"][0])
             played += 1
         assert view["can_undo"] is False
-    before = ok("record")
+    before = recipe()
     assert error("undo") == "undo_off"
-    assert ok("record") == before
+    assert recipe() == before
 
 
 def test_labels_name_the_people_or_call_the_only_one_you() -> None:
@@ -270,7 +266,7 @@ def test_a_save_keeps_names_and_resumes_covered() -> None:
             view = ok("reveal", seat=view["handoff"]["seat"])
         else:
             view = ok("play", card=rng.choice(view["legal"]))
-    saved = ok("record")
+    saved = recipe()
     assert saved["settings"]["people"] == people(2, 0)
     assert saved["record"]["players"] == [{"person": "Ben"}, {"computer": "random"},
                                           {"person": "Ana"}, {"computer": "random"}]
@@ -283,7 +279,7 @@ def test_a_save_keeps_names_and_resumes_covered() -> None:
     for key in ("plays", "deal", "dealer", "to_move", "trick", "seats", "scores", "log",
                 "match"):
         assert loaded[key] == view[key], key
-    assert ok("record") == saved
+    assert recipe() == saved
 
 
 def test_a_game_file_keeps_the_players_and_continues_with_them() -> None:
@@ -296,7 +292,7 @@ def test_a_game_file_keeps_the_players_and_continues_with_them() -> None:
             view = ok("reveal", seat=view["handoff"]["seat"])
         else:
             view = ok("play", card=view["legal"][0])
-    text = json.dumps(ok("record")["record"])
+    text = json.dumps(recipe()["record"])
     table.reset()
     opened = ok("import", text=text)
     assert all_said(opened["labels"]) == ["Ben", "East", "Ana", "West"]
@@ -346,7 +342,7 @@ def test_a_replaced_worker_loads_with_the_hand_that_was_shown() -> None:
     while view["status"] != "your_turn":
         view = ok("step") if view["status"] == "waiting" else \
             ok("reveal", seat=view["handoff"]["seat"])
-    saved = ok("record")
+    saved = recipe()
     for bad in (1, 4, -1, "2", True, 2.0):
         assert error("load", **saved, viewer=bad) == "bad_request"
     table.reset()

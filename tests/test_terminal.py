@@ -3,11 +3,14 @@
 import argparse
 import itertools
 import re
+from collections.abc import Iterator
 
 import pytest
 
-from calypso_core.cards import CARDS
-from calypso_core.terminal import play_in_terminal
+from calypso_core import new_game
+from calypso_core.cards import CARDS, Card
+from calypso_core.messages import message, render
+from calypso_core.terminal import play_in_terminal, typed_card
 
 
 def test_a_whole_game_can_be_played_by_typing_cards() -> None:
@@ -34,10 +37,55 @@ def test_the_same_seed_gives_the_same_game() -> None:
     assert transcript() == transcript()
 
 
-def test_quitting_stops_the_game() -> None:
+def test_quitting_on_purpose_says_so_and_exits_0() -> None:
+    # Regression: q (and Ctrl+D) ended the game with status 1, saying nothing.
+    for typed in (["TS", "q"], ["Q"]):
+        out: list[str] = []
+        args = argparse.Namespace(seed="1", level="random", seat=2)
+        answers = iter(typed)
+
+        def read(prompt: str, answers: Iterator[str] = answers) -> str:
+            return next(answers)
+
+        assert play_in_terminal(args, read=read, write=out.append) == 0
+        assert out[-1].startswith("You left the game after ")
+        assert out[-1].endswith(" cards; --seed 1 deals it again.")
+
+
+def test_the_end_of_input_quits_as_q_does() -> None:
+    def read(prompt: str) -> str:
+        raise EOFError
+
     out: list[str] = []
-    args = argparse.Namespace(seed="1", level="random", seat=2)
-    assert play_in_terminal(args, read=lambda prompt: "q", write=out.append) == 1
+    args = argparse.Namespace(seed="1", level="random", seat=0, lang="ru")
+    assert play_in_terminal(args, read=read, write=out.append) == 0
+    assert out[-2:] == ["", "Вы вышли из игры после 0 карт; --seed 1 сдаст её снова."]
+
+
+def test_the_hand_and_the_tricks_show_cards_in_one_notation() -> None:
+    # Regression: the hand read "TS", the tricks "10♠".
+    out: list[str] = []
+    typed = itertools.chain(["?"], [str(card) for card in CARDS] * 2, ["q"])
+    args = argparse.Namespace(seed="3", level="random", seat=2)
+    play_in_terminal(args, read=lambda prompt: next(typed), write=out.append)
+    text = "\n".join(out)
+    state = new_game("3")
+    south = " ".join(render(message("card.short", card=str(c))) for c in state.hand(2))
+    assert f"hand {south}" in text
+    assert re.search(r"trick: \w+ led (10|[2-9JQKA])[♠♥♦♣]", text)
+    legal = next(line for line in out if line.startswith("Legal: "))
+    assert re.fullmatch(r"Legal: ((10|[2-9JQKA])[♠♥♦♣] ?)+", legal)
+    assert not re.search(r"\b[2-9TJQKA][SHDC]\b", text.replace("QH", "").replace("TD", ""))
+
+
+@pytest.mark.parametrize(("lang", "shown"), [("en", "10♦"), ("en", "q♥"), ("ru", "Д♥"),
+                                             ("ru", "10♦")])
+def test_a_card_is_typed_as_shown_or_as_its_code(lang: str, shown: str) -> None:
+    code = {"10♦": "TD", "q♥": "QH", "Д♥": "QH"}[shown]
+    assert typed_card(shown, lang) == typed_card(code, lang) == Card.parse(code)
+    assert typed_card(code.lower(), lang) == Card.parse(code)
+    assert typed_card("10D", lang) == Card.parse("TD")
+    assert typed_card("QX", lang) is None and typed_card("Д", lang) is None
 
 
 def test_the_game_says_which_level_each_computer_seat_plays() -> None:
@@ -78,10 +126,10 @@ def test_a_whole_game_in_russian_says_everything_in_russian() -> None:
     assert any("нужно ответить в масть" in line for line in out)
     assert any(line.startswith("  У вас нет карты") for line in out)
     assert sum(line.startswith("  взятка: заход") for line in out) == 52
-    # Nothing English is left: the only Latin letters are cards as the person types them
-    # (the hand, and the examples QH and TD).
+    # Nothing English is left: the only Latin letters are the typing examples QH and TD.
     words = {word for line in out for word in re.findall(r"[A-Za-z]{2,}", line)}
-    assert all(re.fullmatch(r"[2-9TJQKA][SHDC]", word) for word in words), words
+    assert words <= {"QH", "TD"}, words
+    assert any("Д♥" in line or "Д♠" in line or "Д♦" in line or "Д♣" in line for line in out)
 
 
 def test_the_terminal_prompt_is_in_the_chosen_language() -> None:
@@ -93,4 +141,5 @@ def test_the_terminal_prompt_is_in_the_chosen_language() -> None:
         return "q"
 
     play_in_terminal(args, read=read, write=lambda line: None)
-    assert prompts == ["Ваша карта (например, QH; ? — какие можно сыграть, q — выход): "]
+    assert prompts == ["Ваша карта (Д♥ набирается QH, 10♦ — TD; ? — какие можно сыграть, "
+                       "q — выход): "]

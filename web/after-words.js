@@ -50,7 +50,8 @@ export const nextCostly = () => t("review.next_costly");
 export const tryWhere = (deal, trick, label, symbol) => t("review.try_where", { deal: deal + 1, trick: trick + 1, who: label, symbol });
 export const youLead = () => t("review.you_lead");
 export const calypsosLabel = () => t("review.calypsos");
-export const calypsoState = (ranks, completed) => `${completed ? `${"★".repeat(completed)} ` : ""}${ranks || t("review.none_yet")}`;
+export const calypsoState = (ranks, completed) =>
+  `${completed ? `${completed} ${t("seat.calypsos", { count: completed })}; ` : ""}${ranks || t("review.none_yet")}`;
 export const whichCard = () => t("review.which_card");
 export const handLabel = (label) => t("review.hand_then", { who: label });
 export const tryAnswer = (card, cost, grade, best, played) => {
@@ -107,12 +108,19 @@ export const dailyFailed = (date) => (date
   ? msg("daily.failed_date", { date: JSON.stringify(String(date).slice(0, 40)) }) : msg("daily.failed"));
 export const dailyTitle = (date) => t("daily.title", { date: dateLong(date) });
 export const dailyStart = (date) => msg("daily.start", { date: dateLong(date) });
-export const dailyAgain = (date, you, them) => msg("daily.again", { date: dateLong(date), you, them });
+export const dailyAgain = (date, you, them) => (you === null
+  ? msg("daily.again_abandoned", { date: dateLong(date) }) : msg("daily.again", { date: dateLong(date), you, them }));
 export const dailyKept = (onTheDay) => t(onTheDay ? "daily.kept_streak" : "daily.kept");
-export const dailyPractice = (you, them) => t("daily.practice", { you, them });
+export const dailyPractice = (you, them) => (you === null
+  ? t("daily.practice_abandoned") : t("daily.practice", { you, them }));
 export const shareLabel = () => t("daily.share_label");
-export const shareLine = (date, you, master, link) => (master === null
-  ? t("daily.share", { date, you, link }) : t("daily.share_master", { date, you, master, link }));
+/** The share line of a kept result: the date, both sides' scores and the outcome, the
+ * master's score in your seat once it has played, the streak and the link; never a card. */
+export const shareLine = ({ date, you, them, master, streak, link }) => {
+  const outcome = t(you > them ? "daily.won" : you < them ? "daily.lost" : "daily.drawn");
+  const params = { date, you, them, outcome, streak, link };
+  return master === null ? t("daily.share", params) : t("daily.share_master", { ...params, master });
+};
 export const shareWaits = () => t("daily.share_waits");
 export const copy = () => t("daily.copy");
 export const copied = () => msg("daily.copied");
@@ -121,6 +129,7 @@ export const dailyLinkText = (date) => t("daily.link", { date });
 export const dailyStatsTitle = () => t("daily.stats_title");
 export const streakLine = ({ current, best, days }) => (!days ? t("daily.streak_none")
   : t("daily.streak", { current, best, days }));
-export const todayPlayed = (you) => t("daily.today_played", { you });
+export const todayPlayed = (you) => (you === null
+  ? t("daily.today_abandoned") : t("daily.today_played", { you }));
 export const todayNotPlayed = () => t("daily.today_waiting");
 export const playToday = () => t("daily.play_today");

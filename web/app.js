@@ -25,7 +25,7 @@ import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
 import * as sound from "./sound.js";
 import { app, onDraw, requestDraw } from "./state.js";
-import { render } from "./table-view.js";
+import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
 function draw() {
@@ -38,6 +38,7 @@ function draw() {
     animate: app.speed.move > 0,
     focusHand: app.focusHand,
     hint: app.hint,
+    chosen: app.chosen,
     undoAllowed: app.prefs.undo,
     showCut: true,
   };
@@ -59,6 +60,8 @@ function draw() {
 // Each intent of the input (input.js) and what it does.
 const INTENTS = {
   play_card: ({ card }) => flow.playCard(card),
+  cancel_choice: () => flow.cancelChoice(),
+  focus_hand: () => focusHand(),
   reveal: () => flow.reveal(),
   hint: () => flow.hint(),
   undo: () => flow.undo(),
@@ -89,7 +92,6 @@ const INTENTS = {
   replay_prev: () => replay.replayStep(-1),
   replay_next: () => replay.replayStep(1),
   replay_last: () => replay.replayStep("last"),
-  replay_continue: () => replay.continueImported(),
   toggle_side: () => toggleSide(),
   close_side: () => toggleSide(false),
   show_cut: () => flow.showCut(true),

@@ -6,7 +6,7 @@ import { setVocabulary } from "./cards.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
-import { msg } from "./i18n.js";
+import { msg, say as inWords } from "./i18n.js";
 import * as forms from "./forms.js";
 import { linkKey, readLink } from "./link.js";
 import * as page from "./page.js";
@@ -30,7 +30,6 @@ export async function main() {
   page.renderBoot({ stage: "ready", fraction: 1 });
   setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
-  if (app.hello.bots_problem) console.warn("computer players unavailable:", app.hello.bots_problem);
 
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);
@@ -50,6 +49,7 @@ export async function main() {
 // one the link names, else a new one; says whatever the person should know about it. A saved
 // game of several people comes back with every hand covered: the hand-off screen first. What
 // the page says is a list of messages, one sentence after another.
+/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found */
 async function firstGame(link, { game: saved, notice, problem: unreadable }) {
   const told = [...link.notices, notice].filter(Boolean);
   if (saved) {
@@ -79,7 +79,7 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }) {
 async function fallBack(reason, told = []) {
   const say = (more) => page.renderNotice([...told, ...more].filter(Boolean));
   let started = await startGame(app.settings);
-  if (!started && /^bad_/.test(app.lastError?.code ?? "")) {
+  if (!started && app.lastError?.input) {
     // The person's saved settings are what the engine refuses: keep them aside, use defaults.
     const refused = page.currentNotice();
     app.settings = storage.resetSettings(app.settings);
@@ -90,7 +90,7 @@ async function fallBack(reason, told = []) {
     }
   }
   if (!started) {
-    page.renderBootError({ code: "no_game", message: page.noticeText() });
+    page.renderBootError({ code: "no_game", message: inWords(page.currentNotice()) });
   } else {
     say(reason.length ? [...reason, msg("boot.dealt_usual")] : []);
   }

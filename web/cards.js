@@ -71,6 +71,9 @@ export function shortName(code) {
  * A card face: rank and suit symbol in two corners, pips or a face in the middle. With
  * ``named: true`` the face carries the card's name as text for assistive technology (a
  * button is then named by its content, not by an aria-label its visible "A♠" contradicts).
+ * @param {string} code
+ * @param {string} [tag]
+ * @param {{named?: boolean, [attribute: string]: any}} [attributes]
  */
 export function cardFace(code, tag = "div", { named = false, ...attrs } = {}) {
   const card = cardOf(code);

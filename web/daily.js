@@ -1,12 +1,16 @@
-// The Calypso of the day (docs/review.md): one deal for each UTC date, against three master
+// The Calypso of the day (docs/review.md): one deal for each date, against three master
 // players, the same for everyone and offline — the engine deals it ("daily") and names its
-// date in the match's table. Started from the menu (today's deal) or a ?daily=YYYY-MM-DD link
-// (link.js, boot.js). The first finished attempt at a date's deal is kept in the statistics;
-// later ones are practice. The score sheet gives a share line — the date, your score and the
-// master's in your seat on the same cards, never a card — and the link to the day's deal.
+// date in the match's table; which day is today is the person's local date, which every
+// request carries (engine-client.js) and the engine judges. Started from the menu (today's
+// deal) or a ?daily=YYYY-MM-DD link (link.js, boot.js). The first attempt at a date's deal is
+// kept in the statistics as soon as it is dealt (left unfinished, it still counts as played),
+// and the engine plays it straight: no hints, no undo (its settings say "straight"); later
+// attempts are practice. The score sheet gives a share line — the date, both sides' scores
+// and the result, the master's score in your seat on the same cards, the streak, never a
+// card — and the link to the day's deal.
 
 import { h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine, localToday } from "./engine-client.js";
 import { show, showCut } from "./flow.js";
 import { closeAllDialogs, renderNotice } from "./page.js";
 import { app } from "./state.js";
@@ -15,31 +19,32 @@ import * as W from "./after-words.js";
 
 const client = engine();
 
-/** Today's date in UTC, as the deals are dated. */
-export function todayUtc() {
-  return new Date().toISOString().slice(0, 10);
-}
+/** Today's date where the person is, as the deals are dated. */
+export const today = localToday;
 
-/** Deals a date's Calypso (today's when none is given) and says whether this attempt will
- * be kept; false if the engine refused it. */
+/** Deals a date's Calypso (today's when none is given): the kept attempt if none was made at
+ * that date yet, else practice. Returns false if the engine refused it. */
 export async function startDaily(date = null) {
   closeAllDialogs();
-  const dealt = await show(() => client.request("daily", date ? { date } : {}), W.dailyFailed(date));
+  const kept = stats.dailyEntry(date ?? today());
+  const payload = { ...(date ? { date } : {}), practice: Boolean(kept) };
+  const dealt = await show(() => client.request("daily", payload), W.dailyFailed(date));
   const day = dealt ? app.table.daily : null;
   if (!day) return dealt;
   if (app.view.plays === 0) showCut();
-  const kept = stats.dailyEntry(day);
-  renderNotice(kept ? W.dailyAgain(day, kept.you, kept.them) : W.dailyStart(day));
+  if (app.table.settings.straight) stats.startDaily(day, today());
+  const entry = stats.dailyEntry(day);
+  renderNotice(app.table.settings.straight ? W.dailyStart(day) : W.dailyAgain(day, entry?.you ?? null, entry?.them ?? null));
   return dealt;
 }
 
-/** At the end of a daily game: the first finished attempt at its date is kept. */
+/** At the end of a daily game: the kept attempt (played straight) gets its result. */
 export function gameOver(view, table) {
   const date = table.daily;
   const person = table.seats.find((s) => s.person);
-  if (!date || !person || view.status !== "game_over") return;
+  if (!date || !person || view.status !== "game_over" || !table.settings.straight) return;
   const id = stats.gameId(view, table);
-  stats.keepDaily(date, { id, you: view.scores[person.side], them: view.scores[1 - person.side] }, todayUtc());
+  stats.finishDaily(date, { id, you: view.scores[person.side], them: view.scores[1 - person.side] }, today());
 }
 
 /** The address of a date's deal: this page with ?daily=DATE. */
@@ -55,21 +60,23 @@ export function drawDaily(el, ui) {
   const { view, table } = ui;
   const date = view.status === "game_over" ? table.daily : null;
   const entry = date ? stats.dailyEntry(date) : null;
-  const kept = Boolean(entry) && entry.id === stats.gameId(view, table);
+  const kept = Boolean(table.settings.straight);
+  const streak = stats.streak(today()).current;
   el.hidden = !date;
-  redraw(el, JSON.stringify([date, entry, kept]), () => {
+  redraw(el, JSON.stringify([date, entry, kept, streak]), () => {
     if (!date || !entry) return [];
-    const line = W.shareLine(date, entry.you, entry.master, dailyLink(date));
+    const finished = entry.you !== null;
+    const line = finished ? W.shareLine({ date, ...entry, streak, link: dailyLink(date) }) : null;
     return [
       h("h3", { text: W.dailyTitle(date) }),
       h("p", { "data-daily-attempt": kept ? "kept" : "practice",
         text: kept ? W.dailyKept(entry.on === date) : W.dailyPractice(entry.you, entry.them) }),
-      h("label", { class: "share-label", for: "share-line", text: W.shareLabel() }),
-      h("div", { class: "share-row" },
+      finished ? h("label", { class: "share-label", for: "share-line", text: W.shareLabel() }) : null,
+      finished ? h("div", { class: "share-row" },
         h("input", { id: "share-line", class: "share-line", type: "text", readonly: true, value: line,
           "data-share-line": true }),
-        h("button", { type: "button", class: "btn", "data-action": "share_copy", text: W.copy() })),
-      entry.master === null ? h("p", { class: "detail", text: W.shareWaits() }) : null,
+        h("button", { type: "button", class: "btn", "data-action": "share_copy", text: W.copy() })) : null,
+      finished && entry.master === null ? h("p", { class: "detail", text: W.shareWaits() }) : null,
       h("p", {}, h("a", { href: dailyLink(date), "data-daily-link": true, text: W.dailyLinkText(date) })),
     ];
   });

@@ -1,7 +1,7 @@
 // The dialogs and panels around play: the new-game dialog, the last trick, the cut, the
 // rules' examples, statistics (with their charts), settings, saved games and the walkthrough.
 
-import { todayUtc } from "./daily.js";
+import { today } from "./daily.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
@@ -81,7 +81,7 @@ export function showStats() {
   button.textContent = t("stats.reset");
   delete button.dataset.confirm;
   panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
-  drawProgress($("[data-stats-progress]"), app.hello?.levels, todayUtc());
+  drawProgress($("[data-stats-progress]"), app.hello?.levels, today());
   openOnly("stats");
 }
 

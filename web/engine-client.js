@@ -7,22 +7,25 @@
 //   const result = await client.request("type", {...payload});
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
 //   client.game;                           // the game's recipe after its last change
+//   client.effect("daily");                // "starts": what a request does, as hello declares
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message, text}.
 //
-// Crash recovery needs nothing from the page. The client keeps the recipe of the game in
-// play ({record, settings, history}, what "record" gives) without a round trip per move:
-// after a request that starts a game (new_game, load, next_game) it asks for the record,
-// and hands the reply over only once that record is in; after a move (play, step) it adds
-// the card the reply names (event.card) to the record's plays, and after undo it cuts them
-// back to the reply's count; should the count ever disagree, it asks for the record again.
-// The page never sees a position the client could not rebuild. When the worker dies after
-// it was ready (it reports a crash, throws outside its handlers, or leaves a request
-// unanswered for replyTimeoutMs), the client starts a new one, loads that recipe (with the
-// hand that was shown, in a game of several people) and sends again the requests that had
-// no reply — the page sees one slow reply. A request in flight at two crashes in a row is
-// refused ("engine_crashed": it may be the cause); after MAX_RESTARTS restarts within
-// RESTART_WINDOW_MS the client gives up like a failed boot.
+// Crash recovery needs nothing from the page. The engine declares what each request does to
+// the recipe of the game in play ({record, settings, history}, what "record" gives), and
+// hello announces it (hello.requests: "starts", "changes" or "reads"; docs/protocol.md).
+// Every reply to a request that starts or changes a game carries the recipe the engine
+// computed: whole after a start, as a change ({keep, add, deck?}: the plays kept, the cards
+// played after them, and the deck when the game's end unseals it) after a move. The deck of
+// a game in play comes sealed (calypso_core/table/sealed.py): the page holds no hidden card.
+// The client keeps that recipe and follows it, deciding nothing by rules of its own; should
+// a change not fit the recipe kept, or a reply that should carry one not, it asks for the
+// record. When the worker dies after it was ready (it reports a crash, throws outside its
+// handlers, or leaves a request unanswered for replyTimeoutMs), the client starts a new
+// one, loads that recipe (with the hand that was shown, in a game of several people) and
+// sends again the requests that had no reply — the page sees one slow reply. A request in
+// flight at two crashes in a row is refused ("engine_crashed": it may be the cause); after
+// MAX_RESTARTS restarts within RESTART_WINDOW_MS the client gives up like a failed boot.
 //
 // Replies are matched by id. The worker answers in the order it was asked, so a reply whose
 // id could not be read (null: the request was refused before it could be parsed) belongs to
@@ -31,18 +34,23 @@
 import { tableClient } from "./remote/choose.js";
 
 export class EngineError extends Error {
-  constructor({ code, message, text = null }) {
+  constructor({ code, message, text = null, input = false }) {
     super(message);
     this.name = "EngineError";
     this.code = code;
     this.text = text; // what people read: a message {id, params} (the engine's refusals)
+    this.input = input; // the engine refused what the request carried: sending it again fails
   }
 }
 
-// Requests that start a game in play: the client asks for its recipe right behind each.
-const STARTS_GAME = new Set(["new_game", "load", "next_game"]);
-// Requests whose reply says how the recipe changed: the card played, or the plays kept.
-const MOVES = new Set(["play", "step", "undo"]);
+/** Which day is today where the person is (their device's local date, YYYY-MM-DD): sent with
+ * every request, for the engine to judge the dates of the Calypso of the day by
+ * (docs/review.md#which-day-is-today). */
+export function localToday(now = new Date()) {
+  const pad = (n) => String(n).padStart(2, "0");
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
 const MAX_ATTEMPTS = 2; // a request is sent at most twice: once, and once after a crash
@@ -61,11 +69,18 @@ export class EngineClient {
     this._restartListeners = new Set();
     this._restartTimes = [];
     this._saved = null; // the recipe of the game in play: {record, settings, history}
+    this._effects = {}; // request type -> "starts" | "changes" | "reads", from hello
     this._viewer = null; // the seat whose hand the last view showed
     this._watchdog = null;
     this._startWorker();
     // Queued by the worker until loading is done, so this settles when the engine is ready.
     this.ready = this.request("hello");
+  }
+
+  /** What a request type does to the game in play, as hello declares it: "starts",
+   * "changes" or "reads" (undefined before hello, or for a type the engine does not know). */
+  effect(type) {
+    return this._effects[type];
   }
 
   /** Calls listener({stage, fraction}) as loading advances; returns an unsubscribe function. */
@@ -86,16 +101,7 @@ export class EngineClient {
 
   /** Sends {id, type, ...payload}; resolves with the reply's result or rejects with EngineError. */
   async request(type, payload = {}) {
-    const main = this._enqueue(type, payload);
-    if (MOVES.has(type)) main.follow = true;
-    if (!STARTS_GAME.has(type)) return unwrap(await main.promise);
-    // Posted right behind the request, so it reads the game that request left; the reply to
-    // the request is held back until this one is in, and both are resent after a crash.
-    const record = this._askRecord();
-    main.heldBy = record;
-    record.holds = main;
-    const [answer] = await Promise.all([main.promise, record.promise]);
-    return unwrap(answer);
+    return unwrap(await this._enqueue(type, payload).promise);
   }
 
   // Asks for the recipe of the game in play; its reply replaces the one kept.
@@ -105,26 +111,44 @@ export class EngineClient {
     return record;
   }
 
-  // Follows the game in play from a reply: the recipe, by the move it names (or the plays it
-  // keeps), and the hand it shows.
+  // Follows the game in play from a reply: the recipe the engine hands over (whole, or as
+  // a change to the one kept), and the hand the view shows.
   _follow(entry, reply) {
     if (entry.keep) {
       if (reply.ok) this._saved = reply.result;
       else if (reply.error.code === "no_game") this._saved = null;
       return;
     }
-    if (!reply.ok || !reply.result || typeof reply.result.plays !== "number") return;
-    if ("viewer" in reply.result) this._viewer = reply.result.viewer;
+    if (!reply.ok) return;
+    if (entry.type === "hello") this._effects = reply.result.requests ?? {};
+    const result = reply.result;
+    if (result && "viewer" in result) this._viewer = result.viewer;
+    const effect = this._effects[entry.type];
+    if (effect !== "starts" && effect !== "changes") return;
+    const recipe = result?.recipe;
+    delete result.recipe; // the client's to keep (client.game): the page draws the view
+    if (recipe?.record) {
+      this._saved = { record: recipe.record, settings: recipe.settings, history: recipe.history };
+      return;
+    }
     const plays = this._saved?.record?.plays;
-    if (!entry.follow || !Array.isArray(plays)) return;
-    const event = reply.result.event;
-    if (event?.card) plays.push(event.card);
-    else if (plays.length > reply.result.plays) plays.length = reply.result.plays;
-    if (plays.length !== reply.result.plays) this._askRecord(); // out of step: ask again
+    if (!Array.isArray(plays) || !Array.isArray(recipe?.add) || plays.length < recipe.keep) {
+      this._askRecord(); // out of step: ask for the whole recipe
+      return;
+    }
+    plays.length = recipe.keep;
+    plays.push(...recipe.add);
+    if ("deck" in recipe) this._saved.record.deck = recipe.deck; // unsealed at the game's end
   }
 
   /** The game in play as the client keeps its recipe ({record, settings, history}, what
    * "record" returns), kept up to date by every request that changes the game; null before. */
+  /** Adds the work the engine did ahead on the game in play (a "work" reply's keep, grown:
+   * ahead.js) to its recipe, so that the save and a new worker keep it. */
+  keepAhead(ahead) {
+    if (this._saved) this._saved = { ...this._saved, ahead };
+  }
+
   get game() {
     return this._saved;
   }
@@ -183,11 +207,11 @@ export class EngineClient {
     const id = this._nextId++;
     let message;
     try {
-      message = JSON.stringify({ ...payload, id, type });
+      message = JSON.stringify({ today: localToday(), ...payload, id, type });
     } catch (error) { // a cycle, a BigInt, nesting too deep for the stack
       throw new EngineError({ code: "bad_request", message: `the ${type} request cannot be written as JSON: ${error.message}` });
     }
-    const entry = { id, message, attempts: 0, reply: null, heldBy: null, holds: null };
+    const entry = { id, type, message, attempts: 0 };
     entry.promise = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }));
     this._pending.set(id, entry);
     this._post(entry);
@@ -196,7 +220,6 @@ export class EngineClient {
 
   _post(entry) {
     entry.attempts += 1;
-    entry.reply = null;
     this._unanswered.push(entry);
     this.worker.postMessage(entry.message);
     this._armWatchdog();
@@ -221,20 +244,7 @@ export class EngineClient {
     this._unanswered = this._unanswered.filter((waiting) => waiting !== entry);
     this._armWatchdog();
     this._follow(entry, reply); // in the order the worker answered, before anyone awaits it
-    if (entry.keep && !entry.holds) { // a record asked for by the client alone
-      this._pending.delete(entry.id);
-      entry.resolve(reply);
-      return;
-    }
-    if (entry.heldBy) {
-      entry.reply = reply; // settled with the record behind it
-      return;
-    }
     this._pending.delete(entry.id);
-    if (entry.holds) {
-      this._pending.delete(entry.holds.id);
-      entry.holds.resolve(entry.holds.reply);
-    }
     entry.resolve(reply);
   }
 

@@ -6,11 +6,12 @@
 // move before: the next "step" is asked for as soon as a reply is in, and its reply is drawn
 // once it has arrived and the previous move's pause is over.
 
+import * as ahead from "./ahead.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { list, msg, say, t } from "./i18n.js";
 import * as names from "./names.js";
-import { closeAllDialogs, closeDialog, renderNotice } from "./page.js";
+import { closeAllDialogs, closeDialog, currentNotice, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
@@ -25,6 +26,7 @@ const client = engine();
 
 // What follows the end of a deal and of a game (the review's offer, the master in your seat,
 // the Calypso of the day), each called with the view and the match's table; app.js sets them.
+/** @type {{dealOver: (view: any, table: any) => void, gameOver: (view: any, table: any) => void}} */
 const after = { dealOver: () => {}, gameOver: () => {} };
 
 export function onAfter(hooks) {
@@ -60,6 +62,10 @@ export function problem(what, error) {
 // whatever would show a covered hand dropped when every hand is covered.
 function take(view) {
   const covering = view.viewer === null && app.view !== null && app.view.viewer !== null;
+  // A card chosen ahead belongs to the hand it was chosen from: it goes with a new deal, a
+  // covered hand or another person's.
+  if (app.chosen && (view.viewer !== app.view?.viewer || view.deal !== app.view?.deal ||
+      !view.hand?.includes(app.chosen))) app.chosen = null;
   if (view.table) {
     app.table = view.table;
     names.setTable(view.table);
@@ -138,6 +144,7 @@ function seatsPayload(settings) {
 
 /** Deals a new match with these settings (and seed, when given). */
 export async function startGame(settings, seed) {
+  /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
     rules: settings.rules ?? {},
@@ -154,6 +161,7 @@ export async function startGame(settings, seed) {
 export async function show(requestView, failure) {
   const run = ++app.run;
   app.hint = null;
+  app.chosen = null;
   closeDialog("score_sheet");
   if (app.view) {
     app.busy = true;
@@ -210,7 +218,10 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     take(next);
     persist();
     afterMove(next);
-    pause = sleep(pauseAfter(next));
+    const ms = pauseAfter(next);
+    pause = sleep(ms);
+    // Nothing more to ask of the worker until this pause is over: it may work ahead.
+    if (!pending) ahead.during(performance.now() + ms);
   }
   await pause; // the last move stays in view for its pause, as every move before it
   if (run !== app.run) return;
@@ -222,17 +233,74 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     closeAllDialogs();
     app.openSheet = true;
     after.gameOver(app.view, app.table);
-  } else if (status === "your_turn" && app.prefs.sound) {
-    sound.play("turn");
+    ahead.afterGame();
+  } else if (status === "your_turn" && !playAhead(run)) {
+    if (app.prefs.sound) sound.play("turn");
+    ahead.whileThinking();
+  } else if (status === "handoff") {
+    ahead.whileThinking();
   }
+}
+
+// -- cards played ahead -------------------------------------------------------------------------
+
+/** Chooses a card of the hand shown while the computers play (or takes the choice back when
+ * it is chosen again): it is played as the person's turn comes, if the engine lists it. Not
+ * among several people, where the next person's turn covers the hand. */
+export function choose(card) {
+  const view = app.view;
+  if (!view || !names.alone() || view.viewer === null || view.status === "game_over" ||
+      !view.hand?.includes(card)) return;
+  app.chosen = app.chosen === card ? null : card;
+  requestDraw();
+}
+
+/** Takes back a card chosen ahead; whether there was one. */
+export function cancelChoice() {
+  if (!app.chosen) return false;
+  app.chosen = null;
+  requestDraw();
+  return true;
+}
+
+// On the person's turn, the card to play without asking: the one chosen ahead when the
+// engine lists it as legal (else the choice is dropped, saying why); else the only legal
+// card, when the hand holds nothing else (the last trick of a deal) or the settings say so.
+// A forced card waits a card's pause, so that it is seen coming.
+function cardAhead() {
+  const legal = app.view.legal ?? [];
+  const chosen = app.chosen;
+  app.chosen = null;
+  if (chosen && legal.includes(chosen)) return { card: chosen, pause: 0 };
+  if (chosen) renderNotice(msg("notice.choice_dropped", { card: chosen }));
+  const forced = legal.length === 1 && (app.prefs.forcedCards || app.view.hand.length === 1);
+  return forced ? { card: legal[0], pause: app.speed.move } : null;
+}
+
+// Plays the card ahead, if any; whether one is on its way.
+function playAhead(run) {
+  const ahead = cardAhead();
+  if (!ahead) {
+    requestDraw();
+    return false;
+  }
+  const { card, pause } = ahead;
+  const plays = app.view.plays;
+  sleep(pause).then(() => {
+    if (run === app.run && app.view.plays === plays && app.view.status === "your_turn") playCard(card);
+  });
+  return true;
 }
 
 // -- the person's moves ----------------------------------------------------------------------
 
 export async function playCard(card) {
-  if (app.busy || app.view?.status !== "your_turn") return;
+  if (app.busy || app.view?.status !== "your_turn") {
+    choose(card);
+    return;
+  }
   const run = app.run;
-  if (app.hint) {
+  if (app.hint || currentNotice()?.id === "notice.choice_dropped") {
     app.hint = null;
     renderNotice(null);
   }
@@ -292,7 +360,8 @@ export async function undo() {
 }
 
 export async function hint() {
-  if (app.busy || app.view?.status !== "your_turn") return;
+  // The kept attempt at the Calypso of the day is played straight (the engine refuses too).
+  if (app.busy || app.view?.status !== "your_turn" || app.table?.settings.straight) return;
   const shown = app.view.viewer;
   try {
     const { card, reason } = await client.request("hint");
@@ -346,6 +415,8 @@ export function redrawTourOffer() {
 // -- saving -----------------------------------------------------------------------------------
 
 /** Saves the game in play as the client keeps its recipe; a save that fails is said at once. */
+ahead.onKept(() => persist());
+
 export function persist() {
   if (!client.game) return;
   const over = Boolean(app.view?.status === "game_over" && app.view.match?.is_over);

@@ -98,6 +98,7 @@ export function onLanguage(listener) {
  * data-i18n-attr="attribute:key; attribute:key" sets attributes. The HTML keeps the English
  * words, for a page whose script has not run.
  */
+/** @param {ParentNode} [root] */
 export function translatePage(root = document) {
   document.documentElement.lang = lang;
   for (const el of root.querySelectorAll("[data-i18n]")) setText(el, t(el.dataset.i18n));

@@ -4,6 +4,7 @@
 // {type: "deal"}, {type: "level_all"} (the new game's level changed),
 // {type: "seats_changed"} (a seat became a person or a computer), {type: "prefs"} (the
 // settings form changed), {type: "language", lang} (another language chosen),
+// {type: "cancel_choice"} (Escape outside dialogs: a card chosen ahead is taken back),
 // {type: "import_file", file}, {type: "close_side"} (Escape while the side drawer is
 // open), {type: "review_closed"} (the review dialog was closed); the keys H, U and L ask for
 // a hint, an undo and the last trick.
@@ -27,9 +28,11 @@ function moveFocus(from, step) {
 }
 
 const KEY_STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1, Home: "first", End: "last" };
-const LETTER_KEYS = { h: "hint", u: "undo", l: "last_trick" };
-// The same keys by their place on the keyboard, for layouts where they type other letters
-// (on a Russian keyboard H types «р»).
+// The keys by the letters they type: H, U and L, and the Cyrillic letters on the same keys of
+// a Russian (ЙЦУКЕН) keyboard, Р, Г and Д, which the Russian page names.
+const LETTER_KEYS = { h: "hint", u: "undo", l: "last_trick", "р": "hint", "г": "undo", "д": "last_trick" };
+// The same keys by their place on the keyboard, for other layouts where they type other
+// letters.
 const KEY_CODES = { KeyH: "hint", KeyU: "undo", KeyL: "last_trick" };
 
 function typing(target) {
@@ -39,12 +42,13 @@ function typing(target) {
 /** Calls dispatch(intent) for every user action on the page. */
 export function bindInput(dispatch) {
   document.addEventListener("click", (event) => {
-    const card = event.target.closest(`${HAND} [data-card]`);
+    const target = /** @type {Element} */ (event.target);
+    const card = target.closest(`${HAND} [data-card]`);
     if (card) {
       if (!card.disabled) dispatch({ type: "play_card", card: card.dataset.card });
       return;
     }
-    const action = event.target.closest("[data-action]");
+    const action = target.closest("[data-action]");
     if (action && !action.disabled) {
       dispatch({ type: action.dataset.action, save: action.dataset.save, value: action.dataset.value });
     }
@@ -56,14 +60,19 @@ export function bindInput(dispatch) {
       dispatch({ type: "close_side" });
       return;
     }
+    // Outside dialogs and the drawer, Escape takes back a card chosen ahead, if any.
+    if (event.key === "Escape" && !document.querySelector("dialog[open]")) {
+      dispatch({ type: "cancel_choice" });
+      return;
+    }
     const replay = document.querySelector("[data-dialog=replay][open]");
     if (replay && (event.key === "ArrowLeft" || event.key === "ArrowRight") && !typing(event.target)) {
       event.preventDefault();
       dispatch({ type: event.key === "ArrowLeft" ? "replay_prev" : "replay_next" });
       return;
     }
-    const latin = /^[a-z]$/i.test(event.key ?? "");
-    const letter = latin ? LETTER_KEYS[event.key.toLowerCase()] : KEY_CODES[event.code];
+    const typed = (event.key ?? "").length === 1 ? event.key.toLowerCase() : "";
+    const letter = /^[a-z]$/.test(typed) ? LETTER_KEYS[typed] : LETTER_KEYS[typed] ?? KEY_CODES[event.code];
     if (letter && !event.altKey && !event.ctrlKey && !event.metaKey && !typing(event.target) &&
         !document.querySelector("dialog[open]")) {
       const button = document.querySelector(`.bar [data-action=${letter}]`);
@@ -75,7 +84,7 @@ export function bindInput(dispatch) {
     }
     const step = KEY_STEPS[event.key];
     if (step === undefined || event.altKey || event.ctrlKey || event.metaKey) return;
-    const inHand = event.target.closest?.(HAND);
+    const inHand = /** @type {Node & Partial<Element>} */ (event.target).closest?.(HAND);
     // From the hand, or from nowhere in particular (the page itself), arrows pick a card.
     if (inHand || event.target === document.body) {
       event.preventDefault();

@@ -4,7 +4,7 @@
 
 import { msg, say, seatName as nameOfSeat, t } from "./i18n.js";
 
-let table = null; // the match's table: {settings, seats: [{label, person, level, suit, side}], sides}
+let table = null; // the match's table: {settings, seats: [{label, called, person, level, suit, side}], sides}
 
 export function setTable(matchTable) {
   table = matchTable;
@@ -53,12 +53,12 @@ export function alone() {
 
 /** Whether the engine calls this seat "You" (the one person at the table). */
 export function isYou(seat) {
-  return labelOf(seat)?.id === "label.you";
+  return table?.seats[seat]?.called === "you";
 }
 
 /** Whether a person sits in this seat without a name (the seat's name is their label). */
 export function unnamedPerson(seat) {
-  return Boolean(table?.seats[seat]?.person) && labelOf(seat)?.id === "label.seat";
+  return Boolean(table?.seats[seat]?.person) && table.seats[seat].called === "seat";
 }
 
 /** A label marked as the trick's leader: "West · led". */

@@ -17,6 +17,7 @@ function megabytes(bytes) {
  * the big files loaded so far of those expected. Progress comes while the page's words may
  * still be loading: the numbers are shown at once, the words once they are there
  * (redrawBoot).
+ * @param {{stage: string, fraction: number, received?: number, expected?: number}} progress
  */
 export function renderBoot({ stage, fraction, received, expected }) {
   boot = { stage, fraction, received, expected };
@@ -67,11 +68,6 @@ export function renderNotice(said) {
 /** The notice shown now, as messages (null when none), to say again with more. */
 export function currentNotice() {
   return notice;
-}
-
-/** The notice shown now, in words ("" when none). */
-export function noticeText() {
-  return $("[data-notice]").textContent;
 }
 
 export function setEngineReady(hello) {

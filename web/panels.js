@@ -111,7 +111,7 @@ export function drawAids(el, ui) {
             suits.map((s) => h("td", {
               "data-void": shown.includes(s.key) ? s.key : null,
               "aria-label": t(shown.includes(s.key) ? "aids.void" : "aids.not_void", { who: label(seat), suit: s.key }),
-              text: shown.includes(s.key) ? "✕" : "·",
+              text: shown.includes(s.key) ? "×" : "·",
             }))))))),
       h("section", { class: "aid", "data-aid": "unseen" },
         h("h3", { text: t("aids.unseen") }),

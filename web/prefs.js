@@ -13,6 +13,7 @@ const PREFS = Object.freeze({
   sound: { default: false },
   undo: { default: true },
   showCut: { default: true },
+  forcedCards: { default: false }, // the only legal card plays itself (the last one always)
   aidVoids: { default: true },
   aidUnseen: { default: true },
   aidNeeds: { default: true },

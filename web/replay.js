@@ -1,5 +1,6 @@
-// Game files and replays: saving the game in play to a file, opening one (checked by the
-// engine), a trick-by-trick replay with every hand face up, and continuing an opened game.
+// Game files and replays: saving the game in play to a file (its deck sealed while it is in
+// play), opening one (checked by the engine: a finished game opens in a trick-by-trick replay
+// with every hand face up, a game in play continues at the table), and the replay itself.
 
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
@@ -48,15 +49,21 @@ export async function importFile(file) {
     renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;
   }
-  app.imported = summary;
+  if (!summary.is_over) {
+    // A game in play continues at the table, as a load does: its hidden cards stay hidden
+    // (with several people, the hand-off screen comes first).
+    const { record, settings } = summary;
+    if (await show(() => client.request("load", { record, settings }), msg("problem.continue"))) {
+      renderNotice([msg("files.opened", { name: file.name, count: summary.plays }), msg("files.continued")]);
+    }
+    return;
+  }
   await openReplay({ record: summary.record, imported: true, at: summary.tricks });
-  renderNotice(summary.is_over ? msg("files.opened_finished", { name: file.name })
-    : msg("files.opened", { name: file.name, count: summary.plays }));
+  renderNotice(msg("files.opened_finished", { name: file.name }));
 }
 
 export async function openReplay({ record = null, imported = false, at = 0 } = {}) {
   app.replay = { record, imported, position: null };
-  $("[data-action=replay_continue]").hidden = !(imported && app.imported && !app.imported.is_over);
   await replayTo(at);
   if (app.replay?.position) openOnly("replay");
 }
@@ -102,13 +109,4 @@ export function replayStep(step) {
   const target = step === "first" ? 0 : step === "last" ? at.total : from + step;
   if (target < 0 || target > at.total || target === from) return undefined;
   return replayTo(target);
-}
-
-export async function continueImported() {
-  const summary = app.imported;
-  if (!summary || summary.is_over) return;
-  closeAllDialogs();
-  const ok = await show(() => client.request("load", { record: summary.record, settings: summary.settings }),
-    msg("problem.continue"));
-  if (ok) renderNotice(msg("files.continued"));
 }

@@ -1,7 +1,8 @@
 // The master in your seat (docs/review.md): after each finished game of one person dealt at
 // this table, the engine plays the same game again — the same deck, the same computer players
 // with the same seeds — with the master in the person's seat, one card a request ("rerun"
-// starts it, each "rerun_next" plays one card), while the person looks at the score sheet.
+// starts it, or takes over the rerun played ahead during the game; each "rerun_next" plays
+// one card), while the person looks at the score sheet.
 // A new game stops it (every game the page starts bumps app.run); a review holds it (hold()),
 // so that the two never share the worker. The result is counted once in the statistics and
 // drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
@@ -75,14 +76,20 @@ async function run(key, side) {
   requestDraw();
   try {
     const iterations = testBudget("master_iterations");
+    // The engine may have played the rerun ahead while the game went on (ahead.js): it
+    // goes on from there, or is over already.
     const started = await client.request("rerun", iterations ? { iterations } : {});
     if (stale()) return;
     rerun.total = started.total;
+    rerun.done = started.done;
     for (;;) {
-      await unheld();
-      if (stale()) return;
-      const next = await client.request("rerun_next", { job: started.job });
-      if (stale()) return;
+      let next = started;
+      if (!started.finished) {
+        await unheld();
+        if (stale()) return;
+        next = await client.request("rerun_next", { job: started.job });
+        if (stale()) return;
+      }
       rerun.done = next.done;
       requestDraw();
       if (next.finished) {

@@ -26,10 +26,10 @@
 // HTTPS or from localhost) every save counts as free: two tabs may then share one.
 
 import { msg } from "./i18n.js";
+import { dropSettingsAside } from "./storage.js";
 
 const PREFIX = "calypso.save.v1";
 const SET_ASIDE_KEY = "calypso.save.unreadable";
-const SETTINGS_ASIDE_KEY = "calypso.settings.unreadable";
 const TAB_KEY = "calypso.tab.v1"; // sessionStorage: {id, pending?} — this tab's save
 const SCHEMA = 1;
 const APP = "calypso";
@@ -82,6 +82,7 @@ function parse(text) {
   return { envelope: value };
 }
 
+/** @returns {{envelope?: any, problem?: any, value?: any, text?: string | null}} */
 function readSave(id) {
   let text = null;
   try {
@@ -247,7 +248,8 @@ export function save(game, { over = false } = {}) {
   let failure = write(keyOf(current.id), text);
   if (failure?.name === "QuotaExceededError") {
     // Copies kept for a bug report are worth less than the game in play.
-    for (const key of [SET_ASIDE_KEY, SETTINGS_ASIDE_KEY]) write(key, null);
+    write(SET_ASIDE_KEY, null);
+    dropSettingsAside();
     failure = write(keyOf(current.id), text);
   }
   if (!failure) {

@@ -16,9 +16,9 @@ export const app = {
   speedName: "normal",
   run: 0, // bumped by every new deal: stale computer-move loops stop
   hint: null, // the card the last hint suggested, until the person plays
+  chosen: null, // a card of the hand chosen ahead, while others play: played on the turn
   prefs: prefsStore.load(),
   replay: null, // {record | null, position, imported} while the replay dialog is open
-  imported: null, // the last imported file's summary, for "Continue playing"
   examples: null, // the rules' worked examples, fetched once
   lastError: null,
 };

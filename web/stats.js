@@ -7,7 +7,8 @@
 // Besides the totals: the last games one by one (``history``: level, both scores, and the
 // difference from the master in your seat once its rerun is in), the running sum of those
 // differences (``master``), and the Calypso of the day (``daily``: each date's kept result —
-// the first finished attempt — with the day it was played on, for the streak).
+// the first attempt, counted from its deal, its result null until it ends — with the day it
+// was dealt on, for the streak).
 
 const KEY = "calypso.stats.v1";
 const MAX_IDS = 50; // ids of the last games counted, so a reload does not count one twice
@@ -32,7 +33,9 @@ function cleanGame(raw) {
 }
 
 function cleanDay(raw) {
-  if (!raw || typeof raw !== "object" || !isScore(raw.you) || !isScore(raw.them)
+  // you and them are null while the kept attempt is unfinished (or was left so).
+  const unfinished = raw?.you === null && raw?.them === null;
+  if (!raw || typeof raw !== "object" || !(unfinished || (isScore(raw.you) && isScore(raw.them)))
       || typeof raw.on !== "string" || !DATE.test(raw.on)) return null;
   return { id: typeof raw.id === "string" ? raw.id.slice(0, 200) : null, you: raw.you, them: raw.them,
     master: isScore(raw.master) ? raw.master : null, on: raw.on };
@@ -180,17 +183,29 @@ export function history(stats = load()) {
 
 // -- the Calypso of the day ------------------------------------------------------------------
 
-/** Keeps the first finished attempt at a date's deal: {id (stats.gameId), you, them} on the
- * day ``on`` (UTC). Returns {kept: whether this attempt was kept, entry: the date's kept
- * result}. */
-export function keepDaily(date, result, on) {
+/** Counts a date's kept attempt as played once it is dealt on the day ``on`` (the person's
+ * local date), its result unknown (null) until it is finished: one left unfinished counts.
+ * Returns whether this was the first attempt at the date. */
+export function startDaily(date, on) {
   const stats = load();
-  if (stats.daily[date]) return { kept: false, entry: stats.daily[date] };
-  stats.daily[date] = { id: result.id, you: result.you, them: result.them, master: null, on };
+  if (stats.daily[date]) return false;
+  stats.daily[date] = { id: null, you: null, them: null, master: null, on };
   const dates = Object.keys(stats.daily).sort();
   for (const old of dates.slice(0, Math.max(0, dates.length - MAX_DAYS))) delete stats.daily[old];
   save(stats);
-  return { kept: true, entry: stats.daily[date] };
+  return true;
+}
+
+/** Gives a date's kept attempt its result {id (stats.gameId), you, them} when it ends; an
+ * attempt started on another device has none kept here, and is kept from its end (on ``on``).
+ * Returns the date's entry. */
+export function finishDaily(date, result, on) {
+  if (!load().daily[date]) startDaily(date, on);
+  const stats = load();
+  const entry = stats.daily[date];
+  if (entry.you === null) Object.assign(entry, { id: result.id, you: result.you, them: result.them });
+  save(stats);
+  return entry;
 }
 
 /** A date's kept result {id, you, them, master, on}, or null. */

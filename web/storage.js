@@ -82,6 +82,11 @@ function isPeople(people) {
     new Set(people.map((p) => p.seat)).size === people.length;
 }
 
+/** Forgets the settings kept aside for a bug report (to make room for a save). */
+export function dropSettingsAside() {
+  write(SETTINGS_ASIDE_KEY, null);
+}
+
 export function saveSettings(settings) {
   const kept = {};
   for (const key of Object.keys(DEFAULT_SETTINGS)) kept[key] = settings[key];

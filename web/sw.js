@@ -2,8 +2,8 @@
 // included) in one cache and answers from it first, so the game starts without a network.
 //
 // build.py stamps the two lines below: BUILD, the content hash of the build (as in
-// build-info.json), and FILES, every file of the build but this one and build-info.json,
-// with its sha256. The rest of this file is the same for every build.
+// build-info.json), and FILES, every file of the build but this one, build-info.json and
+// the whole standard library (fetched only if a module is missing), with its sha256. The rest of this file is the same for every build.
 //
 //   install   fetches every file of this build and checks it against its hash
 //             (build-info.json against BUILD) before filling this build's cache: a
@@ -23,8 +23,11 @@
 const BUILD = "unbuilt";
 const FILES = {};
 
+// This script's global scope, as the type checker knows a service worker's.
+const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
+
 const INFO = "build-info.json";
-const SCOPE = new URL(self.registration.scope);
+const SCOPE = new URL(worker.registration.scope);
 // Caches are per origin; the scope in the name keeps two copies of the site on one origin
 // (two project pages of one GitHub user) from deleting each other's caches.
 const PREFIX = `calypso ${SCOPE.pathname} `;
@@ -40,6 +43,7 @@ class Mismatch extends Error {}
 
 // One file of this build, checked, as a fresh response to cache. Low priority: the person
 // is playing while this runs.
+/** @param {string} path @param {RequestCache} [cache] */
 async function fetchChecked(path, cache = "default") {
   const response = await fetch(new Request(here(path), { cache, priority: "low" }));
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
@@ -66,6 +70,7 @@ async function install() {
   try {
     // One file after another, build-info.json first: a torn deploy stops the install at the
     // first bad file, with nothing left downloading.
+    /** @type {[string, Response][]} */
     const responses = [];
     for (const path of [INFO, ...Object.keys(FILES)]) responses.push([path, await fetchChecked(path)]);
     const cache = await caches.open(CACHE);
@@ -94,19 +99,19 @@ async function fromCache(request, path) {
   return cached;
 }
 
-self.addEventListener("install", (event) => event.waitUntil(install()));
+worker.addEventListener("install", (event) => event.waitUntil(install()));
 
 // Claiming matters on the first visit only (later builds take over by reloading the page):
 // from then on that page's requests, such as a restarted engine worker's, come from this
 // build's cache rather than from a network that may already serve the next build.
-self.addEventListener("activate", (event) => event.waitUntil(
-  removeOtherBuilds().then(() => self.clients.claim())));
+worker.addEventListener("activate", (event) => event.waitUntil(
+  removeOtherBuilds().then(() => worker.clients.claim())));
 
-self.addEventListener("message", (event) => {
-  if (event.data?.type === "skip_waiting") self.skipWaiting();
+worker.addEventListener("message", (event) => {
+  if (event.data?.type === "skip_waiting") worker.skipWaiting();
 });
 
-self.addEventListener("fetch", (event) => {
+worker.addEventListener("fetch", (event) => {
   const { request } = event;
   if (request.method !== "GET" && request.method !== "HEAD") return;
   const url = new URL(request.url);

@@ -3,7 +3,7 @@
 // same data and leaves the page the same; it holds no game rules: playable cards are exactly
 // those the engine listed, and every label is the engine's.
 
-import { cardBack, cardFace, cardOf, rankList, suitOf } from "./cards.js";
+import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
@@ -94,7 +94,8 @@ function drawSeat(el, seat, ui) {
             Array.from({ length: Math.min(tally.cards, 5) }, () => cardBack("tiny"))),
           stat(tally.cards, points(tally.cards), "seat.cards")),
         h("span", { class: "stat", "data-completed": tally.completed },
-          h("span", { class: "stars", "aria-hidden": "true", text: "★".repeat(tally.completed) || "☆" }),
+          h("span", { class: "stars", "aria-hidden": "true", "data-none": tally.completed ? null : "true" },
+            Array.from({ length: Math.max(tally.completed, 1) }, () => h("span", { class: "star" }))),
           stat(tally.completed, points(tally.completed), "seat.calypsos")),
         h("span", { class: "stat", "data-pile": tally.pile }, stat(tally.pile, points(tally.pile), "seat.in_pile")),
         h("span", { class: "stat stat-score", "data-score": tally.score },
@@ -192,12 +193,15 @@ function drawHand(ui) {
   const hand = $("[data-hand]");
   const cards = view.hand ?? [];
   const legal = new Set(view.legal ?? []);
-  const key = JSON.stringify([cards, view.legal ?? null, ui.busy, ui.hint]);
+  const choosing = canChoose(ui);
+  const chosen = choosing ? ui.chosen : null;
+  const key = JSON.stringify([cards, view.legal ?? null, ui.busy, ui.hint, choosing, chosen]);
   const hadFocus = hand.contains(document.activeElement);
   const focusedIndex = hadFocus ? $$("[data-card]", hand).indexOf(document.activeElement) : -1;
   const changed = redraw(hand, key, () => cards.map((code, i) => {
     const playable = legal.has(code) && !ui.busy;
     const newSuit = i > 0 && cards[i - 1][1] !== code[1];
+    const isChosen = chosen === code && cards.indexOf(code) === i;
     // Named by its text ("Ace of spades", for assistive technology only): the corners'
     // "A♠" is drawn for the eye and hidden from it, so no name contradicts what is seen.
     return cardFace(code, "button", {
@@ -207,7 +211,10 @@ function drawHand(ui) {
       "data-index": i,
       "data-playable": playable ? "true" : null,
       "data-hint": playable && ui.hint === code && cards.indexOf(code) === i ? "true" : null,
-      disabled: !playable,
+      // While others play, each card is a toggle: chosen ahead, or not.
+      "aria-pressed": choosing ? String(isChosen) : null,
+      "data-chosen": isChosen ? "true" : null,
+      disabled: !playable && !choosing,
       tabindex: "-1",
     });
   }));
@@ -228,7 +235,7 @@ function drawHand(ui) {
   // While covered the hand-off says whose turn it is; before anyone's turn, that all are hidden.
   title.textContent = !whose ? (view.status === "handoff" ? "" : t("hand.covered"))
     : view.status === "your_turn" && !ui.busy ? t("hand.your_turn", { whose, count: enabled.length })
-      : whose;
+      : chosen ? t("hand.chosen", { whose, card: chosen }) : whose;
   title.hidden = !title.textContent;
   // The card to focus (or, while covered, the hand-off's button), focused by render() once
   // everything is drawn: focus() lays the page out, and doing it before the rest of the table
@@ -238,6 +245,15 @@ function drawHand(ui) {
   const target = current ?? reveal;
   return wanted && document.activeElement !== target && !document.querySelector("dialog[open]")
     ? target : null;
+}
+
+/** Whether a card may be chosen ahead: one person plays the computers, their hand is shown
+ * and it is not yet their turn (the computers play, or the person's card is on its way).
+ * Among several people the next person's turn covers the hand: nothing is offered. */
+function canChoose(ui) {
+  const { view } = ui;
+  return alone() && view.viewer !== null && view.status !== "game_over" &&
+    (ui.busy || view.status !== "your_turn");
 }
 
 // While every hand is covered: whom to pass the device to, and one button to show their hand.
@@ -282,14 +298,14 @@ function drawBar(ui) {
   // A guest at a friend's table is not told the seed (it would deal every hand).
   const seed = table.settings.seed;
   $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
-  $("[data-action=hint]").hidden = !hello.hints || view.status === "game_over";
+  $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 
 function drawActions(ui) {
   const { view } = ui;
   const undo = $(".bar [data-action=undo]");
-  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone();
+  undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone() || ui.table.settings.straight;
   undo.disabled = !ui.undoAllowed || !view.can_undo || ui.busy;
   const last = $(".bar [data-action=last_trick]");
   last.hidden = false;
@@ -331,6 +347,7 @@ export function statusText(ui) {
     parts.push(say(view.handoff.text));
   } else {
     parts.push(t("status.to_play", { seat: view.to_move }));
+    if (ui.chosen && canChoose(ui)) parts.push(t("status.chosen", { card: ui.chosen }));
   }
   return parts.join(" ");
 }
@@ -338,7 +355,7 @@ export function statusText(ui) {
 // -- the whole table -------------------------------------------------------------------------
 
 /**
- * Draws the table. ui: {view, table, hello, busy, animate, focusHand, hint, undoAllowed}.
+ * Draws the table. ui: {view, table, hello, busy, animate, focusHand, hint, chosen, undoAllowed}.
  */
 export function render(ui) {
   const { view } = ui;

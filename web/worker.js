@@ -18,6 +18,11 @@
 
 const here = (path) => new URL(path, import.meta.url).href;
 
+// The runtime's standard library as build.py trims it to what the game imports, and the
+// whole one beside it, fetched only if something imports a module the first one lacks.
+const STDLIB = "pyodide/python_stdlib_game.zip";
+const STDLIB_FULL = "pyodide/python_stdlib.zip";
+
 class BootError extends Error {
   constructor(code, message) {
     super(message);
@@ -90,12 +95,15 @@ function counted(response, url) {
   return new Response(response.body.pipeThrough(counter), { status, statusText, headers });
 }
 
-// Pyodide fetches the runtime's files itself: count them on the way, during the boot only.
+// Pyodide fetches the runtime's files itself: check and count them on the way, during the
+// boot only.
 async function withCountedFetch(action) {
   const plainFetch = globalThis.fetch;
   globalThis.fetch = async (resource, options) => {
     const response = await plainFetch(resource, options);
-    return counted(response, new URL(resource?.url ?? resource, location.href).href);
+    const url = new URL(resource instanceof Request ? resource.url : resource, location.href).href;
+    checkRuntimeResponse(response, url);
+    return counted(response, url);
   };
   try {
     return await action();
@@ -122,21 +130,29 @@ async function fetchJson(path) {
   return response.json();
 }
 
-// loadPyodide hangs instead of failing when these are missing or the .wasm has the wrong
-// MIME type, so look at them first: HEAD requests on the same origin cost little.
-async function checkRuntimeFiles() {
-  const types = {
-    "pyodide/pyodide.asm.wasm": "application/wasm",
-    "pyodide/python_stdlib.zip": "",
-    "pyodide/pyodide-lock.json": "",
-  };
-  await Promise.all(Object.entries(types).map(async ([path, type]) => {
-    const response = await fetch(here(path), { method: "HEAD" });
-    await response.text(); // empty, but an unread response counts as an aborted request
-    const served = response.headers.get("content-type") ?? "none";
-    if (!response.ok) throw new Error(`${here(path)}: HTTP ${response.status}`);
-    if (!served.startsWith(type)) throw new Error(`${here(path)} is served as ${served}, not ${type}`);
-  }));
+// loadPyodide hangs instead of failing when one of these is missing or the .wasm has the
+// wrong MIME type: the responses it fetches are looked at on their way (no request of their
+// own), and a bad one fails the start at once.
+const RUNTIME_TYPES = {
+  "pyodide/pyodide.asm.wasm": "application/wasm",
+  [STDLIB]: "",
+  "pyodide/pyodide-lock.json": "",
+};
+let runtimeIsBroken;
+const runtimeBroken = new Promise((_, reject) => {
+  runtimeIsBroken = (message) =>
+    reject(new BootError("runtime_missing", `the Pyodide runtime is not all there: ${message}`));
+});
+runtimeBroken.catch(() => {}); // raced against each start; unobserved otherwise
+
+function checkRuntimeResponse(response, url) {
+  const path = Object.keys(RUNTIME_TYPES).find((name) => here(name) === url);
+  if (path === undefined) return;
+  const served = response.headers.get("content-type") ?? "none";
+  if (!response.ok) runtimeIsBroken(`${url}: HTTP ${response.status}`);
+  else if (!served.startsWith(RUNTIME_TYPES[path])) {
+    runtimeIsBroken(`${url} is served as ${served}, not ${RUNTIME_TYPES[path]}`);
+  }
 }
 
 function fetchWheel(info) {
@@ -181,18 +197,39 @@ function startRuntime(loadPyodide, snapshot = null) {
       if (failing) reject(new Error(`pyodide.asm.wasm did not compile: ${args[0]?.message ?? args[0]}`));
       failing ||= args[0] === "wasm instantiation failed!";
     };
-    const options = { indexURL: here("pyodide/") };
+    const options = { indexURL: here("pyodide/"), stdLibURL: here(STDLIB) };
     if (snapshot) options._loadSnapshot = snapshot; // Pyodide's private snapshot option
-    loadPyodide(options).then(resolve, reject);
+    Promise.race([loadPyodide(options), runtimeBroken]).then(resolve, reject);
   }).finally(() => {
     console.warn = warn;
   });
+}
+
+// A module the trimmed standard library lacks is found in the whole one (build.py puts the
+// finder, boot/stdlib_fallback.py, into the trimmed zip): at the first such import the whole
+// zip is fetched, synchronously since an import cannot wait otherwise (a worker may), and
+// written where the finder looks. A missing module costs that download, never the game.
+function installStdlibFallback(pyodide) {
+  const url = here(STDLIB_FULL);
+  const mount = (name, path) => {
+    console.warn(`Calypso: ${name} is not in the game's standard library: loading ${url}`);
+    const request = new XMLHttpRequest();
+    request.open("GET", url, false);
+    request.responseType = "arraybuffer";
+    request.send();
+    if (request.status !== 200) throw new Error(`${url}: HTTP ${request.status}`);
+    pyodide.FS.writeFile(path, new Uint8Array(request.response));
+  };
+  const fallback = pyodide.pyimport("calypso_stdlib_fallback");
+  fallback.install(mount).destroy();
+  fallback.destroy();
 }
 
 // The engine goes into site-packages, where build.py's snapshot maker had micropip install
 // it: unpacking the wheel there installs it as micropip would, without loading micropip
 // (over a second on a first visit). After a snapshot it restores the files for later reads.
 function importEngine(pyodide, info, wheel) {
+  installStdlibFallback(pyodide);
   pyodide.unpackArchive(wheel, "wheel", { extractDir: info.engine_site });
   pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
   return pyodide.pyimport("calypso_core.table");
@@ -209,13 +246,12 @@ async function startFromSnapshot(loadPyodide, snapshot, info, wheel) {
 
 async function boot() {
   progress("runtime", 0);
-  // The manifest, the runtime check and the runtime's loader, all at once: one round trip.
-  const [info, , { loadPyodide }] = await Promise.all([
+  // The manifest and the runtime's loader, both at once: one round trip.
+  const [info, { loadPyodide }] = await Promise.all([
     step("build_info_missing", "cannot read the build manifest", () => fetchJson("build-info.json")),
-    step("runtime_missing", "the Pyodide runtime is not all there", checkRuntimeFiles),
     step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
   ]);
-  countFiles(info, ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info.engine_wheel]);
+  countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB, info.engine_wheel]);
   return withCountedFetch(async () => {
     const wheel = fetchWheel(info); // small: it loads beside the runtime
     wheel.catch(() => {}); // a failure is handled where it is awaited

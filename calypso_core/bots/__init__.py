@@ -8,15 +8,17 @@ reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplica
 (docs/review.md), one card at a time.
 """
 
-from .base import Bot, play_game
+from .base import MAX_SEARCH_ITERATIONS, Bot, play_game
 from .duplicate import MatchResult, run_match
 from .hints import Suggestion, suggest
 from .knowledge import Knowledge
 from .levels import ALL_LEVELS, LEVELS, make_bot
 from .review import (
     GRADES,
+    MAX_REVIEW_ITERATIONS,
     REVIEW_ITERATIONS,
     CardReview,
+    CardReviewer,
     GameReview,
     review_position,
     seat_plays,
@@ -26,9 +28,12 @@ __all__ = [
     "ALL_LEVELS",
     "GRADES",
     "LEVELS",
+    "MAX_REVIEW_ITERATIONS",
+    "MAX_SEARCH_ITERATIONS",
     "REVIEW_ITERATIONS",
     "Bot",
     "CardReview",
+    "CardReviewer",
     "GameReview",
     "Knowledge",
     "MatchResult",

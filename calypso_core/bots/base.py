@@ -28,6 +28,8 @@ class Bot:
     level: ClassVar[str] = ""
     # Settings this level accepts, with their checks; anything else is refused.
     SETTINGS: ClassVar[dict[str, Check]] = {}
+    # The longest a move may take, in seconds (a search's clock cap); None: no clock.
+    time_limit: float | None = None
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         if type(seat) is not int or not 0 <= seat < 4:
@@ -105,6 +107,10 @@ def _positive_int(value: Any) -> bool:
 def _time_limit(value: Any) -> bool:
     return value is None or (type(value) in (int, float) and value > 0)
 
+
+# The most iterations a move a search is asked for from outside the bots (a rerun of the
+# page, a match of the command line): about a minute a move on a slow phone.
+MAX_SEARCH_ITERATIONS = 20_000
 
 SEARCH_SETTINGS: dict[str, Check] = {
     "iterations": _positive_int,

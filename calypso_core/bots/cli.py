@@ -10,12 +10,27 @@ import sys
 from typing import Any
 
 from ..cards import brief_repr
-from ..cli_io import CommandError, add_lang, choice, read_record, write_line
+from ..cli_io import (
+    CommandError,
+    add_lang,
+    choice,
+    progress_bar,
+    read_record,
+    seconds,
+    whole_number,
+    write_line,
+)
 from ..messages import message, render
 from ..rules import Rules
+from .base import MAX_SEARCH_ITERATIONS
 from .levels import ALL_LEVELS, LEVELS, make_bot
 
 RULE_OPTIONS = tuple(Rules().to_dict())
+# The command line's ranges, checked before any work starts (see --help).
+MAX_BOARDS = 100_000
+MAX_SEED = 10**9
+MAX_JOBS = 64
+MAX_TIME_LIMIT = 60.0  # seconds a move
 TRUE_WORDS = ("true", "on", "1")
 FALSE_WORDS = ("false", "off", "0")
 
@@ -109,7 +124,7 @@ def _finite(value: Any) -> Any:
 
 
 def _match(args: argparse.Namespace) -> int:
-    from .duplicate import progress_bar, run_match
+    from .duplicate import run_match
 
     rules = parse_rules_option(args.rules)
     settings_a, settings_b = _match_settings(args)
@@ -159,7 +174,8 @@ def add_suggest(sub: Any) -> None:
         "--level", type=choice("level", LEVELS), default="master", metavar="LEVEL",
         help=f"the bot's level: {', '.join(LEVELS)} (default: %(default)s)",
     )  # fmt: skip
-    suggest.add_argument("--seed", type=int, default=0, help="the bot's seed (default: 0)")
+    suggest.add_argument("--seed", type=whole_number(0, MAX_SEED), default=0,
+                         help=f"the bot's seed, 0 to {MAX_SEED:,} (default: 0)")
     suggest.add_argument(
         "--json", action="store_true",
         help="print JSON: the card, the reason in words and as messages, the level",
@@ -182,25 +198,27 @@ def add_match(sub: Any) -> None:
     level = choice("level", ALL_LEVELS)
     match.add_argument("--a", required=True, type=level, metavar="LEVEL", help="level A")
     match.add_argument("--b", required=True, type=level, metavar="LEVEL", help="level B")
-    match.add_argument("--boards", type=int, default=20, help="boards, each played twice (20)")
-    match.add_argument("--seed", type=int, default=0, help="match seed: deals and bot seeds (0)")
+    match.add_argument("--boards", type=whole_number(1, MAX_BOARDS), default=20,
+                       help=f"boards, each played twice: 1 to {MAX_BOARDS:,} (20)")
+    match.add_argument("--seed", type=whole_number(0, MAX_SEED), default=0,
+                       help=f"match seed, deals and bot seeds: 0 to {MAX_SEED:,} (0)")
     match.add_argument(
         "--rules", default="",
         help="rule options as name,name=false,... or a JSON object; the names: "
         + ", ".join(RULE_OPTIONS),
     )  # fmt: skip
-    match.add_argument("--jobs", type=int, default=1, help="processes to spread boards over (1)")
+    match.add_argument("--jobs", type=whole_number(1, MAX_JOBS), default=1,
+                       help=f"processes to spread boards over: 1 to {MAX_JOBS} (1)")
+    for side in ("a", "b"):
+        match.add_argument(
+            f"--{side}-iterations", type=whole_number(1, MAX_SEARCH_ITERATIONS), default=None,
+            help=f"search budget for {side.upper()} in playouts a move, 1 to "
+            f"{MAX_SEARCH_ITERATIONS:,} (search levels only)",
+        )  # fmt: skip
     match.add_argument(
-        "--a-iterations", type=int, default=None,
-        help="search budget for A in playouts a move (search levels only)",
-    )  # fmt: skip
-    match.add_argument(
-        "--b-iterations", type=int, default=None,
-        help="search budget for B in playouts a move (search levels only)",
-    )  # fmt: skip
-    match.add_argument(
-        "--time-limit", type=float, default=None,
-        help="wall-clock cap per move for search bots (default: none, for reproducible results)",
+        "--time-limit", type=seconds(MAX_TIME_LIMIT), default=None,
+        help=f"wall-clock cap per move for search bots, in seconds, at most {MAX_TIME_LIMIT:g} "
+        "(default: none, for reproducible results)",
     )  # fmt: skip
     match.add_argument("--json", action="store_true", help="print the summary as JSON")
     match.add_argument(

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -110,8 +109,8 @@ def play_board(
     return BoardResult(margin, cal_a, cal_b, times_a, times_b)
 
 
-def _play_board_args(args: tuple[Any, ...]) -> BoardResult:
-    return play_board(*args)
+def _play_board_args(args: tuple[Any, ...]) -> tuple[int, BoardResult]:
+    return args[3], play_board(*args)
 
 
 @dataclass
@@ -198,9 +197,9 @@ def run_match(
     known = dict(done or {})
     if any(type(i) is not int or not 0 <= i < boards for i in known):
         raise ValueError(f"boards already played must be numbered from 0 to {boards - 1}")
-    todo = [i for i in range(boards) if i not in known]
-    tasks = [(a, b, seed, i, rules or Rules(), sa, sb) for i in todo]
-    for i, result in zip(todo, _run(tasks, jobs), strict=True):
+    # Boards are made as they are played: a match of many boards starts at once.
+    tasks = ((a, b, seed, i, rules or Rules(), sa, sb) for i in range(boards) if i not in known)
+    for i, result in _run(tasks, jobs if boards - len(known) > 1 else 1):
         known[i] = result
         if on_board is not None:
             on_board(i, result)
@@ -238,23 +237,22 @@ def run_match(
     )
 
 
-def _run(tasks: list[tuple[Any, ...]], jobs: int) -> Iterator[BoardResult]:
-    if jobs == 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield _play_board_args(task)
+def _run(tasks: Iterator[tuple[Any, ...]], jobs: int) -> Iterator[tuple[int, BoardResult]]:
+    """Each task's board and result, in order; with several processes, two boards a process
+    at most are handed out ahead (``Executor.map`` would take every task first)."""
+    if jobs == 1:
+        yield from map(_play_board_args, tasks)
         return
     # Imported here: the browser build never spreads boards over processes.
-    from concurrent.futures import ProcessPoolExecutor
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        yield from pool.map(_play_board_args, tasks, chunksize=1)
+        ahead: deque[Future[tuple[int, BoardResult]]] = deque()
+        for task in tasks:
+            ahead.append(pool.submit(_play_board_args, task))
+            if len(ahead) >= 2 * jobs:
+                yield ahead.popleft().result()
+        while ahead:
+            yield ahead.popleft().result()
 
-
-def progress_bar(done: int, total: int) -> None:
-    """A one-line progress bar on standard error."""
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} boards")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()

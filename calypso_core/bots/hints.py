@@ -68,7 +68,8 @@ def suggest(
 
 def reason_for(k: Knowledge, code: int, legal: list[int]) -> list[Message]:
     """What playing this card does, from the seat's point of view: one message per
-    sentence, each stating facts of the position (tests/test_message_truth.py checks them)."""
+    sentence, each stating facts of the position that speak for this card rather than
+    another legal one (tests/test_message_truth.py checks both)."""
     card = str(CARDS[code])
     me = k.seat
     suit = code // 13
@@ -95,26 +96,50 @@ def reason_for(k: Knowledge, code: int, legal: list[int]) -> list[Message]:
                                 count=mine or partners))
         elif code % 13 == min(c % 13 for c in winners):
             said.append(message("hint.note_lowest_winner"))
-        else:
+        elif n < 3:  # last to play, a higher winner is no harder to beat than a lower one
             said.append(message("hint.note_higher_winner"))
         return said
+    others = [c for c in legal if c != code and c not in winners]
     if partner_winning:
-        return [message("hint.partner_winning", card=card), *_whose_card(k, code)]
+        return [message("hint.partner_winning", card=card),
+                *_whose_card(k, code, others, partner_winning=True)]
     if winners:
-        return [message("hint.hold_back", card=card), *_whose_card(k, code)]
-    return [message("hint.cannot_win", card=card), *_whose_card(k, code)]
+        return [message("hint.hold_back", card=card), *_whose_card(k, code, others)]
+    return [message("hint.cannot_win", card=card), *_whose_card(k, code, others)]
 
 
-def _whose_card(k: Knowledge, code: int) -> list[Message]:
-    """What a card given up means for the calypsos: one of your side's suits goes into a
-    calypso of your side if it needs the rank, and the opponents can never use it; of an
-    opponent's suit, the owner's calypso either has that rank or still needs it."""
+def _whose_card(k: Knowledge, code: int, others: list[int], *, partner_winning: bool = False
+                ) -> list[Message]:
+    """What a card given up means for the calypsos, said only when it speaks for this card
+    rather than one of the ``others`` it could give up instead. Of your side's suits: it goes
+    into your side's calypso if your side wins the trick (said while your partner is winning,
+    or when every other card is one your side's calypsos need as well), and the opponents can
+    never use it. Of an opponent's suit: the owner's calypso has that rank already; or it
+    still needs it, which is said when your partner is winning (the card would go to your
+    side's pile) or when every other card would give the opponents a rank they need too."""
     owner = k.owner(code // 13)
     if owner in (k.seat, k.seat ^ 2):
-        return [*_feeds(k, code), message("hint.note_ours")]
-    if k.needs(owner, code):
-        return [message("hint.note_they_need", owner_seat=owner)]
-    return [message("hint.note_they_have", owner_seat=owner)]
+        feeds = _feeds(k, code)
+        if not partner_winning and any(not _ours_needs(k, c) for c in others):
+            feeds = []  # losing the trick gives up a rank another card would not
+        return [*feeds, message("hint.note_ours")]
+    if not k.needs(owner, code):
+        return [message("hint.note_they_have", owner_seat=owner)]
+    if partner_winning:
+        return [message("hint.note_out_of_reach", owner_seat=owner)]
+    if others and all(_theirs_needs(k, c) for c in others):
+        return [message("hint.note_all_needed")]
+    return []  # another card would give the opponents nothing their calypsos need
+
+
+def _ours_needs(k: Knowledge, code: int) -> bool:
+    """Whether the seat's or its partner's calypso lacks this card's rank (of their suits)."""
+    return k.needs(k.seat, code) or k.needs(k.seat ^ 2, code)
+
+
+def _theirs_needs(k: Knowledge, code: int) -> bool:
+    """Whether an opponent's calypso lacks this card's rank (of their suits)."""
+    return k.needs(k.seat ^ 1, code) or k.needs(k.seat ^ 3, code)
 
 
 def _feeds(k: Knowledge, code: int) -> list[Message]:

@@ -35,6 +35,8 @@ from .search import MasterBot, SearchResult
 # Search iterations per card: a deal's 13 cards in 4-10 s in CPython here and 1.5-1.7x
 # that in Pyodide, the same grade from two seeds for 97% of cards (docs/review.md).
 REVIEW_ITERATIONS = 8000
+# The most iterations a card a review may be asked for: four times its own budget.
+MAX_REVIEW_ITERATIONS = 32_000
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
 # Grades, worst first: a cost of at least this many points earns the grade.
@@ -130,6 +132,28 @@ class CardReview:
             "options": [option.to_json() for option in self.options],
         }
 
+    @classmethod
+    def from_json(cls, data: Any, seat: int) -> CardReview:
+        """Rebuild a review from ``to_json`` (values as rounded there), for a saved game's
+        work kept; anything malformed raises ``ValueError``."""
+        try:
+            options = tuple(Option(Card.parse(o["card"]), float(o["value"]), int(o["cost"]))
+                            for o in data["options"])
+            error = data["gap_error"]
+            review = cls(
+                play=int(data["play"]), seat=seat, deal=int(data["deal"]),
+                trick=int(data["trick"]), card=Card.parse(data["card"]),
+                best=Card.parse(data["best"]), played_value=float(data["played_value"]),
+                best_value=float(data["best_value"]), cost=int(data["cost"]),
+                gap_error=math.inf if error is None else float(error),
+                reason=data["reason"], layouts=int(data["layouts"]), options=options,
+            )
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ValueError(f"not a card's review: {type(exc).__name__}: {exc}") from None
+        if review.to_json() != data:
+            raise ValueError(f"the review of play {review.play} does not read back as it was")
+        return review
+
 
 def paired_gap(
     samples: list[tuple[float, list[float]]], best: int, other: int
@@ -165,46 +189,90 @@ def review_position(
 
     ``play`` is the card's index in the game's plays: with ``seed`` it seeds the search.
     """
-    seat = state.to_move
-    observation = state.observation(seat)
-    legal = [CARDS[_code(text)] for text in observation["legal_moves"]]
-    if card not in legal:
-        raise ValueError(f"{card} is not a legal card for the seat to move at play {play}")
-    deal, trick = observation["deal"], observation["trick_number"]
-    if len(legal) == 1:
-        option = Option(card, 0.0, 0)
-        return CardReview(
-            play, seat, deal, trick, card, card, 0.0, 0.0, 0, 0.0, None, 0, (option,)
+    reviewer = CardReviewer(state, card, play, budget=budget, seed=seed)
+    while reviewer.review is None:
+        reviewer.step(budget)
+    return reviewer.review
+
+
+class CardReviewer:
+    """The review of one card done a slice of iterations at a time (``step``), so that a
+    worker can answer other requests between slices: the search goes on with the same
+    generator, so the slices sample the same layouts in the same order as one search of the
+    whole budget, and the review is the same however the budget is sliced
+    (tests/test_review_ahead.py checks it against ``review_position`` in one slice)."""
+
+    def __init__(self, state: GameState, card: Card, play: int, *, budget: int,
+                 seed: int | str) -> None:
+        self.seat = seat = state.to_move
+        observation = state.observation(seat)
+        self.legal = [CARDS[_code(text)] for text in observation["legal_moves"]]
+        if card not in self.legal:
+            raise ValueError(f"{card} is not a legal card for the seat to move at play {play}")
+        _check_budget(budget)
+        self.card, self.play, self.budget = card, play, budget
+        self.deal, self.trick = observation["deal"], observation["trick_number"]
+        self.spent = 0
+        self.review: CardReview | None = None
+        self._knowledge = Knowledge(observation)
+        self._codes = [int(c) for c in self.legal]
+        self._samples: list[tuple[float, list[float]]] = []
+        rng = random.Random(f"review:{seed}:{play}")
+        self._searcher = MasterBot(seat, rng, iterations=budget, time_limit=None, drops=False)
+        if len(self.legal) == 1:
+            option = Option(card, 0.0, 0)
+            self.review = CardReview(play, seat, self.deal, self.trick, card, card, 0.0, 0.0, 0,
+                                     0.0, None, 0, (option,))
+
+    def step(self, iterations: int) -> CardReview | None:
+        """Search about ``iterations`` more (to the end of a layout, never past the budget);
+        the review once the whole budget is spent, else None."""
+        if self.review is not None:
+            return self.review
+        # A search stops after the layout in which its own count reaches its budget: with
+        # the rest of the budget at most, the last slice stops where one search would.
+        self._searcher.iterations = max(1, min(iterations, self.budget - self.spent))
+        result: SearchResult = self._searcher.search(self._knowledge, self._codes)
+        self._samples.extend(result.samples)
+        self.spent += result.iterations
+        if self.spent >= self.budget:
+            self.review = self._finish()
+        return self.review
+
+    def _finish(self) -> CardReview:
+        codes, samples = self._codes, self._samples
+        # The means as one search sums them: layout by layout, in order.
+        totals = [0.0] * len(codes)
+        weights = [0.0] * len(codes)
+        for weight, row in samples:
+            for i, value in enumerate(row):
+                totals[i] += weight * value
+                weights[i] += weight
+        values = {code: totals[i] / weights[i] for i, code in enumerate(codes)}
+        best = codes.index(max(codes, key=lambda c: values[c]))
+        order = sorted(range(len(codes)), key=lambda i: (-values[codes[i]], codes[i]))
+        options = tuple(
+            Option(self.legal[i], values[codes[i]], cost_of(*paired_gap(samples, best, i)))
+            for i in order
         )
-    k = Knowledge(observation)
-    codes = [int(c) for c in legal]
-    rng = random.Random(f"review:{seed}:{play}")
-    searcher = MasterBot(seat, rng, iterations=budget, time_limit=None, drops=False)
-    result: SearchResult = searcher.search(k, codes)
-    best = codes.index(result.best)
-    order = sorted(range(len(codes)), key=lambda i: (-result.values[codes[i]], codes[i]))
-    options = tuple(
-        Option(legal[i], result.values[codes[i]], cost_of(*paired_gap(result.samples, best, i)))
-        for i in order
-    )
-    mine = codes.index(int(card))
-    gap, error = paired_gap(result.samples, best, mine)
-    reason = None if best == mine else reason_for(k, codes[best], codes)
-    return CardReview(
-        play=play,
-        seat=seat,
-        deal=deal,
-        trick=trick,
-        card=card,
-        best=legal[best],
-        played_value=result.values[int(card)],
-        best_value=result.values[result.best],
-        cost=cost_of(gap, error),
-        gap_error=error,
-        reason=reason,
-        layouts=result.layouts,
-        options=options,
-    )
+        mine = codes.index(int(self.card))
+        gap, error = paired_gap(samples, best, mine)
+        reason = None if best == mine else reason_for(self._knowledge, codes[best], codes)
+        return CardReview(
+            play=self.play,
+            seat=self.seat,
+            deal=self.deal,
+            trick=self.trick,
+            card=self.card,
+            best=self.legal[best],
+            played_value=values[int(self.card)],
+            best_value=values[codes[best]],
+            cost=cost_of(gap, error),
+            gap_error=error,
+            reason=reason,
+            layouts=len(samples),
+            options=options,
+        )
 
 
 def _code(text: str) -> int:

@@ -8,9 +8,17 @@ import sys
 from typing import Any
 
 from ..cards import SEAT_NAMES
-from ..cli_io import add_lang, read_record, write_line
+from ..cli_io import add_lang, read_record, show_progress, whole_number, write_line
 from ..messages import render
-from .review import GRADE_NAMES, REVIEW_ITERATIONS, GameReview, review_game
+from .review import (
+    GRADE_NAMES,
+    MAX_REVIEW_ITERATIONS,
+    REVIEW_ITERATIONS,
+    GameReview,
+    review_game,
+)
+
+MAX_SEED_CHARS = 100
 
 
 def parse_seat(text: str) -> int:
@@ -22,14 +30,11 @@ def parse_seat(text: str) -> int:
     raise argparse.ArgumentTypeError(f"{text!r} is not a seat (0-3, N, E, S, W)")
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive number of iterations")
-    return value
+def _seed(text: str) -> str:
+    if len(text) > MAX_SEED_CHARS or not text.isprintable():
+        raise argparse.ArgumentTypeError(
+            f"a seed is printable text of at most {MAX_SEED_CHARS} characters")
+    return text
 
 
 def describe(review: GameReview, budget: int, seed: str, lang: str = "en") -> str:
@@ -68,10 +73,7 @@ def _counts(row: dict[str, Any]) -> str:
 
 
 def _progress(done: int, total: int) -> None:
-    sys.stderr.write(f"\rreviewed {done}/{total} cards")
-    if done == total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
+    show_progress(f"reviewed {done}/{total} cards", done == total)
 
 
 def _review(args: argparse.Namespace) -> int:
@@ -93,9 +95,12 @@ def add_review(sub: Any) -> None:
     )
     review.add_argument("file", help="game record, or - for standard input")
     review.add_argument("--seat", required=True, type=parse_seat, help="0-3 or N, E, S, W")
-    review.add_argument("--budget", type=_positive, default=REVIEW_ITERATIONS,
-                        help=f"search iterations a card ({REVIEW_ITERATIONS})")
-    review.add_argument("--seed", default="0", help="the review's seed (0)")
+    review.add_argument("--budget", type=whole_number(1, MAX_REVIEW_ITERATIONS),
+                        default=REVIEW_ITERATIONS,
+                        help=f"search iterations a card, 1 to {MAX_REVIEW_ITERATIONS:,} "
+                        f"({REVIEW_ITERATIONS})")
+    review.add_argument("--seed", type=_seed, default="0",
+                        help=f"the review's seed, text of at most {MAX_SEED_CHARS} characters (0)")
     review.add_argument("--json", action="store_true",
                         help="print JSON (each reason as messages)")
     add_lang(review)

@@ -70,6 +70,14 @@ class SearchBot(Bot):
     # With inference, a layout's weight is multiplied by this for each play of the others
     # this deal that the playout policy would not have made holding that layout's cards.
     MISS_WEIGHT: ClassVar[float] = 0.85
+    # With MISS_WEIGHTS (harshest first), each search picks its factor from them: the first
+    # DROP_AFTER layouts are sampled ahead, and the harshest factor under which their
+    # effective number, (sum w)^2 / sum w^2, is at least ESS_FLOOR of their number is used
+    # for every layout of the search (else the mildest). Empty: always MISS_WEIGHT. Measured
+    # against today's master as MISS_WEIGHTS = (0.3, 0.4, 0.5, 0.6, 0.7, 0.85) with a floor
+    # of 0.5 (no gain shown, 30% more time a move) and not used (docs/bots.md, issue 28).
+    MISS_WEIGHTS: ClassVar[tuple[float, ...]] = ()
+    ESS_FLOOR: ClassVar[float] = 0.5
     # Dropping candidates early: after DROP_AFTER layouts, a card whose paired difference to
     # the leading card, less DROP_Z standard errors, exceeds -DROP_MARGIN points (worse, or
     # better by no more than the margin) gets no more playouts, and the search ends when one
@@ -110,14 +118,26 @@ class SearchBot(Bot):
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
         rng = self.rng
         replays = _replays(k) if self.inference else []
-        while spent < self.iterations:
-            layout = self._layout(k)
-            sim = sim_from_layout(k, layout)
-            if self.inference:
+        miss_weight = self.MISS_WEIGHT
+        pilot: list[tuple[Sim, int]] = []  # layouts sampled ahead, with their misses
+        if self.inference and self.MISS_WEIGHTS and replays:
+            for _ in range(self.DROP_AFTER):
+                sim = sim_from_layout(k, self._layout(k))
                 hands = [[ranks[:] for ranks in seat] for seat in sim.hands_by_suit()]
-                weight = self.MISS_WEIGHT ** _misses(k, replays, hands)
+                pilot.append((sim, _misses(k, replays, hands)))
+            miss_weight = _harshest([m for _, m in pilot], self.MISS_WEIGHTS, self.ESS_FLOOR)
+            pilot.reverse()
+        while spent < self.iterations:
+            if pilot:
+                sim, misses = pilot.pop()
+                weight = miss_weight**misses
             else:
-                weight = 1.0
+                sim = sim_from_layout(k, self._layout(k))
+                if self.inference:
+                    hands = [[ranks[:] for ranks in seat] for seat in sim.hands_by_suit()]
+                    weight = miss_weight ** _misses(k, replays, hands)
+                else:
+                    weight = 1.0
             seed = rng.getrandbits(32)
             values = []
             row = [math.nan] * len(legal)
@@ -201,6 +221,18 @@ def _misses(k: Knowledge, replays: list[_Replay], hands: list[list[list[int]]]) 
             if guess != code:
                 misses += 1
     return misses
+
+
+def _harshest(misses: list[int], factors: tuple[float, ...], floor: float) -> float:
+    """The first (harshest) factor under which layouts with these misses keep an effective
+    number of at least ``floor`` of their number; the last factor if none does."""
+    least = min(misses)
+    for factor in factors:
+        weights = [factor ** (m - least) for m in misses]
+        total = sum(weights)
+        if total * total >= floor * len(misses) * sum(w * w for w in weights):
+            return factor
+    return factors[-1]
 
 
 class _Race:

@@ -16,20 +16,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..bots import Knowledge
 from ..cards import RANK_LETTERS, SUIT_LETTERS
-from .players import bots_module
 
 COPIES = 4  # four packs: every card exists four times
 HIGH_TO_LOW = range(12, -1, -1)  # as a player reads a suit
 
 
-def memory_aids(observation: dict[str, Any]) -> dict[str, Any] | None:
-    """The seat's memory aids (voids, unseen cards per suit, calypso needs), JSON-ready;
-    None when the computer players, whose card counting they show, are unavailable."""
-    knowledge = getattr(bots_module(), "Knowledge", None)
-    if knowledge is None:
-        return None
-    k = knowledge(observation, memory=True)
+def memory_aids(observation: dict[str, Any]) -> dict[str, Any]:
+    """The seat's memory aids (voids, unseen cards per suit, calypso needs), JSON-ready."""
+    k = Knowledge(observation, memory=True)
     in_trick = [0] * 52
     for code in k.trick:
         in_trick[code] += 1

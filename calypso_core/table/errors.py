@@ -15,3 +15,9 @@ class ProtocolError(ValueError):
         super().__init__(english)
         self.code = code
         self.text = text if text is not None else message(f"error.{code}")
+
+    @property
+    def is_input(self) -> bool:
+        """Whether what the request carried is refused (a ``bad_*`` code: the same request
+        would be refused again), rather than the request at this moment."""
+        return self.code.startswith("bad_")

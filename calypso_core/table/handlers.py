@@ -16,22 +16,35 @@ import json
 from typing import Any
 
 from .. import __version__
+from ..bots import GRADES, LEVELS, REVIEW_ITERATIONS
 from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..game import GameState
+from ..game import new_game as deal
 from ..jsontext import nests_too_deeply
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
 from ..messages import Message, message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record, parse_record, to_record
 from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
-from . import jobs, words
+from . import ahead, jobs, words
 from .aids import memory_aids
-from .daily import daily_date, daily_settings, parse_date, today
+from .daily import (
+    NotDealtYet,
+    check_dealt,
+    daily_date,
+    daily_settings,
+    future_deal,
+    local_today,
+    parse_date,
+    seed_date,
+)
 from .errors import ProtocolError
 from .match import Match
-from .players import bot_levels, bots_module, default_level, has_hints, level_facts
+from .players import default_level, level_facts
+from .sealed import opened_record, sealed_record
 from .settings import (
     DEFAULT_PEOPLE,
+    MAX_GAMES,
     MAX_NAME_CHARS,
     Settings,
     people_of,
@@ -74,12 +87,43 @@ def reset() -> None:
     _session.match = None
     _session.aids_for = _session.aids = None
     jobs.reset()
+    ahead.reset()
 
 
 def _match(kind: str) -> Match:
     if _session.match is None:
         raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
     return _session.match
+
+
+# -- the recipe the page keeps (transport.py attaches it to every reply that changes it) -----
+
+_Mark = tuple[Match, int, bool, int]
+
+
+def recipe_mark() -> _Mark | None:
+    """Where the recipe stands: the match, its finished games, whether the game in play is
+    over (its deck is sealed until then) and the cards played."""
+    match = _session.match
+    if match is None:
+        return None
+    return (match, len(match.history), match.state.is_over, len(match.state.plays))
+
+
+def recipe_since(mark: _Mark | None) -> dict[str, Any]:
+    """The recipe of the match in play as a change since ``mark`` — ``{keep, add}``: the
+    plays kept and the cards played after them, and ``deck`` when the game's end (or an undo
+    of it) unsealed (or sealed) it — or whole (``{record, settings, history}``) when the game
+    is another one than at ``mark``, or no mark is given."""
+    match = _match("recipe")
+    if mark is None or mark[:2] != (match, len(match.history)):
+        return match.save()
+    plays = match.state.plays
+    keep = min(mark[3], len(plays))
+    change: dict[str, Any] = {"keep": keep, "add": [str(card) for card in plays[keep:]]}
+    if mark[2] != match.state.is_over:
+        change["deck"] = match.save()["record"]["deck"]
+    return change
 
 
 def _start(match: Match) -> dict[str, Any]:
@@ -103,9 +147,7 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     view["match"] = match.match_view()
     view["can_undo"] = match.can_undo
     if match.viewer is not None:
-        aids = _aids(match, match.viewer)
-        if aids is not None:
-            view["aids"] = aids
+        view["aids"] = _aids(match, match.viewer)
     if status == "handoff":
         seat = state.to_move
         view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
@@ -114,10 +156,10 @@ def _view(match: Match, *, event: dict[str, Any] | None = None, table: bool = Fa
     return view
 
 
-def _aids(match: Match, seat: int) -> dict[str, Any] | None:
+def _aids(match: Match, seat: int) -> dict[str, Any]:
     # Built once per position and viewer: "view" and the "aids" request reuse them.
     key = (len(match.history), len(match.state.plays), seat)
-    if _session.aids_for != key:
+    if _session.aids is None or _session.aids_for != key:
         _session.aids = memory_aids(match.state.observation(seat))
         _session.aids_for = key
     return _session.aids
@@ -130,7 +172,7 @@ def _table(match: Match) -> dict[str, Any]:
     first = match.history[0] if match.history else match.state
     return {
         "settings": s.to_dict(),
-        "seats": seat_setup(first, s.labels(), s.levels, s.seats),
+        "seats": seat_setup(first, s.labels(), s.levels, s.seats, s.called()),
         "sides": s.side_labels(),
         "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
         "daily": daily_date(s),
@@ -145,23 +187,20 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     of a game, the cards, the scoring values and the size of a game file. Every word comes
     as a message: the page renders it from its catalogs."""
     defaults = Rules().to_dict()
-    _, problem = bot_levels()
     return {
         "engine": __version__,
         "protocol": PROTOCOL_VERSION,
         "seats": [{"key": name.lower()} for name in SEAT_NAMES],
-        "people": {"max": 4, "default": [p["seat"] for p in DEFAULT_PEOPLE],
+        "people": {"max": len(SEAT_NAMES), "default": [p["seat"] for p in DEFAULT_PEOPLE],
                    "name_chars": MAX_NAME_CHARS},
         "levels": level_facts(),
         "default_level": default_level(),
-        "bots_problem": problem,
-        "hints": has_hints(),
         "options": [
             {"key": key, "label": words.option_label(key), "help": words.option_help(key),
              "default": defaults[key]}
             for key in words.OPTIONS
         ],
-        "games": {"min": 1, "max": 4, "default": 1},
+        "games": {"min": 1, "max": MAX_GAMES, "default": 1},
         "deals": {"count": DEALS, "tricks": TRICKS_PER_DEAL},
         "cards": {
             "ranks": [{"key": RANK_LETTERS[r]} for r in range(12, -1, -1)],
@@ -178,21 +217,25 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _review_facts() -> dict[str, Any] | None:
-    """The review's budget a card and its grades, mildest first (None without the bots)."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "GRADES"):
-        return None
+def _review_facts() -> dict[str, Any]:
+    """The review's budget a card and its grades, mildest first."""
     return {
-        "budget": bots.REVIEW_ITERATIONS,
+        "budget": REVIEW_ITERATIONS,
         "grades": [{"key": name, "label": words.grade_label(name), "cost": cost}
-                   for name, cost in reversed(bots.GRADES)],
+                   for name, cost in reversed(GRADES)],
     }
 
 
 def new_game(data: dict[str, Any]) -> dict[str, Any]:
-    """Deal a new match; the reply carries the seats and the cut."""
-    return _start(Match(Settings.from_request(data)))
+    """Deal a new match; the reply carries the seats and the cut. A day's seed is refused:
+    its deal comes only from ``daily``, on or after its day."""
+    settings = Settings.from_request(data)
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        raise ProtocolError("bad_seed", f"the seed {settings.seed} deals the Calypso of {day}: "
+                            "ask for it with daily", message("error.daily_seed", date=str(day)))
+    return _start(Match(settings))
 
 
 def load(data: dict[str, Any]) -> dict[str, Any]:
@@ -206,8 +249,25 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
         history = []
     _check_record_sizes(data["record"], history)
     loaded = Match.load(data["record"], data["settings"], history)
+    _check_loaded_daily(loaded, data)
     loaded.show(data.get("viewer"))
+    ahead.restore(loaded, data.get("ahead"))
     return _start(loaded)
+
+
+def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
+    """A saved match deals no day's cards before that day: by its seed, or by a deck its
+    seed does not deal (an imported file's)."""
+    settings = loaded.settings
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        if daily_date(settings) is None:
+            raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
+                                f"{day}, dealt only with its own settings")
+    first = (loaded.history or [loaded.state])[0]
+    if first.deck != new_game_deck(settings.seed):
+        _check_not_a_later_deal(first.deck, data)
 
 
 def view(data: dict[str, Any]) -> dict[str, Any]:
@@ -302,15 +362,15 @@ def aids(data: dict[str, Any]) -> dict[str, Any]:
     match = _match("aids")
     if match.viewer is None:
         raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
-    shown = _aids(match, match.viewer)
-    if shown is None:
-        raise ProtocolError("unavailable", "no memory aids without the computer players")
-    return shown
+    return _aids(match, match.viewer)
 
 
 def record(data: dict[str, Any]) -> dict[str, Any]:
-    """The recipe of the match: {record, settings, history}."""
-    return _match("record").save()
+    """The recipe of the match: {record, settings, history}, and ``ahead``, the review and
+    rerun work done ahead on the game in play, when there is some."""
+    match = _match("record")
+    kept = ahead.kept(match)
+    return {**match.save(), **({"ahead": kept} if kept is not None else {})}
 
 
 def replay(data: dict[str, Any]) -> dict[str, Any]:
@@ -327,8 +387,6 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         labels, sides = match.settings.labels(), match.settings.side_labels()
     else:
         state = _state_of(given)
-        if match is not None and _same_game(state, match.state) and not match.state.is_over:
-            raise ProtocolError("game_not_over", NOT_OVER)
         people = people_of(given["players"]) if "players" in given else ()
         labels = seat_labels(people)
         sides = side_labels(labels, tuple(p.seat for p in people))
@@ -340,25 +398,55 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
             "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
             f"not {brief_repr(tricks)}"
         )
-    # An imported record came with its hidden cards: an unfinished one replays as far as it goes.
-    return {**replay_position(state, tricks, reveal=True), "labels": labels, "sides": sides}
+    # A record of a game not over replays as far as it goes, showing only what was public.
+    return {**replay_position(state, tricks), "labels": labels, "sides": sides}
 
 
 # -- after the game: the Calypso of the day, the review, the master in your seat ---------------
 
 
 def daily(data: dict[str, Any]) -> dict[str, Any]:
-    """Deal the Calypso of a day: today's (UTC) unless ``date`` names an earlier one."""
-    now = today()
+    """Deal the Calypso of a day: today's unless ``date`` names an earlier one. The kept
+    attempt (``practice`` false, the default) is played straight: no hints, no undo."""
     date = data.get("date")
+    practice = data.get("practice")
+    if practice is not None and type(practice) is not bool:
+        raise ProtocolError("bad_request", f"practice must be true or false, not "
+                            f"{brief_repr(practice)}")
     try:
-        day = now if date is None else parse_date(date)
+        day = _today(data) if date is None else parse_date(date)
     except ValueError as exc:
         raise ProtocolError("bad_date", str(exc)) from None
-    if day > now:
-        raise ProtocolError("bad_date", f"the Calypso of {day} is not dealt yet: today is "
-                            f"{now} (UTC)")
-    return _start(Match(daily_settings(day)))
+    _check_dealt(day, data)
+    return _start(Match(daily_settings(day, straight=not practice)))
+
+
+def check_today(data: dict[str, Any]) -> None:
+    """Refuse a request whose ``today`` is no date of any time zone now."""
+    _today(data)
+
+
+def _today(data: dict[str, Any]) -> Any:
+    """Which day is today (daily.local_today): the request's ``today``, else the UTC date."""
+    try:
+        return local_today(data.get("today"))
+    except ValueError as exc:
+        raise ProtocolError("bad_date", str(exc)) from None
+
+
+def _check_dealt(day: Any, data: dict[str, Any]) -> None:
+    try:
+        check_dealt(day, _today(data))
+    except NotDealtYet as exc:
+        raise ProtocolError("not_dealt_yet", str(exc),
+                            message("error.not_dealt_yet", date=str(day))) from None
+
+
+def _check_not_a_later_deal(deck: Any, data: dict[str, Any]) -> None:
+    day = future_deal(deck, _today(data))
+    if day is not None:
+        raise ProtocolError("not_dealt_yet", f"these are the cards of the Calypso of {day}, "
+                            "which is not dealt yet", message("error.not_dealt_yet", date=str(day)))
 
 
 def review(data: dict[str, Any]) -> dict[str, Any]:
@@ -369,7 +457,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     else:
         state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
     deals = jobs.check_deal(data.get("deal"), complete)
-    budget = jobs.check_budget(data.get("budget"), (_review_facts() or {}).get("budget", 1))
+    budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed)
     return {
@@ -403,18 +491,16 @@ def _review_in_play(seat: Any) -> _Reviewed:
 
 
 def _review_of_record(given: Any, seat: Any) -> _Reviewed:
-    """A game record (its hidden cards are no secret), any seat (its person's, else South's),
-    every deal it reaches; never the game in play before it ends."""
+    """A game record, any seat (its person's, else South's): every deal of a finished game,
+    the deals that are over of a game not over (the cards of a deal in play are secret,
+    whoever's game it is)."""
     state = _state_of(given)
-    match = _session.match
-    if match is not None and _same_game(state, match.state) and not match.state.is_over:
-        raise ProtocolError("game_not_over", NOT_OVER)
     people = people_of(given["players"]) if "players" in given else ()
     if seat is None:
         seat = people[0].seat if people else SEAT_NAMES.index("South")
     if type(seat) is not int or not 0 <= seat < 4:
         raise ProtocolError("bad_request", f"seat must be 0-3, not {brief_repr(seat)}")
-    complete = -(-len(state.plays) // PLAYS_PER_DEAL)  # an unfinished deal of a file too
+    complete = len(state.plays) // PLAYS_PER_DEAL
     labels = seat_labels(people)
     return state, seat, complete, labels, side_labels(labels, tuple(p.seat for p in people))
 
@@ -443,9 +529,25 @@ def rerun(data: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("game_not_over", "the master plays your seat again once the game "
                             "is over")
     iterations = jobs.check_iterations(data.get("iterations"))
-    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations)
-    return {"job": job.number, "game": job.index, "done": 0, "total": len(job.game.plays),
-            "side": job.side}
+    resume = ahead.take_rerun(match, iterations)
+    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations, resume)
+    done = len(job.state.plays) if job.state is not None else 0
+    reply: dict[str, Any] = {"job": job.number, "game": job.index, "done": done,
+                             "total": len(job.game.plays), "side": job.side,
+                             "finished": job.finished}
+    if job.finished:
+        reply["result"] = _rerun_result(job)
+    return reply
+
+
+def work(data: dict[str, Any]) -> dict[str, Any]:
+    """Work ahead for about ``ms`` milliseconds (table.ahead): review the people's cards
+    played so far (``budget`` iterations a card, as for ``review``) and play the master in the
+    person's seat (``iterations`` a move, as for ``rerun``); how far both have got."""
+    match = _match("work")
+    budget = data.get("budget")
+    budget = None if budget is None else jobs.check_budget(budget, 1)
+    return ahead.work(match, data.get("ms"), budget, jobs.check_iterations(data.get("iterations")))
 
 
 def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
@@ -456,11 +558,16 @@ def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
     reply: dict[str, Any] = {"job": job.number, "done": len(state.plays),
                              "total": len(job.game.plays), "finished": job.finished}
     if job.finished:
-        players = job.settings.players()
-        players[job.settings.seats[0]] = {"computer": "master"}
-        reply["result"] = {**job.result().to_json(), "record": to_record(state, players),
-                           "side": job.side}
+        reply["result"] = _rerun_result(job)
     return reply
+
+
+def _rerun_result(job: jobs.RerunJob) -> dict[str, Any]:
+    """Both games' scores and the rerun's record (the master named at the person's seat)."""
+    assert job.state is not None
+    players = job.settings.players()
+    players[job.settings.seats[0]] = {"computer": "master"}
+    return {**job.result().to_json(), "record": to_record(job.state, players), "side": job.side}
 
 
 def import_file(data: dict[str, Any]) -> dict[str, Any]:
@@ -479,15 +586,16 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
     try:
-        state = parse_record(text)
+        state = parse_record(_opened_text(text))
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
+    _check_not_a_later_deal(state.deck, data)
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
     settings = _continuing(state, json.loads(text).get("players"), seed)
     record = to_record(state, settings.players())
     return {
-        "record": record,
+        "record": sealed_record(record, is_over=state.is_over),
         "is_over": state.is_over,
         "plays": len(state.plays),
         "tricks": len(state.tricks),
@@ -500,13 +608,12 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
     """Settings that continue an imported game: its players (a level this table does not
     offer becomes the default one), else the people and levels of the match in play."""
-    known, _ = bot_levels()
     match = _session.match
     seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
     if players is not None:
         seats.append((
             [{"seat": p.seat, "name": p.name} for p in people_of(players)],
-            [p.get("computer") if p.get("computer") in known else default_level()
+            [p.get("computer") if p.get("computer") in LEVELS else default_level()
              for p in players],
         ))
     if match is not None:
@@ -560,13 +667,24 @@ def _check_size(name: str, item: Any) -> None:
         )
 
 
-def _same_game(a: GameState, b: GameState) -> bool:
-    return a.deck == b.deck and a.suits == b.suits and a.first_dealer == b.first_dealer
+def _opened_text(text: str) -> str:
+    """A game file's text with a sealed deck opened (the page writes a game in play so)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # parse_record says what is wrong
+    opened = opened_record(data)
+    return text if opened is data else json.dumps(opened)
+
+
+def new_game_deck(seed: str) -> tuple[Any, ...]:
+    """The deck order the first game of a match with this seed is dealt."""
+    return deal(seed).deck
 
 
 def _state_of(record: Any) -> GameState:
     _check_size("record", record)
     try:
-        return from_record(record)
+        return from_record(opened_record(record))
     except RecordError as exc:
         raise ProtocolError("bad_record", str(exc)) from None

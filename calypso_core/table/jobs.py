@@ -21,17 +21,22 @@ from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots import (
+    MAX_REVIEW_ITERATIONS,
+    MAX_SEARCH_ITERATIONS,
+    CardReview,
+    GameReview,
+    review_position,
+    seat_plays,
+)
 from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from .errors import ProtocolError
-from .players import bots_module
 from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
-MAX_REVIEW_BUDGET = 32_000  # iterations a card: four times the review's own budget
-MAX_RERUN_ITERATIONS = 20_000  # the master's iterations a move in a rerun
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
 
 
@@ -46,14 +51,14 @@ class ReviewJob:
     plays: tuple[int, ...]  # the seat's plays in those deals: indices in game.plays
     budget: int
     seed: str
-    moves: list[Any] = field(default_factory=list)  # a CardReview per play reviewed
+    moves: list[CardReview] = field(default_factory=list)  # each play reviewed so far
 
     @property
     def finished(self) -> bool:
         """Whether every card of the job has been reviewed."""
         return len(self.moves) == len(self.plays)
 
-    def step(self) -> tuple[Any, GameState]:
+    def step(self) -> tuple[CardReview, GameState]:
         """Review the next card: its ``CardReview`` and the position it was played in."""
         play = self.plays[len(self.moves)]
         position = new_game(rules=self.game.rules, suits=self.game.suits,
@@ -61,20 +66,17 @@ class ReviewJob:
         for card in self.game.plays[:play]:
             position.play(card)
         card = self.game.plays[play]
-        key = (_identity(self.game), tuple(self.game.plays[: play + 1]), self.budget, self.seed)
-        move = _jobs.reviewed.get(key)
+        move = remembered(self.game, play, self.budget, self.seed)
         if move is None:
-            move = _bots("review").review_position(
+            move = review_position(
                 position, card, play, budget=self.budget, seed=self.seed)
-            if len(_jobs.reviewed) >= MAX_REMEMBERED:
-                _jobs.reviewed.clear()
-            _jobs.reviewed[key] = move
+            remember(self.game, play, self.budget, self.seed, move)
         self.moves.append(move)
         return move, position
 
     def summary(self) -> dict[str, Any]:
         """The points lost so far, overall and in each deal of the job (with its grades)."""
-        review = _bots("review").GameReview(self.seat, tuple(self.moves))
+        review = GameReview(self.seat, tuple(self.moves))
         return {
             "total_cost": review.total_cost,
             "per_deal": [row for row in review.per_deal() if row["deal"] in self.deals],
@@ -122,7 +124,7 @@ class _Jobs:
         self.review: ReviewJob | None = None
         self.rerun: RerunJob | None = None
         self.started = 0
-        self.reviewed: dict[Hashable, Any] = {}
+        self.reviewed: dict[Hashable, CardReview] = {}
 
 
 _jobs = _Jobs()
@@ -142,7 +144,7 @@ def reset() -> None:
 def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int,
                  seed: str) -> ReviewJob:
     """Start reviewing ``seat``'s cards of ``deals`` in ``game``; refuses when there are none."""
-    plays = tuple(p for p in _bots("review").seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
+    plays = tuple(p for p in seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
     if not plays:
         raise ProtocolError("nothing_to_review", "the seat has played no card to review there")
     _jobs.started += 1
@@ -150,10 +152,11 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
     return _jobs.review
 
 
-def start_rerun(settings: Settings, game: GameState, index: int,
-                iterations: int | None) -> RerunJob:
-    """Start playing finished game ``index`` of a match again, the master in the person's seat."""
-    _bots("the master in your seat")
+def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
+                resume: tuple[GameState | None, Iterator[GameState]] | None = None) -> RerunJob:
+    """Start playing finished game ``index`` of a match again, the master in the person's
+    seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
+    before its first card, and its steps)."""
     try:
         the_person(settings)
         check_game(settings, game, index)
@@ -161,10 +164,30 @@ def start_rerun(settings: Settings, game: GameState, index: int,
         raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}") \
             from None
     copy = game.clone()
-    steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+    if resume is None:
+        steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+        state = None
+    else:
+        state, steps = resume
     _jobs.started += 1
-    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps)
+    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps, state)
     return _jobs.rerun
+
+
+def remembered(game: GameState, play: int, budget: int, seed: str) -> Any:
+    """The review of play ``play`` of a game at this budget and seed, if one was done."""
+    return _jobs.reviewed.get(_review_key(game, play, budget, seed))
+
+
+def remember(game: GameState, play: int, budget: int, seed: str, move: Any) -> None:
+    """Keep the review of play ``play`` of a game (``CardReview``), for any job to reuse."""
+    if len(_jobs.reviewed) >= MAX_REMEMBERED:
+        _jobs.reviewed.clear()
+    _jobs.reviewed[_review_key(game, play, budget, seed)] = move
+
+
+def _review_key(game: GameState, play: int, budget: int, seed: str) -> Hashable:
+    return (_identity(game), tuple(game.plays[: play + 1]), budget, seed)
 
 
 def review_job(number: Any) -> ReviewJob:
@@ -198,18 +221,18 @@ def check_budget(budget: Any, default: int) -> int:
     """A review budget in iterations a card (``default`` when None)."""
     if budget is None:
         return default
-    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_BUDGET:
+    if type(budget) is not int or not 1 <= budget <= MAX_REVIEW_ITERATIONS:
         raise ProtocolError("bad_request", f"budget must be a whole number of iterations from 1 "
-                            f"to {MAX_REVIEW_BUDGET:,}, not {brief_repr(budget)}")
+                            f"to {MAX_REVIEW_ITERATIONS:,}, not {brief_repr(budget)}")
     return budget
 
 
 def check_iterations(iterations: Any) -> int | None:
     """The master's budget a move in a rerun (None: its own default)."""
     if iterations is not None and (type(iterations) is not int
-                                   or not 1 <= iterations <= MAX_RERUN_ITERATIONS):
+                                   or not 1 <= iterations <= MAX_SEARCH_ITERATIONS):
         raise ProtocolError("bad_request", f"iterations must be a whole number from 1 to "
-                            f"{MAX_RERUN_ITERATIONS:,}, not {brief_repr(iterations)}")
+                            f"{MAX_SEARCH_ITERATIONS:,}, not {brief_repr(iterations)}")
     return iterations
 
 
@@ -244,10 +267,3 @@ def check_deal(deal: Any, complete: int) -> tuple[int, ...]:
 def _identity(game: GameState) -> Hashable:
     return (game.rules, tuple(game.suits), game.first_dealer, tuple(game.deck))
 
-
-def _bots(what: str) -> Any:
-    """The bots package when it can review; else the request is refused."""
-    bots = bots_module()
-    if bots is None or not hasattr(bots, "review_position"):
-        raise ProtocolError("unavailable", f"no {what} without the computer players")
-    return bots

@@ -27,6 +27,7 @@ from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError
 from .players import Chooser, make_chooser, suggest
+from .sealed import opened_record, sealed_record
 from .settings import Settings
 from .story import truncated, undo_length
 
@@ -261,6 +262,7 @@ class Match:
                 "undo_off", "undo is off when several people play: a card once seen by the "
                 "others cannot be unseen"
             )
+        self._check_not_straight("undo")
         try:
             keep = undo_length(self.state, self.settings.seats[0])
         except ValueError:
@@ -271,7 +273,7 @@ class Match:
     @property
     def can_undo(self) -> bool:
         """Whether ``undo`` has a card to take back."""
-        if self.several or self.state.is_over:
+        if self.several or self.settings.straight or self.state.is_over:
             return False
         try:
             undo_length(self.state, self.settings.seats[0])
@@ -281,18 +283,26 @@ class Match:
 
     def hint(self) -> tuple[Card, list[Message]]:
         """A suggested card for the person whose turn it is, with the reason (messages)."""
+        self._check_not_straight("hint")
         if self.status != "your_turn":
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)
 
+    def _check_not_straight(self, kind: str) -> None:
+        if self.settings.straight:
+            raise ProtocolError(
+                "straight", f"{kind} is off: the kept attempt at the Calypso of the day is "
+                "played straight, with no hints and no undo", message("error.straight"))
+
     # -- saving -----------------------------------------------------------------------------
 
     def save(self) -> dict[str, Any]:
-        """The recipe of the match: settings, the game in play, and the games before it.
-        Each record names its players (docs/game-record.md#players)."""
+        """The recipe of the match: settings, the game in play (its deck sealed until it is
+        over: ``sealed``), and the games before it. Each record names its players
+        (docs/game-record.md#players)."""
         players = self.settings.players()
         return {
-            "record": to_record(self.state, players),
+            "record": sealed_record(to_record(self.state, players), is_over=self.state.is_over),
             "settings": self.settings.to_dict(),
             "history": [to_record(game, players) for game in self.history],
         }
@@ -313,6 +323,7 @@ class Match:
         games: list[GameState] = []
         for i, item in enumerate([*history, record]):
             name = "record" if i == len(history) else f"history[{i}]"
+            item = opened_record(item)
             try:
                 game = from_record(item)
             except RecordError as exc:

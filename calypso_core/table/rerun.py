@@ -17,10 +17,11 @@ card in the rerun. Random, novice and club players never use the clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots import make_bot
 from ..cards import Card
 from ..game import GameState, new_game
 from ..record import to_record
@@ -61,19 +62,23 @@ class Rerun:
 
 
 def rerun_steps(
-    settings: Settings, game: GameState, index: int, player: Player
+    settings: Settings, game: GameState, index: int, player: Player,
+    played: Sequence[Card | str] = (),
 ) -> Iterator[GameState]:
     """Play game ``index`` (0-based) of a match again, ``player`` in the person's seat.
 
     Yields the position after every card, so that a worker can report progress and stop
     between cards. ``game`` must be that game of the match (its deck is the one the
     settings deal); the other seats are the match's computer players for that game, with
-    their seeds.
+    their seeds. ``played`` are the rerun's first cards from an earlier run of it (kept in a
+    save): they are played again without thinking, and the rerun goes on from there.
     """
     check_game(settings, game, index)
     state = new_game(
         rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
     )
+    for card in played:
+        state.play(card)  # every player chooses from the position alone: nothing else to redo
     bots = computer_players(settings, index)
     person = the_person(settings)
     while not state.is_over:
@@ -94,8 +99,6 @@ def master_player(settings: Settings, index: int, iterations: int | None = None)
 
     ``iterations`` is its search budget a move (the master's default when None), clock off.
     """
-    from ..bots import make_bot
-
     budget = {} if iterations is None else {"iterations": iterations}
     salt = f"master-in-your-seat:{settings.seed}:{index}"
     person = the_person(settings)

@@ -13,12 +13,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from ..bots import LEVELS
 from ..cards import SEAT_NAMES, CardParseError, Suit, brief_repr
 from ..messages import Message, message
 from ..rules import Rules
 from . import words
 from .errors import ProtocolError
-from .players import bot_levels, default_level
+from .players import default_level
 
 HUMAN = "human"  # the level of a person's seat
 MAX_GAMES = 4
@@ -26,7 +27,7 @@ MAX_SEED_CHARS = 100
 MAX_NAME_CHARS = 20
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
 PERSON_KEYS = frozenset({"seat", "name", "remote"})
-SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit")
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class Settings:
     people: tuple[Person, ...]  # 1-4, in the order given
     games: int
     suit: Suit | None  # the first person's suit, or None for the seed's choice
+    # Played straight (the kept attempt at the Calypso of the day): no hints, no undo.
+    straight: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data, as ``from_request`` reads them."""
@@ -60,6 +63,7 @@ class Settings:
                        for p in self.people],
             "games": self.games,
             "suit": None if self.suit is None else str(self.suit),
+            **({"straight": True} if self.straight else {}),
         }
 
     @classmethod
@@ -81,6 +85,7 @@ class Settings:
             people=people,
             games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
+            straight=_check_straight(data.get("straight")),
         )
 
     @property
@@ -100,6 +105,10 @@ class Settings:
     def labels(self) -> list[Message]:
         """What to call each seat ("You" for the only person, else names or seat names)."""
         return seat_labels(self.people)
+
+    def called(self) -> list[str]:
+        """How each seat's label is made: ``you``, ``name`` or ``seat`` (words.seat_called)."""
+        return [words.seat_called(self.name_of(s), len(self.people) == 1) for s in range(4)]
 
     def side_labels(self) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
@@ -215,7 +224,6 @@ def _check_rules(rules: Any) -> Rules:
 def _check_levels(
     level: Any, levels: Any, people: tuple[Person, ...]
 ) -> tuple[str, str, str, str]:
-    known, _ = bot_levels()
     seats = {p.seat for p in people}
     if level is not None and levels is not None:
         raise ProtocolError("bad_level", "give level (all seats) or levels (per seat), not both")
@@ -227,13 +235,13 @@ def _check_levels(
     for seat, item in enumerate(levels):
         if seat in seats:
             checked.append(HUMAN)  # a person's seat: its entry is not a level, and ignored
-        elif isinstance(item, str) and item in known:
+        elif isinstance(item, str) and item in LEVELS:
             checked.append(item)
         else:
             raise ProtocolError(
                 "bad_level",
                 f"{SEAT_NAMES[seat]}: {brief_repr(item)} is not a level "
-                f"(known: {', '.join(known)})",
+                f"(known: {', '.join(LEVELS)})",
             )
     return (checked[0], checked[1], checked[2], checked[3])
 
@@ -242,6 +250,15 @@ def _check_games(games: Any) -> int:
     if type(games) is not int or not 1 <= games <= MAX_GAMES:
         raise ProtocolError("bad_games", f"games must be a number from 1 to {MAX_GAMES}")
     return games
+
+
+def _check_straight(straight: Any) -> bool:
+    if straight is None:
+        return False
+    if type(straight) is not bool:
+        raise ProtocolError("bad_settings", f"straight must be true or false, not "
+                            f"{brief_repr(straight)}")
+    return straight
 
 
 def _check_suit(suit: Any) -> Suit | None:

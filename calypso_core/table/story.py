@@ -6,7 +6,7 @@
 - ``deal_log`` lists the tricks of one deal with leader, cards, winner and why, as the
   players at the table saw them (everything in it was played face up), and once the deal
   is over what it brought each partnership (``deal_summary``).
-- ``replay_position`` shows a finished (or imported) game after its first *k* tricks with
+- ``replay_position`` shows a game after its first *k* tricks (a finished one) with
   every hand face up; it is never for a game in progress.
 - ``undo_length`` says how many plays to keep to take back a seat's last card.
 """
@@ -118,15 +118,18 @@ def deal_summary(state: GameState, deal: int) -> dict[str, list[int]]:
     }
 
 
-def replay_position(state: GameState, tricks: int, *, reveal: bool = False) -> dict[str, Any]:
-    """A finished game after its first ``tricks`` tricks (0-52), every hand face up.
+def _face_up(state: GameState, seat: int, suit: int) -> list[str]:
+    return codes([Card(c) for c in sorted_hand([int(c) for c in state.hand(seat)], suit)])
+
+
+def replay_position(state: GameState, tricks: int) -> dict[str, Any]:
+    """A game after its first ``tricks`` tricks (0-52): a finished game's with every hand
+    face up; a game not over shows only what was public (each hand is ``null``, with the
+    number of cards it ``held``), for its deck is a secret until its last card.
 
     Returns the hands, calypsos (low to high), piles and scores, the trick just completed
-    with its reason, and the scores at that point. Refuses a game in progress (its hands are
-    hidden) unless ``reveal`` says its hidden cards are no secret (an imported record).
+    with its reason, and the scores at that point.
     """
-    if not state.is_over and not reveal:
-        raise ValueError("only a finished game can be replayed with its hands shown")
     total = len(state.tricks)
     if type(tricks) is not int or not 0 <= tricks <= total:
         raise ValueError(f"{tricks!r} is not a number of tricks from 0 to {total}")
@@ -147,8 +150,8 @@ def replay_position(state: GameState, tricks: int, *, reveal: bool = False) -> d
         "seats": [
             {
                 "suit": SUIT_LETTERS[suits[seat]],
-                "hand": codes([Card(c) for c in sorted_hand([int(c) for c in at.hand(seat)],
-                                                            suits[seat])]),
+                "hand": _face_up(at, seat, suits[seat]) if state.is_over else None,
+                "held": len(at.hand(seat)),
                 "calypso": codes(at.calypso(seat)),
                 "completed": at.completed(seat),
                 "pile": at.pile(seat),

@@ -1,19 +1,30 @@
 """The worker protocol: one function from a JSON request string to a JSON reply string.
 
 Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` or
-``{"id", "ok": false, "error": {"code", "message", "text"}}`` (``text`` is what people read,
-a message; ``message`` the same in plain English, for logs). ``REQUESTS`` maps each request type
-to its handler (``handlers``) and the payload keys it accepts; the limits are checked before
-anything is parsed. One match is kept between requests (the worker runs one page); apart
-from that, and from fresh random seeds when none is given, a reply depends only on the
-request. A refused request changes nothing. docs/protocol.md describes every request.
+``{"id", "ok": false, "error": {"code", "message", "text", "input"}}`` (``text`` is what people
+read, a message; ``message`` the same in plain English, for logs; ``input`` whether what the
+request carried is refused, so that the same request would be refused again). ``REQUESTS``
+maps each request type to its handler (``handlers``), the payload keys it accepts and its
+declared effect (below); the limits are checked before anything is parsed. One match is kept
+between requests (the worker runs one page); apart from that, and from fresh random seeds when
+none is given, a reply depends only on the request. A refused request changes nothing.
+docs/protocol.md describes every request.
+
+**Declared effects.** Each request says, next to its handler, what it does to the recipe of
+the game in play (``{record, settings, history}``, what ``record`` returns): ``starts`` a game
+(its reply carries the whole new recipe as ``recipe``), ``changes`` the game in play (its reply
+carries the change as ``recipe``: ``{"keep": n, "add": [cards]}``, the plays kept and the cards
+played after them, with ``deck`` when the game's end unseals it), or only ``reads`` it (no
+``recipe``). ``hello`` announces them as
+``requests``, so the page keeps the recipe by following the engine, with no list of its own;
+tests/test_effects.py holds every request to its declaration.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, NamedTuple
 
 from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
@@ -30,32 +41,54 @@ MAX_REQUEST_CHARS = 6 * MAX_RECORD_BYTES + 16_000
 MAX_MESSAGE_CHARS = 300
 MAX_SAFE_INTEGER = 2**53 - 1  # ids stay exact as JavaScript numbers
 Handler = Callable[[dict[str, Any]], Any]
+Effect = Literal["starts", "changes", "reads"]
+EFFECTS: tuple[Effect, ...] = ("starts", "changes", "reads")
+# Every request may say which day is today where the person is (daily.local_today): the
+# page sends it with each, so that the requests that deal judge dates by it.
+COMMON_KEYS = frozenset({"id", "type", "today"})
 
-# Each request type: its handler and the payload keys it accepts besides "id" and "type".
-REQUESTS: dict[str, tuple[Handler, frozenset[str]]] = {
-    "hello": (handlers.hello, frozenset()),
-    "new_game": (handlers.new_game,
-                 frozenset({"seed", "rules", "level", "levels", "people", "games", "suit"})),
-    "view": (handlers.view, frozenset()),
-    "play": (handlers.play, frozenset({"card"})),
-    "step": (handlers.step, frozenset()),
-    "reveal": (handlers.reveal, frozenset({"seat"})),
-    "seat_view": (handlers.seat_view, frozenset({"seat"})),
-    "seat_play": (handlers.seat_play, frozenset({"seat", "card"})),
-    "next_game": (handlers.next_game, frozenset()),
-    "hint": (handlers.hint, frozenset()),
-    "aids": (handlers.aids, frozenset()),
-    "record": (handlers.record, frozenset()),
-    "load": (handlers.load, frozenset({"record", "settings", "history", "viewer"})),
-    "undo": (handlers.undo, frozenset()),
-    "replay": (handlers.replay, frozenset({"record", "tricks"})),
-    "import": (handlers.import_file, frozenset({"text"})),
-    "examples": (handlers.examples, frozenset()),
-    "daily": (handlers.daily, frozenset({"date"})),
-    "review": (handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"})),
-    "review_next": (handlers.review_next, frozenset({"job"})),
-    "rerun": (handlers.rerun, frozenset({"iterations"})),
-    "rerun_next": (handlers.rerun_next, frozenset({"job"})),
+
+class Request(NamedTuple):
+    """A request type: its handler, the payload keys it accepts besides the common ones, and
+    what it does to the game's recipe (see the module's docstring)."""
+
+    handler: Handler
+    accepts: frozenset[str]
+    effect: Effect
+
+
+def _hello(data: dict[str, Any]) -> dict[str, Any]:
+    return {**handlers.hello(data),
+            "requests": {kind: request.effect for kind, request in REQUESTS.items()}}
+
+
+REQUESTS: dict[str, Request] = {
+    "hello": Request(_hello, frozenset(), "reads"),
+    "new_game": Request(handlers.new_game, frozenset(
+        {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts"),
+    "view": Request(handlers.view, frozenset(), "reads"),
+    "play": Request(handlers.play, frozenset({"card"}), "changes"),
+    "step": Request(handlers.step, frozenset(), "changes"),
+    "reveal": Request(handlers.reveal, frozenset({"seat"}), "reads"),
+    "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads"),
+    "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes"),
+    "next_game": Request(handlers.next_game, frozenset(), "starts"),
+    "hint": Request(handlers.hint, frozenset(), "reads"),
+    "aids": Request(handlers.aids, frozenset(), "reads"),
+    "record": Request(handlers.record, frozenset(), "reads"),
+    "load": Request(handlers.load,
+                    frozenset({"record", "settings", "history", "viewer", "ahead"}), "starts"),
+    "undo": Request(handlers.undo, frozenset(), "changes"),
+    "replay": Request(handlers.replay, frozenset({"record", "tricks"}), "reads"),
+    "import": Request(handlers.import_file, frozenset({"text"}), "reads"),
+    "examples": Request(handlers.examples, frozenset(), "reads"),
+    "daily": Request(handlers.daily, frozenset({"date", "practice"}), "starts"),
+    "review": Request(handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
+                      "reads"),
+    "review_next": Request(handlers.review_next, frozenset({"job"}), "reads"),
+    "rerun": Request(handlers.rerun, frozenset({"iterations"}), "reads"),
+    "rerun_next": Request(handlers.rerun_next, frozenset({"job"}), "reads"),
+    "work": Request(handlers.work, frozenset({"ms", "budget", "iterations"}), "reads"),
 }
 
 reset = handlers.reset
@@ -74,11 +107,13 @@ def handle(request: str) -> str:
         result = _dispatch(data)
     except ProtocolError as exc:
         return _reply(_id_of(request, req_id),
-                      error={"code": exc.code, "message": str(exc), "text": exc.text})
+                      error={"code": exc.code, "message": str(exc), "text": exc.text,
+                             "input": exc.is_input})
     except Exception as exc:  # a bug must still answer, or the page waits forever
         english = f"the engine failed: {type(exc).__name__}: {exc}"
         return _reply(_id_of(request, req_id), error={"code": "internal", "message": english,
-                                                      "text": message("error.internal")})
+                                                      "text": message("error.internal"),
+                                                      "input": False})
     return _reply(req_id, result=result)
 
 
@@ -130,11 +165,18 @@ def _dispatch(data: dict[str, Any]) -> Any:
         known = ", ".join(REQUESTS)
         raise ProtocolError("unknown_type",
                             f"unknown request type {brief_repr(kind)} (known: {known})")
-    handler, accepted = REQUESTS[kind]
-    extra = sorted(set(data) - accepted - {"id", "type"})
+    request = REQUESTS[kind]
+    extra = sorted(set(data) - request.accepts - COMMON_KEYS)
     if extra:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
-    return handler(data)
+    if "today" in data:
+        handlers.check_today(data)
+    if request.effect == "reads":
+        return request.handler(data)
+    before = handlers.recipe_mark()
+    result = request.handler(data)
+    return {**result, "recipe": handlers.recipe_since(before if request.effect == "changes"
+                                                      else None)}
 
 
 def _reply(req_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> str:

@@ -165,12 +165,14 @@ def seen_by(state: GameState, seat: int) -> dict[str, Any]:
 
 
 def seat_setup(state: GameState, labels: list[Message], levels: tuple[str, ...],
-               people: tuple[int, ...]) -> list[dict[str, Any]]:
-    """What stays the same at each seat through a match: its label, whether a person
-    plays it (else its level), its suit and its side."""
+               people: tuple[int, ...], called: list[str]) -> list[dict[str, Any]]:
+    """What stays the same at each seat through a match: its label and how it is made
+    (``called``: you, name or seat), whether a person plays it (else its level), its suit
+    and its side."""
     return [
         {
             "label": labels[s],
+            "called": called[s],
             "person": s in people,
             "level": levels[s],
             "suit": SUIT_LETTERS[state.suits[s]],

@@ -44,11 +44,20 @@ def option_help(key: str) -> Message:
     return message(f"option_help.{key}")
 
 
+def seat_called(name: str | None, alone: bool) -> str:
+    """How a seat is called: ``you`` (the only person), ``name`` (a person's name), else
+    ``seat`` (its seat's name: a computer, or a person who gave no name)."""
+    if name is not None and alone:
+        return "you"
+    return "name" if name else "seat"
+
+
 def seat_label(seat: int, name: str | None, alone: bool) -> Message:
     """What to call a seat: "You" for the only person, a person's name, else the seat."""
-    if name is not None and alone:
+    called = seat_called(name, alone)
+    if called == "you":
         return message("label.you")
-    if name:
+    if called == "name":
         return message("label.person", name=name)
     return message("label.seat", seat=seat)
 

@@ -89,7 +89,7 @@ def site_server(
     def start(folder: Path, prefix: str = "/",
               headers: dict[str, str] | None = None) -> tuple[str, Callable[[], None]]:
         url, stop = build_module.start_server(folder, prefix=prefix, headers=headers)
-        stopped = []
+        stopped: list[bool] = []
 
         def stop_once() -> None:
             if not stopped:

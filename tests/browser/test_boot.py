@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 import calypso_core
 
 from .conftest import BOOT_TIMEOUT_MS
-from .table import play_a_card
+from .table import play_a_card, plays
 
 pytestmark = pytest.mark.browser
 
@@ -70,7 +70,7 @@ def warnings_of(page: Page) -> list[str]:
 
 def big_files(info: dict[str, Any], *extra: str) -> int:
     """Bytes of the files the loading screen counts: the runtime's, the wheel, and extra."""
-    paths = ["pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip", info["engine_wheel"], *extra]
+    paths = ["pyodide/pyodide.asm.wasm", info["stdlib"], info["engine_wheel"], *extra]
     return sum(info["files"][path] for path in paths)
 
 
@@ -97,6 +97,7 @@ def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_off
     snapshot_requests: list[bool] = []  # for each request of the snapshot: by the service worker?
     page.context.on("request", lambda r: snapshot_requests.append(r.service_worker is not None)
                     if r.url == server_url + info["snapshot"] else None)
+    full_stdlib = requests_of(page, server_url + info["stdlib_full"])
     warnings = warnings_of(page)
     page.add_init_script(LOADING_PROBE)
     # A first visit: nothing is cached, so no snapshot (as if it were missing), and no warning.
@@ -116,6 +117,58 @@ def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_off
     assert snapshot_requests == [True]  # read from the offline copy, not fetched
     play_a_card(page)
     assert not [w for w in warnings if SNAPSHOT_WARNING in w], warnings
+    # The game's own standard library was enough, on both visits.
+    assert full_stdlib == [], full_stdlib
+
+
+def requests_of(page: Page, url: str) -> list[str]:
+    """The requests for a URL from now on, by the page or its workers (filled as they go)."""
+    seen: list[str] = []
+    page.context.on("request", lambda r: seen.append(r.method) if r.url == url else None)
+    return seen
+
+
+def with_an_import_on_each_play(wheel: Path, module: str) -> None:
+    """Rewrite the engine wheel so that the engine imports ``module`` at each play request,
+    after the first card: the way a new import would first happen in the middle of a game."""
+    with zipfile.ZipFile(wheel) as archive:
+        entries = {info.filename: archive.read(info) for info in archive.infolist()}
+    transport = "calypso_core/table/transport.py"
+    entries[transport] += (
+        "\n\n_plain_handle = handle\n\n\n"
+        "def handle(request: str) -> str:\n"
+        "    if '\"play\"' in request:\n"
+        f"        import {module}  # noqa: F401\n"
+        "    return _plain_handle(request)\n").encode()
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+
+
+def test_a_module_the_games_standard_library_lacks_comes_from_the_whole_one_mid_game(
+    page: Page, dist_dir: Path, tmp_path: Path, serve: Callable[[Path], str],
+    build_module: ModuleType, boot: Boot,
+) -> None:
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    missing = "statistics"  # in the whole standard library, not in the game's
+    assert missing not in build_module.stdlib_modules()
+    copy = tmp_path / "dist"
+    shutil.copytree(dist_dir, copy)
+    with_an_import_on_each_play(copy / info["engine_wheel"], missing)
+    build_module.finalize(copy)
+    url = serve(copy)
+    full_stdlib = requests_of(page, url + info["stdlib_full"])
+    warnings = warnings_of(page)
+    assert boot(page, url + QUERY) == "ready"
+    assert worker_start(page) == "plain"
+    assert full_stdlib == []  # not before it is needed
+    play_a_card(page)  # the engine imports the missing module: the whole zip comes, once
+    assert full_stdlib == ["GET"]
+    assert any(f"{missing} is not in the game's standard library" in w for w in warnings)
+    first = plays(page)
+    play_a_card(page)
+    assert plays(page) > first
+    assert full_stdlib == ["GET"]
 
 
 def another_builds_snapshot(build_module: ModuleType, wheel: Path, folder: Path) -> bytes:
@@ -124,7 +177,8 @@ def another_builds_snapshot(build_module: ModuleType, wheel: Path, folder: Path)
     shutil.copyfile(wheel, other)
     with zipfile.ZipFile(other, "a") as archive:
         archive.writestr("calypso_core/another_build.py", "BUILD = 'another'\n")
-    return build_module.make_snapshot(build_module.fetch_pyodide(), other, folder).read_bytes()
+    snapshot: Path = build_module.make_snapshot(build_module.fetch_pyodide(), other, folder)
+    return snapshot.read_bytes()
 
 
 @pytest.mark.parametrize("kind", ["damaged", "another_build", "not_restorable"])
@@ -207,3 +261,23 @@ def test_a_missing_engine_wheel_is_reported_on_the_page(
     expect(error).to_be_visible()
     expect(error).to_contain_text("engine_install_failed")
     expect(error).to_contain_text(f"{Path(wheel).name}: the file is missing (HTTP 404)")
+
+
+def test_a_missing_standard_library_is_reported_on_the_page_without_a_check_request(
+    page: Page,
+    dist_dir: Path,
+    broken_dist: Callable[[str], Path],
+    serve: Callable[[Path], str],
+    expected_problems: list[re.Pattern[str]],
+    boot: Boot,
+) -> None:
+    stdlib = json.loads((dist_dir / "build-info.json").read_text())["stdlib"]
+    url = serve(broken_dist(stdlib))
+    # The failed request, and Pyodide's own report of it ("Failed to load '…zip': …").
+    expected_problems.append(re.compile(re.escape(f"/{stdlib}") + "(?![\\w.])"))
+    methods = requests_of(page, url + stdlib)
+    assert boot(page, url) == "error"  # not a loading screen that never ends
+    error = page.locator("[data-engine-error]")
+    expect(error).to_contain_text("runtime_missing")
+    expect(error).to_contain_text(f"{stdlib}: HTTP 404")
+    assert methods == ["GET"]  # Pyodide's own request, looked at on its way

@@ -18,6 +18,7 @@ from playwright.sync_api import Page, expect
 
 from calypso_core import from_record
 from calypso_core import table as protocol
+from calypso_core.table.sealed import opened_record
 
 from .table import PLAYABLE, engine_request, hand, play_a_card, plays, settle
 from .watching import page_for_the_module
@@ -156,9 +157,6 @@ def test_a_hint_marks_a_playable_card_and_says_why(table: Page) -> None:
     page = table
     deal(page, "hint-1")
     hint = page.get_by_role("button", name="Hint")
-    if not engine_request(page, "hello")["result"]["hints"]:
-        expect(hint).to_be_hidden()
-        pytest.skip("the computer players offer no hints")
     hint.click()
     marked = page.locator("[data-hand] [data-card][data-hint]")
     expect(marked).to_have_count(1)
@@ -208,6 +206,10 @@ def test_a_whole_game_reaches_a_score_sheet_that_adds_up(table: Page) -> None:
 
 def test_a_match_goes_on_to_the_next_game(table: Page) -> None:
     page = table
+    # The master in your seat replays the first game meanwhile; a small budget keeps the
+    # card it works on when "Next game" is pressed (which waits for it) short on a busy machine.
+    page.evaluate("""() => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ master_iterations: 3 }))""")
     deal(page, "match-1", games=2, suit="C")
     while settle(page) != "over":
         play_a_card(page)
@@ -218,10 +220,11 @@ def test_a_match_goes_on_to_the_next_game(table: Page) -> None:
     settle(page)
     expect(page.locator("[data-seat='2'] .suit-badge")).to_contain_text("clubs")
     saved = engine_request(page, "record")["result"]
-    second = from_record(saved["record"])
+    second = from_record(opened_record(saved["record"]))  # sealed while in play
     assert second.first_dealer == first.dealer and second.suits == first.suits
     assert len(saved["history"]) == 1
     expect(page.locator("[data-match-totals]")).to_be_visible()
+    page.evaluate("() => localStorage.removeItem('calypso.dev.v1')")
 
 
 def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Page) -> None:
@@ -278,6 +281,8 @@ def call_cpython(kind: str, **payload: Any) -> Any:
 
 
 def without_timing(view: dict[str, Any]) -> dict[str, Any]:
+    """A view as the page gets it (the client keeps the recipe), the think time left out."""
+    view = {key: value for key, value in view.items() if key != "recipe"}
     event = view.get("event")
     if event:
         view = {**view, "event": {**event, "think_ms": None}}
@@ -324,8 +329,8 @@ def test_an_unknown_level_in_the_url_is_reported_and_a_game_is_dealt(
 
 
 def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
-    # The page keeps the save recipe from the replies: apart from a new game's record, each
-    # move is one request (it used to be two, and a third after every turn).
+    # The page keeps the save recipe from the replies (their declared effects): each move is
+    # one request (it used to be two, and a third after every turn, and one more a game).
     page = table
     page.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
@@ -344,11 +349,11 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
             break
         play_a_card(page)
     sent = page.evaluate("window.__sent")
-    assert sent.count("new_game") == 1 and sent.count("record") == 1, sent[:5]
+    assert sent.count("new_game") == 1 and sent.count("record") == 0, sent[:5]
     assert sent.count("step") + sent.count("play") == 208
     # After the game, the master plays the person's seat again (web/rerun.js): its own job.
     game = [kind for kind in sent if kind not in ("rerun", "rerun_next")]
-    assert len(game) == 210, sorted(set(game))
+    assert len(game) == 209, sorted(set(game))
     saved = engine_request(page, "record")["result"]
     assert page.evaluate("""async () => (await import("./engine-client.js")).engine().game""") \
         == saved

@@ -2,21 +2,26 @@
 person, no hidden card anywhere in the page while every hand is covered, the right hand
 shown by "Show <Seat>'s hand", and a reload that comes back to the hand-off screen.
 
-The hidden cards are worked out in CPython from the page's own game record: every card in
-any hand that nobody has seen played (nor cut). Each must be absent from the page's DOM
-(text, attributes, accessible names, titles, the log) and from its accessibility tree, by
-code ("QH"), by name ("Queen of hearts") and by short form ("Q♥").
+The hidden cards are worked out in CPython from the page's own game record (its deck opened
+here: the engine hands it over sealed): every card in any hand that nobody has seen played
+(nor cut). Each must be absent from the page's DOM (text, attributes, accessible names,
+titles, the log) and from its accessibility tree, by code ("QH"), by name ("Queen of
+hearts") and by short form ("Q♥") — and, while every hand is covered, from every message the
+page received since a hand was last shown, from everything it stores, and from the game file
+it writes.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from calypso_core import Card, from_record
+from calypso_core.table.sealed import opened_record
 
 from .table import TIMEOUT_MS, engine_request, settle
 from .watching import page_for_the_module
@@ -38,18 +43,38 @@ def engine(page: Page, kind: str, payload: dict[str, Any] | None = None) -> Any:
     return reply["result"]
 
 
+# Keeps every message the page's thread receives from its engine workers (window.__received).
+RECORD_MESSAGES = """(() => {
+    window.__received = [];
+    const Original = window.Worker;
+    window.Worker = class extends Original {
+        constructor(...args) {
+            super(...args);
+            this.addEventListener("message", (event) => window.__received.push(
+                typeof event.data === "string" ? event.data : JSON.stringify(event.data)));
+        }
+    };
+})();"""
+CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
+
+
+def game_record(page: Page) -> dict[str, Any]:
+    """The game in play's record, its deck opened."""
+    return dict(opened_record(engine(page, "record")["record"]))
+
+
 def hidden_cards(page: Page) -> set[Card]:
     """Cards in some hand that nobody at the table has seen: not played, not cut."""
-    saved, view = engine(page, "record"), engine(page, "view")
-    state = from_record(saved["record"])
-    public = {Card.parse(c) for c in [*saved["record"]["plays"], *view["table"]["cut"]["cards"]]}
+    record, view = game_record(page), engine(page, "view")
+    state = from_record(record)
+    public = {Card.parse(c) for c in [*record["plays"], *view["table"]["cut"]["cards"]]}
     return {card for seat in range(4) for card in state.hand(seat)} - public
 
 
 def page_text(page: Page) -> str:
     """Everything in the page a person or a screen reader could meet: the whole DOM as HTML
     (text, attributes, titles, accessible names) and the accessibility tree."""
-    html = page.evaluate("document.documentElement.outerHTML")
+    html: str = page.evaluate("document.documentElement.outerHTML")
     return html + "\n" + page.locator("body").aria_snapshot()
 
 
@@ -66,10 +91,31 @@ def assert_nothing_hidden_shown(page: Page) -> int:
     return len(hidden) * len(forms(Card(0)))
 
 
+def covered_since_shown(page: Page) -> str:
+    """Every message the page received since the last one that showed a hand."""
+    received: list[str] = page.evaluate("window.__received")
+    last = max((i for i, text in enumerate(received)
+                if isinstance(json.loads(text).get("result"), dict)
+                and isinstance(json.loads(text)["result"].get("viewer"), int)), default=-1)
+    return "\n".join(received[last + 1:])
+
+
+def stored(page: Page) -> str:
+    """Everything the page keeps in localStorage and sessionStorage."""
+    return str(page.evaluate("""() => JSON.stringify([localStorage, sessionStorage].map(
+        (store) => Object.fromEntries(Object.keys(store).map((k) => [k, store.getItem(k)]))))"""))
+
+
+def assert_no_hidden_code(hidden: set[Card], where: str, text: str) -> None:
+    found = {Card.parse(code) for code in CODE.findall(text)} & hidden
+    assert not found, f"covered, yet {where} holds {sorted(map(str, found))[:5]}"
+
+
 def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
     table: Page,
 ) -> None:
     page = table
+    page.add_init_script(RECORD_MESSAGES)  # from the next load on: the reload below
     handoffs = checked = 0
     shown: int | None = None
     reloaded = False
@@ -88,6 +134,19 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
             # Public things stay: the trick, the seats' calypsos, the scores.
             expect(page.locator("[data-seat] .calypso")).to_have_count(4)
             checked += assert_nothing_hidden_shown(page)
+            hidden = hidden_cards(page)
+            if reloaded:
+                assert_no_hidden_code(hidden, "a message", covered_since_shown(page))
+            assert_no_hidden_code(hidden, "the storage", stored(page))
+            if handoffs == 4:
+                with page.expect_download() as download:
+                    page.get_by_role("button", name="Menu").click()
+                    page.locator("[data-dialog=menu]").get_by_role(
+                        "button", name="Save game to a file").click()
+                written = download.value.path().read_text(encoding="utf-8")
+                assert_no_hidden_code(hidden, "the game file", written)
+                assert json.loads(written)["plays"] == game_record(page)["plays"]
+                expect(page.locator("[data-table]")).to_have_attribute("data-covered", "true")
             handoffs += 1
             if handoffs == 3 and not reloaded:
                 # A reload mid-game comes back to the hand-off screen, never to a hand.
@@ -102,7 +161,7 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
             button.click()
             assert settle(page) == "ready"
             shown = to_move
-            record = from_record(engine(page, "record")["record"])
+            record = from_record(game_record(page))
             hand = page.locator("[data-hand] [data-card]").evaluate_all(
                 "els => els.map(e => e.dataset.card)")
             assert sorted(hand) == sorted(str(c) for c in record.hand(to_move))
@@ -117,7 +176,7 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
                 "data-plays", before or "", timeout=TIMEOUT_MS)
     assert handoffs >= 13 and reloaded
     assert checked > 1_000  # many hidden cards were looked for, in every form
-    assert from_record(engine(page, "record")["record"]).is_over
+    assert from_record(engine(page, "record")["record"]).is_over  # a finished game's deck: plain
     sheet = page.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
     expect(sheet.locator("[data-score-side='0'] th")).to_have_text("South & North")

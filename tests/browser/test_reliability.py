@@ -6,16 +6,18 @@ One page for the module, booted once; each replacement of the worker costs anoth
 
 from __future__ import annotations
 
+import datetime
 import statistics
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from calypso_core import from_record
+from calypso_core.table.sealed import opened_record
 
-from .table import SETTLED, TIMEOUT_MS, play_a_card, plays
-from .watching import page_for_the_module
+from .table import SETTLED, TIMEOUT_MS, hand, play_a_card, plays
+from .watching import booted_page, page_for_the_module, settled
 
 pytestmark = pytest.mark.browser
 
@@ -87,8 +89,77 @@ def test_a_worker_that_fails_mid_move_is_replaced_without_the_page_noticing(
     assert after["plays"] == after["view"]["plays"] > before
     assert after["hand"] == after["view"]["hand"]
     saved = client_call(table, "async (client) => client.request('record')")
-    assert len(from_record(saved["record"]).plays) == after["plays"]
+    assert len(from_record(opened_record(saved["record"])).plays) == after["plays"]
     expect(table.locator("[data-notice]")).to_be_hidden()
+
+
+# -- the Calypso of the day comes back whole ---------------------------------------------------
+
+TODAY = datetime.datetime.now(datetime.UTC).date().isoformat()
+DAILY = f"?daily={TODAY}&speed=0"
+
+
+def saved_game(page: Page) -> dict[str, Any] | None:
+    """The game this tab's page saved (web/saves.js), read from its storage, not the engine."""
+    game: dict[str, Any] | None = page.evaluate("""() => {
+        const tab = JSON.parse(sessionStorage.getItem("calypso.tab.v1") ?? "null");
+        const key = tab?.id ? `calypso.save.v1.${tab.id}` : "calypso.save.v1";
+        return (tab?.pending ?? JSON.parse(localStorage.getItem(key) ?? "null"))?.game ?? null;
+    }""")
+    return game
+
+
+def table_shown(page: Page) -> dict[str, Any]:
+    """What the table shows: the cards played, the deal, the trick and the hand."""
+    page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+    return {
+        "plays": plays(page),
+        "deal": page.locator("[data-deal-number]").get_attribute("data-deal-number"),
+        "trick": page.locator("[data-trick] [data-card]").evaluate_all(
+            "(cards) => cards.map((card) => card.dataset.card)"),
+        "hand": hand(page),
+    }
+
+
+def play_reload_and_compare(page: Page, cards: int) -> None:
+    """Play ``cards`` cards of the daily deal; the page's save holds them; a reload brings
+    back the same table."""
+    start = plays(page)
+    for _ in range(cards):
+        play_a_card(page)
+    before = table_shown(page)
+    saved = saved_game(page)
+    assert saved is not None and saved["settings"]["seed"] == f"daily:{TODAY}"
+    assert len(saved["record"]["plays"]) >= before["plays"] > start
+    page.reload()
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
+    assert table_shown(page) == before
+    assert saved_game(page) == saved
+
+
+def test_a_daily_link_played_and_reloaded_comes_back_whole(browser: Browser,
+                                                           server_url: str) -> None:
+    # Its games were once lost: the page's own list of requests that start a game missed it.
+    with booted_page(browser, server_url, DAILY, TIMEOUT_MS) as (page, problems), \
+            settled(page, problems, SETTLED, TIMEOUT_MS):
+        play_reload_and_compare(page, 2)
+
+
+def test_a_daily_link_after_another_game_and_a_killed_worker_comes_back_whole(
+    table: Page,
+) -> None:
+    page = table
+    play_a_card(page)  # another game first, in the same tab
+    page.goto(page.url.split("?")[0] + DAILY)
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
+    play_reload_and_compare(page, 2)
+    # The worker dies mid-game: the new one loads the daily deal, and the page saves it.
+    assert client_call(page, """async (client) => {
+        const restarted = new Promise((resolve) => client.onRestart(resolve));
+        client.kill();
+        return (await restarted).restored;
+    }""")
+    play_reload_and_compare(page, 1)
 
 
 PLAY_A_GAME = """async (client, seed) => {

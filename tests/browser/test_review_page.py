@@ -12,9 +12,10 @@ import random
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from calypso_core import from_record
+from calypso_core.table.sealed import opened_record
 
 from .table import (
     SETTLED,
@@ -42,6 +43,21 @@ shared, table = page_for_the_module("?seed=review-page-3&level=random&speed=0",
                                     viewport={"width": 1366, "height": 900})
 
 
+def record_requests_after_a_click(page: Page, button: Locator) -> None:
+    """From the moment ``button`` is clicked, keep each request the page sends its worker
+    in ``window.sentAfterClick``."""
+    button.evaluate("""(button) => {
+        window.sentAfterClick = [];
+        let clicked = false;
+        button.addEventListener("click", () => { clicked = true; }, { capture: true, once: true });
+        const send = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (message, ...rest) {
+            if (clicked && typeof message === "string") window.sentAfterClick.push(message);
+            return send.call(this, message, ...rest);
+        };
+    }""")
+
+
 def play_until(page: Page, cards: int) -> None:
     while plays(page) < cards:
         if settle(page) == "over":
@@ -62,14 +78,18 @@ def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table
     status = dialog.locator("[data-review-done]")
     expect(status).to_have_attribute("data-review-total", "13", timeout=SLOW)
     expect(dialog.locator("progress")).to_be_visible()
+    record_requests_after_a_click(page, dialog.get_by_role("button", name="Cancel"))
     dialog.get_by_role("button", name="Cancel").click()
     expect(dialog).to_have_attribute("data-review-state", "stopped")
     expect(dialog.get_by_role("button", name="Cancel")).to_be_hidden()
     stopped_at = int(status.get_attribute("data-review-done") or "0")
     assert stopped_at < 13
     expect(status).to_contain_text(f"Stopped after {stopped_at} of 13 cards")
-    # Nothing more is reviewed once cancelled.
-    page.wait_for_timeout(1500)
+    # Nothing more is reviewed once cancelled: a request answered after the one in flight
+    # at the click (the worker answers in order) finds no review asked for since.
+    assert engine_request(page, "hello")["ok"]
+    sent = page.evaluate("() => window.sentAfterClick.map((m) => JSON.parse(m).type)")
+    assert sent == ["hello"]
     assert int(status.get_attribute("data-review-done") or "0") == stopped_at
     dialog.get_by_role("button", name="Go on").click()
     expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
@@ -112,7 +132,7 @@ def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
     expect(chart.locator("svg polyline")).to_have_count(2)
     rows = chart.locator("[data-chart-table] tbody tr")
     expect(rows).to_have_count(4)
-    state = from_record(engine_request(page, "record")["result"]["record"])
+    state = from_record(opened_record(engine_request(page, "record")["result"]["record"]))
     last = rows.nth(3).locator("td")
     assert [last.nth(i).inner_text() for i in (0, 1)] == \
         [f"{score:,}" for score in state.partnership_scores()]
@@ -188,59 +208,68 @@ def test_charts_draw_no_inline_style(table: Page) -> None:
 def test_a_daily_link_deals_that_days_calypso_and_a_bad_date_is_said(
     browser: Browser, server_url: str
 ) -> None:
-    def opened(query: str) -> tuple[str, dict[str, Any], str]:
+    def opened(query: str) -> tuple[str, dict[str, Any], str, bool]:
         with booted_page(browser, server_url, query, TIMEOUT_MS) as (page, problems), \
                 settled(page, problems, SETTLED, TIMEOUT_MS):
             notice = page.locator("[data-notice]")
             expect(notice).to_be_visible()
-            return notice.inner_text(), engine_request(page, "record")["result"], page.url
+            hint_shown = page.locator(".bar [data-action=hint]").is_visible()
+            return (notice.inner_text(), engine_request(page, "record")["result"], page.url,
+                    hint_shown)
 
-    notice, saved, url = opened("?daily=2025-01-31&seed=x")
+    notice, saved, url, hint_shown = opened("?daily=2025-01-31&seed=x")
     assert "The Calypso of the day" in notice and "seed was left out" in notice
+    assert "no hints and no undo" in notice and not hint_shown  # the kept attempt
+    assert saved["settings"]["straight"] is True
     assert saved["settings"]["seed"] == "daily:2025-01-31"
     assert saved["settings"]["levels"].count("master") == 3
     assert "daily=" not in url
-    notice, saved, _ = opened("?daily=2025-02-30")
+    notice, saved, _, _ = opened("?daily=2025-02-30")
     assert "could not be dealt" in notice
     assert not saved["settings"]["seed"].startswith("daily:")  # the usual game instead
 
 
-def test_the_first_finished_daily_attempt_is_kept_shared_without_cards_and_counted_in_a_streak(
+def test_the_first_daily_attempt_is_kept_even_unfinished_shared_without_cards_and_in_a_streak(
     table: Page,
 ) -> None:
     result = table.evaluate("""async () => {
         const stats = await import("./stats.js");
         const daily = await import("./daily.js");
-        const table = { settings: { seed: "daily:2025-01-31" }, daily: "2025-01-31",
-            seats: [0, 1, 2, 3].map((seat) => ({ person: seat === 2, side: seat % 2 })) };
+        const seats = [0, 1, 2, 3].map((seat) => ({ person: seat === 2, side: seat % 2 }));
+        const seed = "daily:2025-01-31";
+        const kept = { settings: { seed, straight: true }, daily: "2025-01-31", seats };
+        const again = { settings: { seed }, daily: "2025-01-31", seats };
         const game = (scores) => ({ status: "game_over", match: { game: 0 }, plays: 208, scores });
         const first = game([1860, 1500]);
         const practice = game([2400, 900]);
-        daily.gameOver(first, table);
-        daily.gameOver(practice, table);
-        const drawn = (view) => {
+        stats.startDaily("2025-01-31", "2025-02-03");
+        daily.gameOver(first, kept);
+        daily.gameOver(practice, again);
+        const drawn = (view, table) => {
             const el = document.createElement("div");
             daily.drawDaily(el, { view, table });
             return { attempt: el.querySelector("[data-daily-attempt]").dataset.dailyAttempt,
                 line: el.querySelector("[data-share-line]").value,
                 link: el.querySelector("[data-daily-link]").getAttribute("href") };
         };
-        for (const date of ["2025-01-29", "2025-01-30"]) {
-            stats.keepDaily(date, { id: date, you: 1, them: 2 }, date);
-        }
-        const out = { first: drawn(first), practice: drawn(practice),
-            streak: stats.streak("2025-01-31"), entry: stats.dailyEntry("2025-01-31") };
+        stats.finishDaily("2025-01-29", { id: "a", you: 1, them: 2 }, "2025-01-29");
+        stats.startDaily("2025-01-30", "2025-01-30"); // dealt on its day and left unfinished
+        const out = { first: drawn(first, kept), practice: drawn(practice, again),
+            streak: stats.streak("2025-01-31"), entry: stats.dailyEntry("2025-01-31"),
+            abandoned: stats.dailyEntry("2025-01-30") };
         stats.reset();
         return out;
     }""")
     assert result["first"]["attempt"] == "kept" and result["practice"]["attempt"] == "practice"
     assert result["entry"]["you"] == 1860  # the first attempt, not the better practice
+    assert result["abandoned"]["you"] is None  # counted as played
     line = result["first"]["line"]
-    assert line.startswith("Calypso of the day 2025-01-31: I scored 1,860")
+    assert line.startswith("Calypso of the day 2025-01-31: 1,860 to 1,500, won. Streak: ")
     assert "daily=2025-01-31" in line and result["first"]["link"].endswith("?daily=2025-01-31")
     cards = [f"{rank}{suit}" for rank in "AKQJT98765432" for suit in "SHDC"]
     assert not any(card in line.split("http")[0] for card in cards)
     assert not any(symbol in line for symbol in "♠♥♦♣")
-    # A streak counts days whose deal was played on its own date: the 29th and the 30th
-    # were; the 31st's deal was played today (later), so it is kept but not in the streak.
+    # A streak counts days whose deal was played on its own date: the 29th was, and the 30th
+    # was dealt that day and left; the 31st's deal was played later, so it is kept but not in
+    # the streak.
     assert result["streak"] == {"current": 2, "best": 2, "days": 3}

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from calypso_core import from_record
+from calypso_core.table.sealed import opened_record
 
 from .conftest import BOOT_TIMEOUT_MS
 from .table import (
@@ -203,6 +204,7 @@ def test_a_save_that_fails_is_said_at_once_and_no_card_is_lost(page: Page,
     banner = page.locator("[data-save-problem]")
     expect(banner).to_be_hidden()
     last_good = saved_plays(page)
+    assert last_good is not None
     page.evaluate(FILL_STORAGE)
     play_a_card(page)
     # At once, with what to do and the buttons to do it.
@@ -360,7 +362,7 @@ def test_a_reply_whose_id_cannot_be_read_answers_the_oldest_request(page: Page,
 def test_a_request_that_cannot_be_written_as_json_is_refused_at_once(page: Page,
                                                                        server_url: str) -> None:
     open_page(page, server_url + "?seed=client&level=random&speed=0")
-    before = from_record(engine_request(page, "record")["result"]["record"])
+    before = from_record(opened_record(engine_request(page, "record")["result"]["record"]))
     refused = page.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
         const cycle = {};
@@ -368,7 +370,7 @@ def test_a_request_that_cannot_be_written_as_json_is_refused_at_once(page: Page,
         return engine().request("play", { card: cycle }).then(() => null, (e) => [e.name, e.code]);
     }""")
     assert refused == ["EngineError", "bad_request"]
-    assert from_record(engine_request(page, "record")["result"]["record"]) == before
+    assert from_record(opened_record(engine_request(page, "record")["result"]["record"])) == before
 
 
 def test_a_game_saved_by_the_previous_version_is_resumed(page: Page, server_url: str) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, expect
 
-from calypso_core import from_record
+from calypso_core import Card, from_record
+from calypso_core.table.sealed import opened_record
 
 from .table import (
     PLAYABLE,
@@ -51,8 +52,6 @@ def record(page: Page) -> dict[str, Any]:
 def test_the_h_key_shows_a_legal_hint_with_a_reason_and_never_plays_it(table: Page) -> None:
     page = table
     deal(page, "f-hint")
-    if not engine_request(page, "hello")["result"]["hints"]:
-        pytest.skip("the computer players offer no hints")
     before = plays(page)
     page.keyboard.press("h")
     marked = page.locator("[data-hand] [data-card][data-hint]")
@@ -97,12 +96,118 @@ def test_undo_restores_the_exact_position_and_the_same_card_brings_the_same_repl
     expect(undo).to_be_disabled()
 
 
+def set_settings(page: Page, speed: str | None = None, forced: bool | None = None) -> None:
+    """Change the animation speed and the forced-card setting in the Settings dialog."""
+    open_menu_item(page, "Settings")
+    form = page.locator("[data-dialog=settings]")
+    if speed is not None:
+        form.get_by_label("Animation speed").select_option(speed)
+    if forced is not None:
+        form.get_by_label("Play a forced card by itself").set_checked(forced)
+    form.get_by_role("button", name="Done").click()
+
+
+def cards_of(page: Page, selector: str) -> list[str]:
+    return list(page.locator(f"[data-hand] {selector}").evaluate_all(
+        "els => els.map(e => e.dataset.card)"))
+
+
+def test_a_card_chosen_while_the_computers_play_is_played_on_the_turn_or_dropped_saying_why(
+    table: Page,
+) -> None:
+    page = table
+    deal(page, "f-ahead")
+    # Find a card after which South must follow suit holding cards it may not play.
+    for _ in range(40):
+        first = cards_of(page, "[data-card][data-playable]")[0]
+        play_a_card(page)
+        legal, refused = cards_of(page, "[data-playable]"), cards_of(page, "[data-card]:disabled")
+        if legal and refused and settle(page) == "ready":
+            break
+    else:
+        pytest.fail("South never had to follow suit with other cards in hand")
+    turn = plays(page)
+    page.keyboard.press("u")  # back to before the card, to play it again choosing ahead
+    settle(page)
+    before = plays(page)
+    ahead = page.locator(f"[data-hand] [data-card='{legal[-1]}']").first
+    set_settings(page, speed="slow")
+    try:
+        page.locator(f"{PLAYABLE}[data-card='{first}']").first.click()
+        # While the computers play: a click chooses, a second one or Escape takes it back.
+        ahead.click()
+        expect(ahead).to_have_attribute("aria-pressed", "true")
+        expect(page.locator("[data-hand-title]")).to_contain_text("chosen")
+        expect(page.locator("[data-status]")).to_contain_text("chosen")
+        assert plays(page) < turn
+        ahead.click()
+        expect(ahead).to_have_attribute("aria-pressed", "false")
+        ahead.click()
+        expect(ahead).to_have_attribute("aria-pressed", "true")
+        page.keyboard.press("Escape")
+        expect(ahead).to_have_attribute("aria-pressed", "false")
+        ahead.click()
+        expect(ahead).to_have_attribute("aria-pressed", "true")
+        # On the turn, a legal card is played at once.
+        settle(page)
+        assert record(page)["record"]["plays"][turn] == legal[-1]
+        # A card the engine does not list is dropped, saying why.
+        for _ in range(2):
+            page.keyboard.press("u")
+            settle(page)
+        assert plays(page) == before
+        page.locator(f"{PLAYABLE}[data-card='{first}']").first.click()
+        page.locator(f"[data-hand] [data-card='{refused[0]}']").first.click()
+        expect(page.locator("[data-hand] [data-chosen]")).to_have_count(1)
+        assert settle(page) == "ready" and plays(page) == turn
+        expect(page.locator("[data-notice]")).to_contain_text(
+            f"The {Card.parse(refused[0]).pretty} you chose cannot be played to this trick")
+        expect(page.locator("[data-hand] [data-chosen]")).to_have_count(0)
+        play_a_card(page)
+        expect(page.locator("[data-notice]")).to_be_hidden()
+    finally:
+        set_settings(page, speed="instant")
+
+
+def test_forced_cards_play_themselves_at_a_deals_last_trick_and_when_the_setting_says(
+    table: Page,
+) -> None:
+    page = table
+    deal(page, "f-forced")
+    info = page.locator("[data-info]")
+    one_legal = 0  # South's turns with one legal card and more in hand: off by default
+    while info.get_attribute("data-deal-number") == "1":
+        assert settle(page) == "ready"
+        held, legal = len(cards_of(page, "[data-card]")), cards_of(page, "[data-playable]")
+        assert held > 1, "the last card of a deal waited for a click"
+        one_legal += len(legal) == 1
+        play_a_card(page)
+    assert one_legal, "no forced card in the first deal: choose another seed"
+    set_settings(page, forced=True)
+    try:
+        for _ in range(13):
+            settle(page)
+            assert len(cards_of(page, "[data-playable]")) > 1, "a forced card waited"
+            play_a_card(page)
+        # The record shows more forced cards than the first deal had: the page played them.
+        played = record(page)["record"]
+        replay = from_record({**played, "plays": []})
+        forced = 0
+        for card in played["plays"]:
+            forced += (replay.to_move == SOUTH and replay.hand_size(SOUTH) > 1
+                       and len(replay.legal_moves()) == 1)
+            replay.play(card)
+        assert forced > one_legal
+    finally:
+        set_settings(page, forced=False)
+
+
 def test_the_last_trick_and_the_log_match_what_was_played(table: Page) -> None:
     page = table
     deal(page, "f-last")
     for _ in range(3):
         play_a_card(page)
-    state = from_record(record(page)["record"])
+    state = from_record(opened_record(record(page)["record"]))
     last = state.tricks[-1]
     page.keyboard.press("l")
     dialog = page.locator("[data-dialog=last_trick]")
@@ -174,7 +279,7 @@ def test_the_cut_is_shown_and_agrees_with_the_first_dealer(table: Page) -> None:
     banner = page.locator("[data-cut-banner]")
     expect(banner).to_be_visible()
     expect(banner.locator("[data-card]")).to_have_count(4)
-    state = from_record(record(page)["record"])
+    state = from_record(opened_record(record(page)["record"]))
     dealer = ["North", "East", "South", "West"][state.first_dealer]
     expect(banner.locator("[data-cut-text]")).to_contain_text(f"{dealer} deals first")
     banner.get_by_role("button", name="Play").click()
@@ -232,12 +337,10 @@ def test_statistics_count_a_finished_game_once(table: Page) -> None:
     page = table
     # An imported game four cards from its end, continued and finished in the page.
     open_game_file(page, random_game("f-stats", random.Random(2), 204), "nearly.json")
-    dialog = page.locator("[data-dialog=replay]")
-    dialog.get_by_role("button", name="Continue playing").click()
-    expect(dialog).to_be_hidden()
+    expect(page.locator("[data-notice]")).to_contain_text("goes on from where it was saved")
     while settle(page) != "over":
         play_a_card(page)
-    final = from_record(record(page)["record"])
+    final = from_record(opened_record(record(page)["record"]))
     # The finished game replays from its first trick, every hand face up.
     sheet = page.locator("[data-dialog=score_sheet]")
     sheet.get_by_role("button", name="Replay this game").click()
@@ -287,6 +390,17 @@ def test_settings_persist_and_a_game_in_play_resumes_after_a_reload(
     saved, before_hand = record(page), hand(page)
     before_aids = page.locator("[data-aids]").inner_text()
     open_page(page, server_url)
+    # From the page's load, the keyboard reaches the hand in two keys: Tab to the skip
+    # link (first of all, shown when focused), Enter to the hand; the menus stay after it.
+    page.keyboard.press("Tab")
+    skip = page.get_by_role("button", name="Skip to your hand")
+    expect(skip).to_be_focused()
+    expect(skip).to_be_in_viewport()
+    page.keyboard.press("Tab")
+    expect(page.locator(".bar-actions :focus")).to_have_count(1)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-hand] [data-card]:focus")).to_have_count(1)
     assert record(page) == saved
     assert hand(page) == before_hand
     assert page.locator("[data-aids]").inner_text() == before_aids

@@ -15,7 +15,6 @@
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
-import { SEAT_KEYS } from "./invite.js";
 
 const NAME_KEY = "calypso.remote-name.v1";
 const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
@@ -125,6 +124,7 @@ export class GuestClient {
 
   _askName() {
     const panel = document.createElement("form");
+    const fields = /** @type {any} */ (panel.elements); // its input, by name
     panel.className = "remote-panel";
     panel.dataset.remotePanel = "guest";
     panel.dataset.remoteState = "name";
@@ -133,16 +133,16 @@ export class GuestClient {
         <input name="name" required maxlength="${MAX_NAME_CHARS}" autocomplete="nickname"></label>
       <button type="submit" class="btn btn-primary" data-remote-join></button>`;
     const remembered = stored(NAME_KEY) ?? "";
-    panel.elements.name.value = remembered;
+    fields.name.value = remembered;
     const join = (name) => {
       panel.dataset.remoteState = "joining";
-      panel.elements.name.disabled = true;
+      fields.name.disabled = true;
       this._word();
       this._join(name);
     };
     panel.addEventListener("submit", (event) => {
       event.preventDefault();
-      const name = panel.elements.name.value.trim();
+      const name = fields.name.value.trim();
       if (!name) return;
       store(NAME_KEY, name);
       join(name);

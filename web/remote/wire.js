@@ -26,7 +26,12 @@ export function readMessage(text, kinds) {
   return message;
 }
 
-/** A guest's intent checked for shape (the engine checks the rest), else null. */
+/**
+ * A guest's intent checked for shape (the engine checks the rest), else null.
+ * @param {string} text
+ * @returns {{t: "join", seat: number, name: string, token: string}
+ *   | {t: "play", card: string, n: number} | null}
+ */
 export function readIntent(text) {
   const message = readMessage(text, ["join", "play"]);
   if (!message) return null;

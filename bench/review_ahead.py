@@ -1,0 +1,168 @@
+"""The review ready when the game ends: one whole game in the page against each level, the
+person clicking the first playable card as soon as there is one, the engine working ahead in
+the idle time (web/ahead.js, calypso_core/table/ahead.py).
+
+    .venv/bin/python bench/review_ahead.py [--levels random,master] [--speed normal] [--seed S]
+
+Measured in the page (headless Chromium, dist/ or CALYPSO_DIST): the time the result shows
+(the table's data-state=over), how long after it the review of all the person's cards is done
+ahead (``data-review-ahead`` reaches 52/52) and the master in your seat's score is on the
+score sheet (``data-master=done``), and every request of the game in play answered while
+work ahead was in the worker's queue (sent while a ``work`` request had no reply yet): the
+round trip of each ``play`` (the engine answers it at once: its time is the wait) and of each
+``step`` (a computer's thinking besides). Results also go to bench/results/review-ahead-*.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, sync_playwright
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
+sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from browser.watching import origin_of, watch
+
+from bench import common
+
+TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
+MASTER_WAIT_MS = 180_000
+# In the page from its start: each request to the worker and each reply, with its time, and
+# when the result showed, the review was done ahead and the master's score came.
+PROBE = """
+window.__requests = {};
+window.__replies = {};
+window.__marks = {};
+const Native = window.Worker;
+window.Worker = class extends Native {
+  constructor(...args) {
+    super(...args);
+    this.addEventListener("message", (event) => {
+      if (typeof event.data !== "string") return;
+      const id = JSON.parse(event.data).id;
+      if (id !== null && !(id in window.__replies)) window.__replies[id] = performance.now();
+    });
+  }
+  postMessage(message, ...rest) {
+    if (typeof message === "string") {
+      const data = JSON.parse(message);
+      window.__requests[data.id] = [data.type, performance.now()];
+    }
+    return super.postMessage(message, ...rest);
+  }
+};
+new MutationObserver(() => {
+  const marks = window.__marks;
+  const now = performance.now();
+  if (!marks.over && document.querySelector("[data-table][data-state=over]")) marks.over = now;
+  const review = document.documentElement.dataset.reviewAhead;
+  if (review) {
+    const [done, played] = review.split("/").map(Number);
+    if (played >= 52 && done === played && !marks.review) marks.review = now;
+  }
+  if (!marks.master && document.querySelector("[data-master=done]")) marks.master = now;
+}).observe(document, { subtree: true, attributes: true,
+  attributeFilter: ["data-state", "data-review-ahead", "data-master"] });
+"""
+
+
+def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> dict[str, Any]:
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    context.add_init_script(PROBE)
+    page = context.new_page()
+    problems = watch(page, origin_of(url))
+    page.goto(f"{url}?seed={seed}&level={level}&games=1&speed={speed}")
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
+    cards = 0
+    while True:
+        page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+        if page.locator("[data-table][data-state=over]").count():
+            break
+        page.locator(PLAYABLE).first.click()  # the table says busy at once (showBusy)
+        cards += 1
+    page.wait_for_function("() => window.__marks.master && window.__marks.review",
+                           timeout=MASTER_WAIT_MS, polling=200)
+    marks = page.evaluate("window.__marks")
+    requests = page.evaluate("window.__requests")
+    replies = page.evaluate("window.__replies")
+    context.close()
+    return {"level": level, "cards": cards, "problems": problems,
+            **timings(marks, requests, replies)}
+
+
+def timings(marks: dict[str, float], requests: dict[str, Any], replies: dict[str, float]
+            ) -> dict[str, Any]:
+    """The times after the result and the round trips of the game's requests sent while
+    work ahead waited for its reply."""
+    works = [(sent, replies.get(i, float("inf"))) for i, (kind, sent) in requests.items()
+             if kind == "work"]
+    trips: dict[str, list[float]] = {"play": [], "step": []}
+    for i, (kind, sent) in requests.items():
+        if kind in trips and i in replies and any(a <= sent < b for a, b in works):
+            trips[kind].append(replies[i] - sent)
+    work_ms = [b - a for a, b in works if b != float("inf")]
+    return {
+        "review_s": round(max(0.0, marks["review"] - marks["over"]) / 1000, 1),
+        "master_s": round((marks["master"] - marks["over"]) / 1000, 1),
+        "work_requests": len(works),
+        "work_ms_max": round(max(work_ms, default=0)),
+        **{f"{kind}_behind_work": len(values) for kind, values in trips.items()},
+        **{f"{kind}_ms_p50": round(statistics.median(values)) if values else None
+           for kind, values in trips.items()},
+        **{f"{kind}_ms_max": round(max(values)) if values else None
+           for kind, values in trips.items()},
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--levels", default="random,master")
+    parser.add_argument("--speed", default="normal")
+    parser.add_argument("--seed", default="ahead")
+    args = parser.parse_args(argv)
+    build = common.load_build()
+    dist = common.built(build, common.dist_folder())
+    report: dict[str, Any] = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "speed": args.speed,
+                              "build": common.build_id(build, dist),
+                              "load_before": common.load_average(), "games": []}
+    url, stop = build.start_server(dist)
+    try:
+        with sync_playwright() as playwright:
+            browser = common.launch_chromium(playwright, common.CHROMIUM_ARGS)
+            for level in args.levels.split(","):
+                result = play_game(browser, url, level, args.seed, args.speed)
+                report["games"].append(result)
+                print(json.dumps(result), file=sys.stderr)
+            browser.close()
+    finally:
+        stop()
+    report["load_after"] = common.load_average()
+    common.save_results("review-ahead", json.dumps(report) + "\n")
+    print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
+    for game in report["games"]:
+        met = all(game[key] is None or game[key] <= target for key, target in
+                  (("review_s", TARGETS["review_s"]), ("master_s", TARGETS["master_s"]),
+                   ("play_ms_max", TARGETS["play_ms"])))
+        print(f"  {game['level']:7} review done {game['review_s']} s after the result, the "
+              f"master's score {game['master_s']} s after; {game['play_behind_work']} plays "
+              f"sent behind work: p50 {game['play_ms_p50']} ms, max {game['play_ms_max']} ms; "
+              f"{game['step_behind_work']} steps: p50 {game['step_ms_p50']} ms, max "
+              f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms "
+              f"({'met' if met else 'MISSED'})")
+        for problem in game["problems"]:
+            print(f"  browser problem: {problem}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

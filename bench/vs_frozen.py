@@ -1,0 +1,185 @@
+"""Duplicate match of this checkout's master against a frozen copy of an older master.
+
+    nice -n 15 python3 bench/vs_frozen.py --boards 200 --log bench/results/vs-frozen.log \
+        [--frozen 2f223ba] [--a-iterations N] [--b-iterations N] [--seed 1] [--set NAME=VALUE]
+
+A is this checkout's ``MasterBot``; B is the ``MasterBot`` of the commit ``--frozen``, whose
+``calypso_core`` is extracted with ``git archive`` into ``.cache/frozen/`` and imported under
+another name (``frozen_<commit>``), so both run in one process on this checkout's engine.
+Each board is one seeded game played twice with the partnerships swapped, the bot seeds by
+seat as in ``calypso_core.bots.duplicate``. Both sides search on fixed iteration budgets
+with the clock off, so load cannot change a result; each side's time a move is measured in
+the same run, so the budgets can be matched in time (the report gives mean, p50 and p95).
+
+``--set NAME=VALUE`` overrides a class constant of A's ``MasterBot`` (a screen of a
+variant without editing the code, such as ``--set DROP_Z=2.0``). ``--log`` appends each
+finished board as a JSON line; a run with the same log and the same key (label, seed,
+budgets, frozen commit, overrides) skips the boards already there, so a long run can be
+stopped and resumed. After every board one line reports the mean margin of A a game with
+its 95% interval (mean ± 1.96 standard errors over boards).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import io
+import json
+import math
+import random
+import statistics
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import ROOT
+from calypso_core import new_game
+from calypso_core.bots.duplicate import board_seed
+from calypso_core.bots.search import MasterBot
+from calypso_core.cards import CARDS
+from calypso_core.rules import Rules
+
+
+def frozen_package(commit: str) -> Any:
+    """The ``calypso_core`` of ``commit``, imported as ``frozen_<commit>``."""
+    full = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=ROOT,
+                          check=True, capture_output=True, text=True).stdout.strip()  # fmt: skip
+    name = f"frozen_{full[:10]}"
+    folder = ROOT / ".cache" / "frozen" / full[:10]
+    if not (folder / name / "__init__.py").exists():
+        archive = subprocess.run(["git", "archive", "--format=tar", full, "calypso_core"],
+                                 cwd=ROOT, check=True, capture_output=True).stdout  # fmt: skip
+        folder.mkdir(parents=True, exist_ok=True)
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            for member in tar.getmembers():
+                member.name = name + member.name[len("calypso_core") :]
+            tar.extractall(folder, filter="data")
+    sys.path.insert(0, str(folder))
+    importlib.import_module(name)
+    return importlib.import_module(name + ".bots")
+
+
+class FrozenSeat:
+    """A frozen bot seen through this checkout's cards: the card it returns is mapped back."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any:
+        return CARDS[int(self.bot.choose(observation, legal))]
+
+
+def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -> dict[str, Any]:
+    """One board: A as North-South, then as East-West; A's margin a game and move times."""
+    state0 = new_game(board_seed(seed, board), Rules())
+    margin = 0.0
+    times: dict[str, list[float]] = {"a": [], "b": []}
+    calypsos = {"a": 0, "b": 0}
+    for a_side in (0, 1):
+        bots: list[Any] = []
+        for seat in range(4):
+            rng = random.Random(f"calypso-bots/{seed}/{board}/{seat}")
+            if seat & 1 == a_side:
+                bots.append(MasterBot(seat, rng, iterations=a_iters, time_limit=None))
+            else:
+                bot = frozen.make_bot("master", seat, rng, iterations=b_iters, time_limit=None)
+                bots.append(FrozenSeat(bot))
+        state = state0.clone()
+        while not state.is_over:
+            seat = state.to_move
+            legal = state.legal_moves()
+            start = time.perf_counter()
+            card = bots[seat].choose(state.observation(seat), legal)
+            side = "a" if seat & 1 == a_side else "b"
+            if len(legal) > 1:
+                times[side].append(time.perf_counter() - start)
+            state.play(card)
+        scores = state.partnership_scores()
+        margin += (scores[a_side] - scores[a_side ^ 1]) / 2
+        for seat in range(4):
+            calypsos["a" if seat & 1 == a_side else "b"] += state.completed(seat)
+    return {"margin": margin, "calypsos": calypsos,
+            "ms": {k: [round(1000 * t, 1) for t in v] for k, v in times.items()}}  # fmt: skip
+
+
+def report(rows: dict[int, dict[str, Any]]) -> str:
+    margins = [r["margin"] for r in rows.values()]
+    n = len(margins)
+    mean = statistics.fmean(margins)
+    half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else math.inf
+    parts = [f"{n} boards: A {mean:+.0f} a game (95% interval {mean - half:+.0f} to "
+             f"{mean + half:+.0f}), boards won {sum(m > 0 for m in margins)}"]  # fmt: skip
+    for side in ("a", "b"):
+        ms = sorted(t for r in rows.values() for t in r["ms"][side])
+        if ms:
+            p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
+            average = statistics.fmean(ms)
+            parts.append(f"{side.upper()} ms a move with a choice: mean {average:.0f}, "
+                         f"p50 {statistics.median(ms):.0f}, p95 {p95:.0f}")  # fmt: skip
+    cal = {s: sum(r["calypsos"][s] for r in rows.values()) / (2 * n) for s in ("a", "b")}
+    parts.append(f"calypsos a game A {cal['a']:.2f} / B {cal['b']:.2f}")
+    return "; ".join(parts)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--boards", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--frozen", default="2f223ba", help="the commit of the frozen master")
+    parser.add_argument("--a-iterations", type=int, default=MasterBot.ITERATIONS)
+    parser.add_argument("--b-iterations", type=int, default=5000)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a class constant of A's MasterBot")  # fmt: skip
+    parser.add_argument("--label", default="", help="names the variant of A in the log's key")
+    parser.add_argument("--log", type=Path, help="finished boards, to resume from")
+    parser.add_argument("--first", type=int, default=0, help="the first board number")
+    args = parser.parse_args()
+    if args.boards < 1 or args.a_iterations < 1 or args.b_iterations < 1:
+        parser.error("boards and iterations are positive numbers")
+    overrides: dict[str, Any] = {}
+    for item in args.set:
+        name, sep, text = item.partition("=")
+        if not sep or not hasattr(MasterBot, name) or not name.isupper():
+            parser.error(f"--set {item!r}: not NAME=VALUE for a constant of MasterBot")
+        value = json.loads(text)
+        setattr(MasterBot, name, value)
+        overrides[name] = value
+    frozen = frozen_package(args.frozen)
+    key = {"label": args.label, "seed": args.seed, "frozen": args.frozen, "set": overrides,
+           "a_iterations": args.a_iterations, "b_iterations": args.b_iterations}  # fmt: skip
+    rows: dict[int, dict[str, Any]] = {}
+    if args.log and args.log.exists():
+        for number, line in enumerate(args.log.read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                row = json.loads(line)
+                if {k: row[k] for k in key} == key:
+                    rows[int(row["board"])] = row
+            except (ValueError, KeyError, TypeError) as error:
+                raise SystemExit(f"{args.log}, line {number}: {error!r}") from None
+    boards = range(args.first, args.first + args.boards)
+    rows = {i: r for i, r in rows.items() if i in boards}
+    if rows:
+        print(f"resumed: {report(rows)}", flush=True)
+    for board in boards:
+        if board in rows:
+            continue
+        start = time.time()
+        played = play_board(frozen, args.seed, board, args.a_iterations, args.b_iterations)
+        row = {**key, "board": board, **played}
+        rows[board] = row
+        if args.log:
+            args.log.parent.mkdir(parents=True, exist_ok=True)
+            with args.log.open("a", encoding="utf-8") as handle:
+                handle.write(json.dumps(row) + "\n")
+        print(f"board {board} {row['margin']:+.0f} ({time.time() - start:.0f} s) | "
+              f"{report(rows)}", flush=True)  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

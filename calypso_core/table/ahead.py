@@ -1,0 +1,309 @@
+"""Work ahead: the review of the people's cards and the master in your seat, done in the
+worker's idle time while the game goes on, so that both are ready when the game ends.
+
+The page sends ``work {ms}`` whenever the game in play needs nothing of the worker for a
+while (docs/review.md#ready-when-the-game-ends); the engine works for about ``ms``
+milliseconds, in slices, and says how far it has got. A slice is a part of one card's review
+(``CardReviewer.step``: the same review however it is sliced) or one card of the rerun whose
+time, by the last cards of its kind, fits in what is left. So a request of the game waits
+for one slice at most, and the game is never changed: the work reads copies.
+
+Each person's cards are reviewed from their own seat's view, at the review's own budget and
+seed, and kept in ``jobs``' memory, so that the ``review`` asked for after a deal or the game
+finds them done; a reply of ``work`` says only how many are done, never what they say. The
+master in your seat (one person at the table) plays the game from its first card, which
+needs nothing of the person's cards but the deck; ``rerun`` takes it over. What is done goes
+into the save (``kept``) and comes back with ``restore``, so a reload loses none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots import REVIEW_ITERATIONS, CardReview, CardReviewer
+from ..cards import Card, brief_repr
+from ..game import GameState, new_game
+from . import jobs
+from .errors import ProtocolError
+from .match import Match
+from .rerun import check_game, master_player, rerun_steps, the_person
+
+REVIEW_SEED = "0"  # the seed of a review asked for without one
+REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
+SLICE_MS = 40  # the longest slice of a card's review
+MAX_WORK_MS = 5_000  # the longest a work request may take
+FIRST_RATE = 5.0  # review iterations a millisecond, until measured
+# A rerun card's time before one of its kind is measured: the master's own cards are
+# searched at its full budget; the computer players at most at their clock caps.
+FIRST_CARD_MS = {"person": 600.0, "master": 1_100.0, "expert": 600.0}
+OTHER_CARD_MS = 20.0
+SHRINK = 0.8
+
+
+@dataclass
+class _Pending:
+    """A person's card waiting for its review (the position before it, a copy)."""
+
+    play: int
+    card: Card
+    position: GameState
+
+
+@dataclass
+class _Ahead:
+    """The work ahead for one game of one match."""
+
+    key: Any
+    budget: int
+    iterations: int | None  # the master's a move in the rerun (None: its own)
+    position: GameState  # the game in play replayed as far as scanned
+    people_plays: int = 0  # the people's cards among those scanned
+    pending: list[_Pending] = field(default_factory=list)
+    reviewer: Any = None  # the CardReviewer of pending[0], once begun
+    reviews: list[dict[str, Any]] = field(default_factory=list)  # kept: JSON, in order done
+    unsent: int = 0  # how many of reviews the last reply has not carried yet
+    rate: float = FIRST_RATE
+    rerun: GameState | None = None  # the rerun's position after its last card
+    rerun_steps: Iterator[GameState] | None = None
+    rerun_taken: bool = False  # handed to the rerun job
+    card_ms: dict[str, float] = field(default_factory=dict)
+
+
+class _State:
+    ahead: _Ahead | None = None
+
+
+_state = _State()
+
+
+def reset() -> None:
+    """Forget the work ahead (a new session, for tests)."""
+    _state.ahead = None
+
+
+def work(match: Match, ms: Any, budget: int | None = None, iterations: int | None = None
+         ) -> dict[str, Any]:
+    """Work on the review (``budget`` iterations a card; the review's own when None) and the
+    rerun (the master's ``iterations`` a move; its own when None) for about ``ms``
+    milliseconds; how far they are."""
+    if type(ms) is not int or not 1 <= ms <= MAX_WORK_MS:
+        raise ProtocolError("bad_request", f"ms must be a whole number of milliseconds from 1 "
+                            f"to {MAX_WORK_MS:,}, not {brief_repr(ms)}")
+    ahead = _ahead(match, budget, iterations)
+    if ahead is None:
+        return _progress(match, None)
+    end = time.perf_counter() + ms / 1000
+    while (left := (end - time.perf_counter()) * 1000) > 1:
+        if not (_review_slice(ahead, left) or _rerun_card(match, ahead, left)):
+            break
+    return _progress(match, ahead)
+
+
+def kept(match: Match) -> dict[str, Any] | None:
+    """What the save keeps of the work done on the game in play (None when there is none)."""
+    ahead = _ahead(match)
+    if ahead is None or not (ahead.reviews or ahead.rerun):
+        return None
+    return {"budget": ahead.budget, "seed": REVIEW_SEED, "reviews": list(ahead.reviews),
+            "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else []}
+
+
+def restore(match: Match, saved: Any) -> None:
+    """Take back what a save kept (``kept``); refuses anything malformed. A review of a card
+    the game no longer holds (taken back since) is left out."""
+    ahead = _ahead(match)
+    if saved is None or ahead is None:
+        return
+    if not isinstance(saved, dict) or set(saved) != {"budget", "seed", "reviews", "rerun"}:
+        raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun}")
+    if saved["budget"] != ahead.budget or saved["seed"] != REVIEW_SEED:
+        return  # work at another budget: of no use to this review
+    reviews, rerun = saved["reviews"], saved["rerun"]
+    if not isinstance(reviews, list) or not isinstance(rerun, list) or len(rerun) > 208:
+        raise ProtocolError("bad_record", "ahead: reviews and rerun must be lists")
+    game = match.state
+    for item in reviews:
+        try:
+            play = item["play"] if isinstance(item, dict) else None
+            if type(play) is not int or not 0 <= play < len(game.plays):
+                continue
+            if item.get("at") != _digest(game, play):
+                continue
+            move = CardReview.from_json(
+                {k: v for k, v in item.items() if k != "at"}, _seat_of(game, play))
+        except ValueError as exc:
+            raise ProtocolError("bad_record", f"ahead: {exc}") from None
+        jobs.remember(game, play, ahead.budget, REVIEW_SEED, move)
+        ahead.reviews.append(item)
+    ahead.pending = [p for p in ahead.pending
+                     if jobs.remembered(game, p.play, ahead.budget, REVIEW_SEED) is None]
+    if rerun and ahead.rerun_steps is not None:
+        try:
+            ahead.rerun = _replayed(game, rerun)
+        except ValueError as exc:
+            raise ProtocolError("bad_record", f"ahead: the rerun's cards: {exc}") from None
+        index = len(match.history)
+        ahead.rerun_steps = rerun_steps(match.settings, game.clone(), index,
+                                        master_player(match.settings, index, ahead.iterations),
+                                        rerun)
+
+
+def take_rerun(match: Match, iterations: int | None
+               ) -> tuple[GameState | None, Iterator[GameState]] | None:
+    """The rerun begun ahead for the game in play at the master's ``iterations``, handed over
+    to the rerun job (once)."""
+    ahead = _state.ahead
+    if (ahead is None or ahead.key[0] != id(match) or ahead.iterations != iterations
+            or ahead.rerun_steps is None or ahead.rerun_taken):
+        return None
+    ahead.rerun_taken = True
+    return ahead.rerun, ahead.rerun_steps
+
+
+# -- the work -----------------------------------------------------------------------------------
+
+
+def _ahead(match: Match, budget: int | None = None, iterations: int | None = None
+           ) -> _Ahead | None:
+    """The work ahead for the game in play (begun afresh for a new game, or other budgets),
+    with the people's cards played since the last call waiting; None without the computer
+    players."""
+    game = match.state
+    budget = REVIEW_BUDGET if budget is None else budget
+    key = (id(match), len(match.history), match.settings, game.deck, game.suits, budget,
+           iterations)
+    ahead = _state.ahead
+    if ahead is None or ahead.key != key:
+        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game))
+        _begin_rerun(match, ahead)
+    if ahead.position.plays != game.plays[: len(ahead.position.plays)]:  # cards taken back
+        ahead.position, ahead.pending, ahead.reviewer = _start(game), [], None
+        ahead.people_plays = 0
+    people = set(match.settings.seats)
+    position = ahead.position
+    for play in range(len(position.plays), len(game.plays)):
+        card = game.plays[play]
+        if position.to_move in people:
+            ahead.people_plays += 1
+            if jobs.remembered(game, play, ahead.budget, REVIEW_SEED) is None:
+                ahead.pending.append(_Pending(play, card, position.clone()))
+        position.play(card)
+    return ahead
+
+
+def _begin_rerun(match: Match, ahead: _Ahead) -> None:
+    index = len(match.history)
+    try:
+        the_person(match.settings)
+        check_game(match.settings, match.state, index)
+    except ValueError:  # several people, or a game this match did not deal
+        ahead.rerun_steps = None
+        return
+    ahead.rerun_steps = rerun_steps(match.settings, match.state.clone(), index,
+                                    master_player(match.settings, index, ahead.iterations))
+
+
+def _review_slice(ahead: _Ahead, left: float) -> bool:
+    """Review a slice of the next card waiting; False when none waits."""
+    while ahead.pending and ahead.reviewer is None:
+        first = ahead.pending[0]
+        if jobs.remembered(ahead.position, first.play, ahead.budget, REVIEW_SEED) is not None:
+            ahead.pending.pop(0)  # reviewed meanwhile by a review job
+            continue
+        ahead.reviewer = CardReviewer(
+            first.position, first.card, first.play, budget=ahead.budget, seed=REVIEW_SEED)
+    if ahead.reviewer is None:
+        return False
+    iterations = max(20, int(ahead.rate * min(left, SLICE_MS)))
+    spent, start = ahead.reviewer.spent, time.perf_counter()
+    move = ahead.reviewer.step(iterations)
+    elapsed = (time.perf_counter() - start) * 1000
+    if elapsed > 1 and ahead.reviewer.spent > spent:
+        ahead.rate = (ahead.reviewer.spent - spent) / elapsed
+    if move is not None:
+        done = ahead.pending.pop(0)
+        jobs.remember(ahead.position, done.play, ahead.budget, REVIEW_SEED, move)
+        ahead.reviews.append({**move.to_json(), "at": _digest(ahead.position, done.play)})
+        ahead.unsent += 1
+        ahead.reviewer = None
+    return True
+
+
+def _rerun_card(match: Match, ahead: _Ahead, left: float) -> bool:
+    """Play the rerun's next card if its time fits in ``left``; False when it does not."""
+    if ahead.rerun_steps is None or ahead.rerun_taken:
+        return False
+    state = ahead.rerun
+    if state is not None and state.is_over:
+        return False
+    seat = (state if state is not None else _start(match.state)).to_move
+    kind = "person" if seat in match.settings.seats else match.settings.levels[seat]
+    guess = ahead.card_ms.get(kind, FIRST_CARD_MS.get(kind, OTHER_CARD_MS))
+    if guess > left:
+        # A guess that holds a card back shrinks: one card slowed by a busy machine, or a
+        # first guess too high, keeps the rerun waiting a few windows, not for ever.
+        ahead.card_ms[kind] = guess * SHRINK
+        return False
+    start = time.perf_counter()
+    after = next(ahead.rerun_steps, None)
+    ahead.card_ms[kind] = (time.perf_counter() - start) * 1000
+    if after is None:  # a kept rerun that was already over
+        ahead.rerun_steps = None
+        return False
+    ahead.rerun = after
+    return True
+
+
+def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
+    """How far the work is: the people's cards reviewed of those played, the rerun's cards,
+    and what the save should add (the reviews done since the last reply, the rerun's cards)."""
+    if ahead is None:
+        return {"review": None, "rerun": None, "more": False, "keep": None}
+    played = ahead.people_plays
+    rerun = None
+    if ahead.rerun_steps is not None:
+        done = len(ahead.rerun.plays) if ahead.rerun is not None else 0
+        rerun = {"done": done, "total": len(match.state.deck)}
+    more = bool(ahead.pending) or (rerun is not None and not ahead.rerun_taken
+                                   and rerun["done"] < rerun["total"])
+    fresh = ahead.reviews[len(ahead.reviews) - ahead.unsent:] if ahead.unsent else []
+    ahead.unsent = 0
+    keep = {"budget": ahead.budget, "seed": REVIEW_SEED, "reviews": fresh,
+            "rerun": [str(c) for c in ahead.rerun.plays] if ahead.rerun else []}
+    return {"review": {"done": played - len(ahead.pending), "played": played},
+            "rerun": rerun, "more": more, "keep": keep}
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+
+def _start(game: GameState) -> GameState:
+    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
+                    deck=game.deck)
+
+
+def _digest(game: GameState, play: int) -> str:
+    """A short name of the plays up to and including ``play``: a kept review is of that
+    position only."""
+    text = " ".join(str(card) for card in game.plays[: play + 1])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _seat_of(game: GameState, play: int) -> int:
+    position = _start(game)
+    for card in game.plays[:play]:
+        position.play(card)
+    return position.to_move
+
+
+def _replayed(game: GameState, cards: list[Any]) -> GameState | None:
+    if not cards:
+        return None
+    state = _start(game)
+    for card in cards:
+        state.play(card)
+    return state

@@ -1,0 +1,283 @@
+"""Every request keeps its declared effect on the game's recipe (calypso_core/table/transport.py):
+a request that ``reads`` leaves the record as it was, one that ``changes`` the game hands the
+page the change it made, and one that ``starts`` a game hands it the whole new recipe. The
+page's client follows these declarations (hello's ``requests``) and nothing else, so a wrong one
+loses games on reload, as the Calypso of the day once was."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from protocol_calls import advance, call, ok
+
+from calypso_core import table
+from calypso_core.table.transport import EFFECTS, REQUESTS
+
+pytestmark = pytest.mark.usefixtures("fresh_table")
+
+Payload = dict[str, Any]
+
+
+def a_game(**settings: Any) -> dict[str, Any]:
+    """A game against random players, on the person's turn."""
+    return advance(ok("new_game", **{"seed": "effects", "level": "random", **settings}))
+
+
+def a_finished_game(games: int = 1) -> dict[str, Any]:
+    view = a_game(games=games)
+    while view["status"] != "game_over":
+        view = advance(ok("play", card=view["legal"][0]))
+    return view
+
+
+def on_move(**settings: Any) -> Payload:
+    view = a_game(**settings)
+    return {"card": view["legal"][0]}
+
+
+def at_step() -> Payload:
+    view = a_game()
+    view = ok("play", card=view["legal"][0])
+    assert view["status"] == "waiting"
+    return {}
+
+
+def at_handoff() -> Payload:
+    view = ok("new_game", seed="effects", level="random", people=[{"seat": 0}, {"seat": 2}])
+    while view["status"] != "handoff":
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    return {"seat": view["to_move"]}
+
+
+def at_a_guests_turn() -> Payload:
+    """A remote table: a guest in North, on their turn; the payload of their card."""
+    view = ok("new_game", seed="effects", level="random",
+              people=[{"seat": 2}, {"seat": 0, "remote": True}])
+    while not (view["status"] == "waiting" and view["to_move"] == 0):
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    return {"seat": 0, "card": ok("seat_view", seat=0)["legal"][0]}
+
+
+def after_a_card() -> Payload:
+    view = a_game()
+    ok("play", card=view["legal"][0])
+    return {}
+
+
+def a_saved_game() -> Payload:
+    a_game(seed="another")
+    saved = ok("record")
+    a_game()
+    return dict(saved)
+
+
+def a_review() -> Payload:
+    a_finished_game()
+    return {"job": ok("review", deal=0, budget=1)["job"]}
+
+
+def a_rerun() -> Payload:
+    a_finished_game()
+    return {"job": ok("rerun", iterations=1)["job"]}
+
+
+def a_game_file() -> Payload:
+    a_finished_game()
+    text = json.dumps(ok("record")["record"])
+    a_game()
+    return {"text": text}
+
+
+# Each request type: how to reach a table where it succeeds; returns its payload.
+SCENARIOS: dict[str, Callable[[], Payload]] = {
+    "hello": lambda: a_game() and {},
+    "new_game": lambda: a_game() and {"seed": "next", "level": "random"},
+    "view": lambda: a_game() and {},
+    "play": on_move,
+    "step": at_step,
+    "reveal": at_handoff,
+    "seat_view": lambda: {"seat": at_a_guests_turn()["seat"]},
+    "seat_play": at_a_guests_turn,
+    "next_game": lambda: a_finished_game(games=2) and {},
+    "hint": lambda: a_game() and {},
+    "aids": lambda: a_game() and {},
+    "record": lambda: a_game() and {},
+    "load": a_saved_game,
+    "undo": after_a_card,
+    "replay": lambda: a_finished_game() and {"tricks": 3},
+    "import": a_game_file,
+    "examples": lambda: a_game() and {},
+    "daily": lambda: a_game() and {"date": "2025-01-31"},
+    "review": lambda: a_finished_game() and {"deal": 0, "budget": 1},
+    "review_next": a_review,
+    "rerun": lambda: a_finished_game() and {"iterations": 1},
+    "rerun_next": a_rerun,
+    "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},
+}
+
+
+def the_recipe() -> dict[str, Any] | None:
+    """The recipe as ``record`` gives it, less ``ahead``: the work done ahead on the game,
+    which ``work`` replies hand over as their ``keep`` and ``load`` takes back."""
+    reply = call("record")
+    if not reply["ok"]:
+        return None
+    return {key: value for key, value in reply["result"].items() if key != "ahead"}
+
+
+def check_effect(kind: str, effect: str) -> None:
+    """Send ``kind`` where it succeeds; the recipe before and after must bear out ``effect``,
+    and the recipe the reply hands over must be the one the engine now keeps."""
+    payload = SCENARIOS[kind]()
+    before = the_recipe()
+    result = ok(kind, **payload)
+    after = the_recipe()
+    handed = result.get("recipe") if isinstance(result, dict) else None
+    if effect == "reads":
+        assert after == before, f"{kind} changed the game"
+        assert handed is None
+        return
+    assert after is not None and handed is not None, f"{kind} hands over no recipe"
+    if effect == "starts":
+        assert handed == after and after != before
+        return
+    assert before is not None and after != before, f"{kind} changed nothing"
+    assert set(handed) <= {"keep", "add", "deck"}, f"{kind} hands over more than a change"
+    assert len(before["record"]["plays"]) >= handed["keep"]
+    assert apply(before, handed) == after
+
+
+def apply(recipe: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    """A recipe with a change applied, as the page's client applies it."""
+    record = recipe["record"]
+    changed = {**record, "plays": record["plays"][: change["keep"]] + change["add"]}
+    if "deck" in change:
+        changed["deck"] = change["deck"]
+    return {**recipe, "record": changed}
+
+
+def test_every_request_type_has_a_scenario_and_one_of_the_effects() -> None:
+    assert set(SCENARIOS) == set(REQUESTS)
+    assert {request.effect for request in REQUESTS.values()} <= set(EFFECTS)
+
+
+@pytest.mark.parametrize("kind", sorted(REQUESTS))
+def test_each_request_does_what_it_declares_to_the_recipe(kind: str) -> None:
+    check_effect(kind, REQUESTS[kind].effect)
+
+
+def test_the_last_card_hands_over_the_deck_it_unseals() -> None:
+    view = a_game()
+    while view["plays"] < 207:
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    before = the_recipe()
+    assert before is not None and isinstance(before["record"]["deck"], str)  # sealed
+    last = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    assert last["status"] == "game_over"
+    after = the_recipe()
+    assert after is not None and isinstance(after["record"]["deck"], list)
+    assert apply(before, last["recipe"]) == after
+
+
+@pytest.mark.parametrize(("kind", "false"), [("daily", "reads"), ("next_game", "changes"),
+                                              ("play", "reads"), ("view", "changes")])
+def test_a_false_declaration_is_caught(kind: str, false: str) -> None:
+    # The daily deal once counted as a read on the page's side, and its games were lost.
+    with pytest.raises(AssertionError):
+        check_effect(kind, false)
+
+
+def test_hello_announces_every_request_and_its_effect() -> None:
+    assert ok("hello")["requests"] == {kind: r.effect for kind, r in REQUESTS.items()}
+
+
+def test_a_whole_match_is_kept_from_the_replies_alone() -> None:
+    # What the page's client does: take a start's recipe whole, apply each change.
+    view = ok("new_game", seed=78, level="random", games=2)
+    kept = view["recipe"]
+
+    def follow(reply: dict[str, Any]) -> dict[str, Any]:
+        nonlocal kept
+        recipe = reply["recipe"]
+        kept = recipe if "record" in recipe else apply(kept, recipe)
+        return reply
+
+    undone = False
+    while not (view["status"] == "game_over" and view["match"]["is_over"]):
+        if view["status"] == "game_over":
+            view = follow(ok("next_game"))
+        elif view["status"] == "your_turn":
+            view = follow(ok("play", card=view["legal"][-1]))
+            if view["plays"] > 20 and not undone:
+                view, undone = follow(ok("undo")), True
+        else:
+            view = follow(ok("step"))
+        assert len(kept["record"]["plays"]) == view["plays"]
+    assert kept == ok("record")
+    table.reset()
+    assert ok("load", **kept)["match"] == view["match"]
+
+
+def test_the_protocol_doc_lists_every_request_with_its_declared_effect() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
+    section = text[text.index("| type | effect |"):]
+    section = section[: section.index("\n\n")]
+    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z]+)` \|", section, flags=re.M)
+    assert dict(rows) == {kind: r.effect for kind, r in REQUESTS.items()}
+    assert len(rows) == len(REQUESTS)
+
+
+# -- engine facts the page once worked out itself ------------------------------------------
+
+
+def test_an_error_says_whether_what_the_request_carried_is_refused() -> None:
+    # The page once tested codes against /^bad_/ to decide whether to set its settings aside.
+    refused = call("new_game", games=9)["error"]
+    assert (refused["code"], refused["input"]) == ("bad_games", True)
+    assert call("step")["error"]["input"] is False  # no game yet: the moment, not the input
+    ok("new_game", seed="x")
+    assert call("play", card="ZZ")["error"]["input"] is True
+
+
+def test_each_seat_says_how_its_label_is_made() -> None:
+    # The page once read the label's message id to know whether a seat is "You".
+    alone = ok("new_game", seed="x")["table"]["seats"]
+    assert [s["called"] for s in alone] == ["seat", "seat", "you", "seat"]
+    people = [{"seat": 0, "name": "Ana"}, {"seat": 2}]
+    two = ok("new_game", seed="x", people=people)["table"]["seats"]
+    assert [s["called"] for s in two] == ["name", "seat", "seat", "seat"]
+    assert [s["label"]["id"] for s in two] == ["label.person", *["label.seat"] * 3]
+
+
+# -- a game in play never opens face up ------------------------------------------------------
+
+
+def test_a_file_of_a_game_in_play_shows_no_hidden_card_and_continues_covered() -> None:
+    at_handoff()
+    cut = ok("view")["table"]["cut"]["cards"]
+    saved = ok("record")
+    text = json.dumps(saved["record"])
+    public = {*saved["record"]["plays"], *cut}
+    assert set(re.findall(r'"([2-9TJQKA][SHDC])"', text)) <= public
+    opened = ok("import", text=text)
+    assert not opened["is_over"] and opened["record"] == saved["record"]  # still sealed
+    table.reset()
+    view = ok("load", record=opened["record"], settings=opened["settings"])
+    assert (view["status"], view["viewer"]) == ("handoff", None)  # the hand-off screen first
+    assert view["plays"] == len(saved["record"]["plays"])
+    shown = ok("replay", record=opened["record"])
+    assert {seat["hand"] for seat in shown["seats"]} == {None}
+
+
+def test_a_changed_seal_is_refused() -> None:
+    a_game()
+    record = ok("record")["record"]
+    deck = record["deck"]
+    changed = deck[:-1] + ("0" if deck[-1] != "0" else "1")
+    reply = call("load", record={**record, "deck": changed}, settings=ok("record")["settings"])
+    assert reply["error"]["code"] == "bad_record" and "sealed deck" in reply["error"]["message"]

@@ -1,0 +1,208 @@
+"""The review ready when the game ends: each person's cards reviewed, and the master played in
+the person's seat, in slices of work between the game's requests (``work``), with the same
+answers as the command line's review and a fresh rerun, kept in the save."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from protocol_calls import advance, call, error, ok
+
+from calypso_core import parse_record
+from calypso_core.bots import review as review_module
+from calypso_core.bots.review import CardReviewer, review_game, review_position, seat_plays
+from calypso_core.game import new_game
+from calypso_core.table import ahead as ahead_module
+from calypso_core.table import handlers, jobs
+from calypso_core.table import rerun as rerun_module
+from calypso_core.table.settings import Settings
+
+SOUTH = 2
+BUDGET = 60  # review iterations a card in these tests
+MASTER = 20  # the master's iterations a move in the reruns of these tests
+GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.record.json"))
+
+
+@pytest.fixture(autouse=True)
+def small_budgets(fresh_table: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The review's budget and the master's in the rerun made small: the same code runs."""
+    monkeypatch.setattr(ahead_module, "REVIEW_BUDGET", BUDGET)
+    monkeypatch.setattr(handlers, "REVIEW_ITERATIONS", BUDGET)
+    monkeypatch.setattr(ahead_module, "master_player",
+                        lambda settings, index, iterations=None:
+                        rerun_module.master_player(settings, index, MASTER))
+    yield
+
+
+# -- a card's review in slices ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("slice_", [1, 7, 100])
+def test_a_card_reviewed_in_slices_is_the_card_reviewed_at_once(slice_: int) -> None:
+    state = parse_record(GOLDEN[0].read_text())
+    for play in seat_plays(state, SOUTH)[::5]:
+        position = new_game(rules=state.rules, suits=state.suits,
+                            first_dealer=state.first_dealer, deck=state.deck)
+        for card in state.plays[:play]:
+            position.play(card)
+        card = state.plays[play]
+        whole = review_position(position, card, play, budget=300, seed="s")
+        reviewer = CardReviewer(position, card, play, budget=300, seed="s")
+        slices = 0
+        while reviewer.step(slice_) is None:
+            slices += 1
+        assert reviewer.review == whole
+        assert whole.forced or slices >= 300 // max(slice_, 13) - 1
+
+
+# -- the game's cards reviewed ahead give the command line's costs --------------------------
+
+
+def play_golden_with_work(record: dict[str, Any], seat: int, ms: int = 20) -> dict[str, Any]:
+    """The golden game's cards come one deal at a time into the engine (a load of the
+    record so far, with the work kept so far), and work runs between them."""
+    settings = {"seed": "golden", "levels": ["random"] * 4, "people": [{"seat": seat}],
+                "rules": record["rules"]}
+    kept = None
+    for upto in range(13, len(record["plays"]) + 1, 13):
+        recipe: dict[str, Any] = {"record": {**record, "plays": record["plays"][:upto]},
+                                  "settings": settings}
+        if kept is not None:
+            recipe["ahead"] = kept
+        ok("load", **recipe)
+        for _ in range(400):
+            if not ok("work", ms=ms)["more"]:
+                break
+        kept = ok("record").get("ahead")
+    return dict(ok("work", ms=1))
+
+
+@pytest.mark.parametrize("path", GOLDEN[:2], ids=lambda p: p.name)
+def test_the_review_done_ahead_gives_the_command_lines_costs(
+        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    record = json.loads(path.read_text())
+    record.pop("players", None)
+    state = parse_record(json.dumps(record))
+    progress = play_golden_with_work(record, SOUTH)
+    plays = len(seat_plays(state, SOUTH))
+    assert progress["review"] == {"done": plays, "played": plays}
+    # The review asked for at the end searches nothing: every card was done ahead.
+    monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
+    started = ok("review")
+    moves = [ok("review_next", job=started["job"])["move"] for _ in range(started["total"])]
+    expected = review_game(state, SOUTH, budget=BUDGET, seed="0").to_json()["moves"]
+    assert moves == expected
+
+
+def test_the_work_kept_in_the_save_comes_back_after_a_reload(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    record = json.loads(GOLDEN[0].read_text())
+    record.pop("players", None)
+    record["plays"] = record["plays"][:52]
+    settings = {"seed": "golden", "levels": ["random"] * 4, "rules": record["rules"]}
+    ok("load", record=record, settings=settings)
+    while ok("work", ms=50)["more"]:
+        pass
+    saved = ok("record")
+    assert len(saved["ahead"]["reviews"]) == 13
+    assert not any(key in json.dumps(saved["ahead"]) for key in ("hand", "deck"))
+    jobs.reset()  # a new worker: nothing remembered
+    ahead_module.reset()
+    ok("load", **saved)
+    assert ok("work", ms=1)["review"] == {"done": 13, "played": 13}
+    monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
+    started = ok("review")
+    assert [ok("review_next", job=started["job"])["done"] for _ in range(13)][-1] == 13
+    # A kept review that does not read back is refused, the game in play kept.
+    broken = json.loads(json.dumps(saved))
+    broken["ahead"]["reviews"][0]["cost"] = "a lot"
+    assert error("load", **broken) == "bad_record"
+    assert ok("view")["plays"] == 52
+
+
+# -- the master in your seat, played as the game goes ----------------------------------------
+
+
+def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> None:
+    view = advance(ok("new_game", seed=31, level="random"))
+    while view["status"] != "game_over":
+        ok("work", ms=30)
+        view = advance(ok("play", card=view["legal"][-1]))
+    for _ in range(200):
+        progress = ok("work", ms=1000)  # room for the master's first card, until measured
+        if not progress["more"]:
+            break
+    assert progress["rerun"] == {"done": 208, "total": 208}
+    saved = ok("record")
+    started = ok("rerun")  # taken over, already finished
+    assert started["finished"] and started["done"] == 208
+    settings = Settings.from_request(saved["settings"], saved=True)
+    game = parse_record(json.dumps(saved["record"]))
+    fresh = rerun_module.rerun_game(settings, game, 0,
+                                    rerun_module.master_player(settings, 0, MASTER))
+    assert started["result"]["master"] == list(fresh.partnership_scores())
+    assert started["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
+
+
+def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ahead_module, "FIRST_CARD_MS", {})  # no first guess held back
+    view = advance(ok("new_game", seed=32, level="random"))
+    while view["status"] != "game_over":
+        view = advance(ok("play", card=view["legal"][0]))
+    while ok("work", ms=25)["rerun"]["done"] < 40:
+        pass
+    saved = ok("record")
+    done = len(saved["ahead"]["rerun"])
+    assert 0 < done < 208
+    ahead_module.reset()
+    ok("load", **saved)
+    started = ok("rerun")
+    assert started["done"] == done and not started["finished"]
+    while not (step := ok("rerun_next", job=started["job"]))["finished"]:
+        pass
+    settings = Settings.from_request(saved["settings"], saved=True)
+    game = parse_record(json.dumps(saved["record"]))
+    fresh = rerun_module.rerun_game(settings, game, 0,
+                                    rerun_module.master_player(settings, 0, MASTER))
+    assert step["result"]["master"] == list(fresh.partnership_scores())
+
+
+# -- several people, and bad requests ---------------------------------------------------------
+
+
+def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() -> None:
+    people = [{"seat": 2, "name": "Ana"}, {"seat": 0, "name": "Ben"}]
+    view = ok("new_game", seed=5, level="random", people=people)
+    reviewed: dict[int, int] = {}
+    while view["status"] != "game_over" and len(view["log"]["tricks"]) < 6:
+        if view["status"] == "waiting":
+            view = ok("step")
+        elif view["status"] == "handoff":
+            view = ok("reveal", seat=view["handoff"]["seat"])
+        else:
+            reviewed[view["viewer"]] = reviewed.get(view["viewer"], 0) + 1
+            view = ok("play", card=view["legal"][0])
+        progress = ok("work", ms=40)
+        assert set(progress) == {"review", "rerun", "more", "keep"}
+        assert progress["rerun"] is None  # the master in your seat is for one person
+    while ok("work", ms=100)["more"]:
+        pass
+    progress = ok("work", ms=1)
+    assert progress["review"]["done"] == progress["review"]["played"] == sum(reviewed.values())
+    saved = ok("record")
+    game = parse_record(json.dumps(saved["record"]))
+    people_plays = set(seat_plays(game, 2)) | set(seat_plays(game, 0))
+    assert {move["play"] for move in saved["ahead"]["reviews"]} == people_plays
+
+
+def test_work_needs_a_game_and_a_time_in_milliseconds() -> None:
+    assert error("work", ms=10) == "no_game"
+    ok("new_game", seed=1, level="random")
+    for ms in (0, -5, 5001, 2.5, "10", None):
+        assert call("work", ms=ms)["error"]["code"] == "bad_request"
+    assert review_module.REVIEW_ITERATIONS == 8000  # the module's own budget is untouched

@@ -1,0 +1,82 @@
+"""bench/vs_frozen.py: the duplicate match of the master against a frozen copy of itself."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import calypso_core.bots
+from calypso_core.bots.search import MasterBot
+
+
+@pytest.fixture(scope="module")
+def vs_frozen() -> ModuleType:
+    return importlib.import_module("bench.vs_frozen")
+
+
+def test_a_master_against_the_same_code_draws_every_board(vs_frozen: ModuleType) -> None:
+    # Same code on both sides, same seeds by seat: the two games of a board are the same
+    # game with the partnerships swapped, so A's margin is exactly nothing.
+    row = vs_frozen.play_board(calypso_core.bots, seed=3, board=0, a_iters=2, b_iters=2)
+    assert row["margin"] == 0
+    assert row["calypsos"]["a"] == row["calypsos"]["b"]
+    assert len(row["ms"]["a"]) > 50 and len(row["ms"]["b"]) > 50
+
+
+def test_the_frozen_master_is_the_commit_s_code_under_another_name(
+    vs_frozen: ModuleType,
+) -> None:
+    bots = vs_frozen.frozen_package("HEAD")
+    assert bots.__name__.startswith("frozen_") and bots.__name__.endswith(".bots")
+    bot = bots.make_bot("master", 0, random.Random(0))
+    assert bot.level == "master" and not isinstance(bot, MasterBot)
+
+
+def test_a_run_is_resumed_from_its_log(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    log = tmp_path / "boards.log"
+    calls: list[int] = []
+
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        calls.append(board)
+        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
+                "ms": {"a": [5.0], "b": [4.0]}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    argv = ["vs_frozen.py", "--boards", "2", "--a-iterations", "7", "--frozen", "HEAD",
+            "--log", str(log)]  # fmt: skip
+    monkeypatch.setattr(sys, "argv", argv)
+    assert vs_frozen.main() == 0
+    assert calls == [0, 1] and len(log.read_text().splitlines()) == 2
+    monkeypatch.setattr(sys, "argv", [*argv[:2], "3", *argv[3:]])
+    assert vs_frozen.main() == 0
+    assert calls == [0, 1, 2]  # boards 0 and 1 came from the log
+    assert "3 boards: A +10 a game" in capsys.readouterr().out
+    # Another budget is another match: nothing of the log is taken for it.
+    monkeypatch.setattr(sys, "argv", [*argv[:4], "8", *argv[5:]])
+    assert vs_frozen.main() == 0
+    assert calls == [0, 1, 2, 0, 1]
+    assert all(json.loads(line)["a_iterations"] in (7, 8) for line in log.open())
+
+
+def test_a_broken_log_line_stops_the_run_saying_where(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = tmp_path / "boards.log"
+    log.write_text("{not json\n")
+    monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--frozen", "HEAD", "--log", str(log)])
+    with pytest.raises(SystemExit, match=r"boards\.log, line 1"):
+        vs_frozen.main()

@@ -1,0 +1,5 @@
+// The remote table's transport, trystero's Nostr strategy: build.py puts it in dist/vendor/
+// from its pinned npm package (fetch_transport), so web/ has no copy for tsc to read.
+declare module "*/vendor/nostr/index.mjs" {
+  export function joinRoom(config: object, roomId: string): any;
+}

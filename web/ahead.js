@@ -1,0 +1,107 @@
+// Work ahead (docs/review.md#ready-when-the-game-ends): while the game in play needs nothing of
+// the worker — the pause after the last computer move before the person's turn, a person
+// thinking, the score sheet — the page asks the engine to "work" for that long, and the
+// engine reviews each person's cards played so far and plays the master in the person's seat
+// (calypso_core/table/ahead.py), so that both are ready when the game ends. A window ends
+// before the game needs the worker again: during a pause, MARGIN_MS before its end; while a
+// person thinks, in windows of THINKING_WINDOW_MS, so a card clicked waits no longer than
+// that. What the engine did is added to the game's recipe (its "keep"), which the save
+// keeps: a reload loses none of it. The replies say how many cards are done, never what the
+// review says of them: in a game of several people, none sees another's.
+
+import { testBudget } from "./dev.js";
+import { engine } from "./engine-client.js";
+import { app } from "./state.js";
+
+const client = engine();
+const MARGIN_MS = 80;
+const MIN_WINDOW_MS = 30;
+const MAX_WINDOW_MS = 2_000;
+const THINKING_AFTER_MS = 1_000; // a person who has not played for this long is thinking
+const THINKING_WINDOW_MS = 120;
+const AFTER_GAME_MS = 250;
+
+/** @type {{busy: boolean, run: number | null, more: boolean, progress: any, onKept: () => void}} */
+const work = { busy: false, run: null, more: true, progress: null, onKept: () => {} };
+
+/** Calls fn() after work was added to the recipe (to save it). */
+export function onKept(fn) {
+  work.onKept = fn;
+}
+
+/** How far the work is: {review: {done, played}, rerun: {done, total} | null} or null. */
+export function progress() {
+  return work.progress;
+}
+
+/** Works ahead until ``until`` (a performance.now() time): the game needs nothing of the
+ * worker before it. */
+export function during(until) {
+  return loop(() => until - MARGIN_MS - performance.now());
+}
+
+/** Works ahead in short windows while the person to move thinks (or the device is passed
+ * on), from THINKING_AFTER_MS after their turn began. */
+export async function whileThinking() {
+  const run = app.run;
+  const turn = app.view;
+  await new Promise((resolve) => setTimeout(resolve, THINKING_AFTER_MS));
+  const still = () => run === app.run && app.view === turn && !app.busy;
+  if (still()) await loop(() => (still() ? THINKING_WINDOW_MS : 0));
+}
+
+/** Works ahead after the game's end until the review is done (the rerun goes on in its own
+ * requests, rerun.js, taking over what was played of it ahead). */
+export function afterGame() {
+  const reviewed = () => work.progress?.review && work.progress.review.done === work.progress.review.played;
+  return loop(() => (app.view?.status === "game_over" && !reviewed() ? AFTER_GAME_MS : 0));
+}
+
+async function loop(windowMs) {
+  if (work.busy || !app.hello?.review) return;
+  const run = app.run;
+  if (work.run !== run) Object.assign(work, { run, more: true, progress: null });
+  work.busy = true;
+  let kept = false;
+  try {
+    while (work.more && run === app.run) {
+      const ms = Math.floor(Math.min(windowMs(), MAX_WINDOW_MS));
+      if (ms < MIN_WINDOW_MS) break;
+      // The test budgets (dev.js) of the review and the rerun apply here too.
+      const budget = testBudget("review_budget");
+      const iterations = testBudget("master_iterations");
+      const reply = await client.request("work", { ms, ...(budget ? { budget } : {}),
+        ...(iterations ? { iterations } : {}) });
+      if (run !== app.run) break;
+      work.more = reply.more;
+      work.progress = { review: reply.review, rerun: reply.rerun };
+      kept = keep(reply.keep) || kept;
+      mark();
+    }
+  } catch {
+    work.more = false; // the engine refused: no work ahead in this game (the review still runs after it)
+  } finally {
+    work.busy = false;
+    if (kept) work.onKept();
+  }
+}
+
+// Adds the work done to the recipe of the game in play; true if anything was new.
+function keep(done) {
+  const game = client.game;
+  if (!done || !game) return false;
+  const old = game.ahead;
+  const same = old && old.budget === done.budget && old.seed === done.seed;
+  const reviews = same ? [...old.reviews, ...done.reviews] : done.reviews;
+  if (same && !done.reviews.length && old.rerun.length === done.rerun.length) return false;
+  client.keepAhead({ budget: done.budget, seed: done.seed, reviews, rerun: done.rerun });
+  return true;
+}
+
+// The progress as data attributes, for tests and benchmarks to wait on.
+function mark() {
+  const { review, rerun } = work.progress;
+  const root = document.documentElement.dataset;
+  if (review) root.reviewAhead = `${review.done}/${review.played}`;
+  if (rerun) root.rerunAhead = `${rerun.done}/${rerun.total}`;
+}
