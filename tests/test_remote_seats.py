@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from protocol_calls import error, ok
+from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record
 from calypso_core.table.aids import memory_aids
@@ -28,7 +28,7 @@ def hosted(seed: str = "remote-1", **more: Any) -> dict[str, Any]:
 
 def check_guest_view(view: dict[str, Any]) -> None:
     """A guest's view holds its own hand and what all have seen: no other card, no seed."""
-    record = ok("record")["record"]
+    record = recipe()["record"]  # its deck opened, as tests read it
     state = from_record(record)
     assert view["viewer"] == GUEST
     assert sorted(view["hand"]) == sorted(str(c) for c in state.hand(GUEST))
