@@ -279,12 +279,12 @@ function cardAhead() {
 
 // Plays the card ahead, if any; whether one is on its way.
 function playAhead(run) {
-  const ahead = cardAhead();
-  if (!ahead) {
+  const next = cardAhead();
+  if (!next) {
     requestDraw();
     return false;
   }
-  const { card, pause } = ahead;
+  const { card, pause } = next;
   const plays = app.view.plays;
   sleep(pause).then(() => {
     if (run === app.run && app.view.plays === plays && app.view.status === "your_turn") playCard(card);

@@ -190,7 +190,7 @@ def test_forced_cards_play_themselves_at_a_deals_last_trick_and_when_the_setting
             assert len(cards_of(page, "[data-playable]")) > 1, "a forced card waited"
             play_a_card(page)
         # The record shows more forced cards than the first deal had: the page played them.
-        played = record(page)["record"]
+        played = opened_record(record(page)["record"])
         replay = from_record({**played, "plays": []})
         forced = 0
         for card in played["plays"]:
