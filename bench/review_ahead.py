@@ -24,12 +24,13 @@ from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from browser.watching import origin_of, watch
 
 from bench import common
@@ -87,10 +88,21 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
         page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
         if page.locator("[data-table][data-state=over]").count():
             break
-        page.locator(PLAYABLE).first.click()  # the table says busy at once (showBusy)
+        before = plays(page)
+        page.locator(PLAYABLE).first.click()
         cards += 1
-    page.wait_for_function("() => window.__marks.master && window.__marks.review",
-                           timeout=MASTER_WAIT_MS, polling=200)
+        page.wait_for_function("(n) => document.querySelector('[data-table]').dataset.plays "
+                               "!== String(n)", arg=before, timeout=TIMEOUT_MS)
+    try:
+        page.wait_for_function("() => window.__marks.master && window.__marks.review",
+                               timeout=MASTER_WAIT_MS, polling=200)
+    except PlaywrightTimeout:
+        problems.append("timed out: " + page.evaluate(
+            "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
+            "document.documentElement.dataset.rerunAhead, "
+            "document.querySelector('[data-master]')?.dataset.master])"))
+        context.close()
+        return {"level": level, "cards": cards, "problems": problems}
     marks = page.evaluate("window.__marks")
     requests = page.evaluate("window.__requests")
     replies = page.evaluate("window.__replies")
@@ -150,6 +162,9 @@ def main(argv: list[str]) -> int:
     common.save_results("review-ahead", json.dumps(report) + "\n")
     print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
     for game in report["games"]:
+        if "review_s" not in game:
+            print(f"  {game['level']:7} {game['problems']}")
+            continue
         met = all(game[key] is None or game[key] <= target for key, target in
                   (("review_s", TARGETS["review_s"]), ("master_s", TARGETS["master_s"]),
                    ("play_ms_max", TARGETS["play_ms"])))

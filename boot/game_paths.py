@@ -85,6 +85,17 @@ def run() -> None:
               levels=["random"] * 4)
     for _ in range(12):
         view = move(view)
+    # A guest on another device plays West; the work ahead on the review meanwhile.
+    view = to_turn(ok("new_game", seed="guest", level="random",
+                      people=[{"seat": 2}, {"seat": 3, "name": "Guest", "remote": True}]))
+    view = move(view)
+    for _ in range(8):
+        if view["to_move"] == 3:
+            guest = ok("seat_view", seat=3)
+            view = ok("seat_play", seat=3, card=guest["legal"][0])
+        else:
+            view = move(view)
+        ok("work", ms=50, budget=20, iterations=20)
     ok("daily")
     ok("daily", date="2026-01-01")
     # Refusals, each a different way.

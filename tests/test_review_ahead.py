@@ -179,6 +179,7 @@ def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() 
     people = [{"seat": 2, "name": "Ana"}, {"seat": 0, "name": "Ben"}]
     view = ok("new_game", seed=5, level="random", people=people)
     reviewed: dict[int, int] = {}
+    people_plays: set[int] = set()
     while view["status"] != "game_over" and len(view["log"]["tricks"]) < 6:
         if view["status"] == "waiting":
             view = ok("step")
@@ -186,6 +187,7 @@ def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() 
             view = ok("reveal", seat=view["handoff"]["seat"])
         else:
             reviewed[view["viewer"]] = reviewed.get(view["viewer"], 0) + 1
+            people_plays.add(view["plays"])
             view = ok("play", card=view["legal"][0])
         progress = ok("work", ms=40)
         assert set(progress) == {"review", "rerun", "more", "keep"}
@@ -195,8 +197,6 @@ def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() 
     progress = ok("work", ms=1)
     assert progress["review"]["done"] == progress["review"]["played"] == sum(reviewed.values())
     saved = ok("record")
-    game = parse_record(json.dumps(saved["record"]))
-    people_plays = set(seat_plays(game, 2)) | set(seat_plays(game, 0))
     assert {move["play"] for move in saved["ahead"]["reviews"]} == people_plays
 
 

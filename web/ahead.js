@@ -21,8 +21,8 @@ const THINKING_AFTER_MS = 1_000; // a person who has not played for this long is
 const THINKING_WINDOW_MS = 120;
 const AFTER_GAME_MS = 250;
 
-/** @type {{busy: boolean, run: number | null, more: boolean, progress: any, onKept: () => void}} */
-const work = { busy: false, run: null, more: true, progress: null, onKept: () => {} };
+/** @type {{run: number | null, failed: boolean, more: boolean, progress: any, onKept: () => void}} */
+const work = { run: null, failed: false, more: true, progress: null, onKept: () => {} };
 
 /** Calls fn() after work was added to the recipe (to save it). */
 export function onKept(fn) {
@@ -57,11 +57,20 @@ export function afterGame() {
   return loop(() => (app.view?.status === "game_over" && !reviewed() ? AFTER_GAME_MS : 0));
 }
 
-async function loop(windowMs) {
-  if (work.busy || !app.hello?.review) return;
+// One loop at a time: a loop asked for while one runs starts when it ends (its windows are
+// measured then: a pause already over, or a turn already played, gives none).
+let queue = Promise.resolve();
+
+function loop(windowMs) {
+  queue = queue.then(() => runLoop(windowMs));
+  return queue;
+}
+
+async function runLoop(windowMs) {
   const run = app.run;
-  if (work.run !== run) Object.assign(work, { run, more: true, progress: null });
-  work.busy = true;
+  if (work.run !== run) Object.assign(work, { run, failed: false, progress: null });
+  if (!app.hello?.review || work.failed) return;
+  work.more = true; // cards played since the last loop may wait
   let kept = false;
   try {
     while (work.more && run === app.run) {
@@ -79,9 +88,8 @@ async function loop(windowMs) {
       mark();
     }
   } catch {
-    work.more = false; // the engine refused: no work ahead in this game (the review still runs after it)
+    work.failed = true; // the engine refused: no work ahead in this game (the review still runs after it)
   } finally {
-    work.busy = false;
     if (kept) work.onKept();
   }
 }

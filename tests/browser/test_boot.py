@@ -273,8 +273,11 @@ def test_a_missing_standard_library_is_reported_on_the_page_without_a_check_requ
 ) -> None:
     stdlib = json.loads((dist_dir / "build-info.json").read_text())["stdlib"]
     url = serve(broken_dist(stdlib))
-    # The failed request, and Pyodide's own report of it ("Failed to load '…zip': …").
+    # The failed request, and Pyodide's own reports of it ("Failed to load '…zip': …", and
+    # when the failure reaches its start before the worker's check does, "Error occurred
+    # while installing the standard library").
     expected_problems.append(re.compile(re.escape(f"/{stdlib}") + "(?![\\w.])"))
+    expected_problems.append(re.compile("Error occurred while installing the standard library"))
     methods = requests_of(page, url + stdlib)
     assert boot(page, url) == "error"  # not a loading screen that never ends
     error = page.locator("[data-engine-error]")

@@ -89,7 +89,8 @@ def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table
     # at the click (the worker answers in order) finds no review asked for since.
     assert engine_request(page, "hello")["ok"]
     sent = page.evaluate("() => window.sentAfterClick.map((m) => JSON.parse(m).type)")
-    assert sent == ["hello"]
+    # Work ahead (ahead.js) goes on while the person thinks: it is no review asked for.
+    assert [kind for kind in sent if kind != "work"] == ["hello"]
     assert int(status.get_attribute("data-review-done") or "0") == stopped_at
     dialog.get_by_role("button", name="Go on").click()
     expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
