@@ -10,9 +10,10 @@ import re
 from typing import Any
 
 import pytest
-from protocol_calls import error, ok
+from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record
+from calypso_core.table.aids import memory_aids
 
 CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
 HOST, GUEST = 2, 0  # South plays on this device, North is a guest
@@ -27,12 +28,14 @@ def hosted(seed: str = "remote-1", **more: Any) -> dict[str, Any]:
 
 def check_guest_view(view: dict[str, Any]) -> None:
     """A guest's view holds its own hand and what all have seen: no other card, no seed."""
-    record = ok("record")["record"]
+    record = recipe()["record"]  # its deck opened, as tests read it
     state = from_record(record)
     assert view["viewer"] == GUEST
     assert sorted(view["hand"]) == sorted(str(c) for c in state.hand(GUEST))
     allowed = set(record["plays"]) | set(view["hand"]) | set(view["table"]["cut"]["cards"])
-    text = json.dumps(view)
+    # The memory aids count the cards not yet seen from the guest's observation alone.
+    assert view["aids"] == memory_aids(state.observation(GUEST))
+    text = json.dumps({k: v for k, v in view.items() if k != "aids"})
     leaked = set(CODE.findall(text)) - allowed
     assert not leaked, f"a guest's view shows {sorted(leaked)}"
     assert "seed" not in view["table"]["settings"]

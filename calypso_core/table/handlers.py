@@ -300,8 +300,8 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
 
 def seat_view(data: dict[str, Any]) -> dict[str, Any]:
     """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
-    nothing hidden from it, the seats and the cut, and the settings without the seed (which
-    would deal every hand). Changes nothing."""
+    nothing hidden from it, its memory aids, the seats and the cut, and the settings without
+    the seed (which would deal every hand). Changes nothing."""
     match = _match("seat_view")
     seat = _guest_seat(match, data.get("seat"))
     state = match.state
@@ -311,6 +311,9 @@ def seat_view(data: dict[str, Any]) -> dict[str, Any]:
     view["event"] = None
     view["match"] = match.match_view()
     view["can_undo"] = False
+    aids = _aids(match, seat)  # from the guest's observation only, as for any viewer
+    if aids is not None:
+        view["aids"] = aids
     table = _table(match)
     table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
     view["table"] = table

@@ -18,6 +18,7 @@ import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const NAME_KEY = "calypso.remote-name.v1";
 const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
+const JOIN_RETRY_MS = 2_000;
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
 function stored(key) {
@@ -99,7 +100,7 @@ export class GuestClient {
     }
     this.received.push(text);
     if (message.t === "seated") {
-      if (message.seat !== this.invite.seat || !message.hello) return;
+      if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
       this._panel.dataset.remoteState = "seated";
       this._word();
@@ -185,6 +186,11 @@ export class GuestClient {
     this._room.onJoin((peer) => {
       if (this._host === null) this._room.send(join, peer);
     });
+    // A join sent while a connection is still settling may be lost: ask again until seated.
+    const retry = setInterval(() => {
+      if (this._host !== null) clearInterval(retry);
+      else for (const peer of this._room.peers()) this._room.send(join, peer);
+    }, JOIN_RETRY_MS);
     this._room.onLeave((peer) => {
       if (peer === this._host) this._panel.dataset.remoteState = "host_left";
     });

@@ -168,13 +168,14 @@ export class HostClient {
       Object.assign(held, { name, token });
     }
     const before = held.peer;
+    // The same peer asking again lost our answer (a connection still settling): answer again.
     if (before !== peer) {
       if (before) this._peers.delete(before);
       held.lastIntent = 0; // a page opened again counts its intents from 1
+      held.peer = peer;
+      this._peers.set(peer, seat);
+      this._drawLobby();
     }
-    held.peer = peer;
-    this._peers.set(peer, seat);
-    this._drawLobby();
     this._send(peer, { t: "seated", seat, hello: await this.engine.ready });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
