@@ -153,7 +153,8 @@ def test_the_policy_refuses_inline_script_and_string_evaluation(
 
 
 RAW = """async (text) => {
-    // One raw string to the page's engine worker, past the client; the next reply is its answer.
+    // One raw string to the page's engine worker, past the client; the next reply without an
+    // id is its answer (the page's own requests, work ahead among them, carry theirs).
     const { engine } = await import("./engine-client.js");
     const client = engine();
     const started = performance.now();
@@ -165,8 +166,10 @@ RAW = """async (text) => {
     const reply = await new Promise((resolve) => {
         const listen = (event) => {
             if (typeof event.data !== "string") return;
+            const reply = JSON.parse(event.data);
+            if (typeof reply.id === "number") return;
             worker.removeEventListener("message", listen);
-            resolve(JSON.parse(event.data));
+            resolve(reply);
         };
         worker.addEventListener("message", listen);
         worker.postMessage(text);
