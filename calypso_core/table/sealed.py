@@ -29,20 +29,13 @@ _TAG_BYTES = 16
 
 def seal_deck(deck: list[str]) -> str:
     """The deck's card codes, sealed (the same deck always gives the same seal)."""
-    plain = bytes(int(Card.parse(code)) for code in deck)
-    tag = _tag(plain)
-    return PREFIX + (tag + _xor(plain, tag)).hex()
+    return _seal(bytes(int(Card.parse(code)) for code in deck))
 
 
 def open_deck(sealed: str) -> list[str]:
     """The card codes of a sealed deck; a seal that is not the engine's raises ProtocolError."""
-    try:
-        data = bytes.fromhex(sealed.removeprefix(PREFIX))
-    except ValueError:
-        data = b""
-    tag, hidden = data[:_TAG_BYTES], data[_TAG_BYTES:]
-    plain = _xor(hidden, tag)
-    if len(tag) < _TAG_BYTES or tag != _tag(plain) or any(code >= 52 for code in plain):
+    plain = _unseal(sealed)
+    if plain is None or any(code >= 52 for code in plain):
         raise ProtocolError("bad_record", f"the sealed deck {brief_repr(sealed)} is damaged "
                             "or was changed")
     return [str(Card(code)) for code in plain]
@@ -64,9 +57,7 @@ def opened_record(record: Any) -> Any:
 def seal_data(value: Any) -> str:
     """JSON data sealed like a deck (for the work done ahead on a game in play, whose reviews
     name a person's cards and whose rerun plays the hidden ones)."""
-    plain = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
-    tag = _tag(plain)
-    return PREFIX + (tag + _xor(plain, tag)).hex()
+    return _seal(json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def open_data(sealed: Any, what: str) -> Any:
@@ -74,22 +65,33 @@ def open_data(sealed: Any, what: str) -> Any:
     if not is_sealed(sealed):
         raise ProtocolError("bad_record", f"{what} must be sealed by the engine, not "
                             f"{brief_repr(sealed)}")
+    plain = _unseal(sealed)
     try:
-        data = bytes.fromhex(sealed.removeprefix(PREFIX))
-    except ValueError:
-        data = b""
-    tag, hidden = data[:_TAG_BYTES], data[_TAG_BYTES:]
-    plain = _xor(hidden, tag)
-    if len(tag) < _TAG_BYTES or tag != _tag(plain):
-        raise ProtocolError("bad_record", f"{what} is damaged or was changed")
-    try:
-        return json.loads(plain)
+        if plain is not None:
+            return json.loads(plain)
     except ValueError:  # a seal of ours always holds JSON
-        raise ProtocolError("bad_record", f"{what} is damaged or was changed") from None
+        pass
+    raise ProtocolError("bad_record", f"{what} is damaged or was changed")
 
 
 def is_sealed(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(PREFIX)
+
+
+def _seal(plain: bytes) -> str:
+    tag = _tag(plain)
+    return PREFIX + (tag + _xor(plain, tag)).hex()
+
+
+def _unseal(sealed: str) -> bytes | None:
+    """The bytes a seal holds, or None when it is not one of the engine's."""
+    try:
+        data = bytes.fromhex(sealed.removeprefix(PREFIX))
+    except ValueError:
+        return None
+    tag, hidden = data[:_TAG_BYTES], data[_TAG_BYTES:]
+    plain = _xor(hidden, tag)
+    return plain if len(tag) == _TAG_BYTES and tag == _tag(plain) else None
 
 
 def _tag(plain: bytes) -> bytes:
