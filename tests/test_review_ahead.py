@@ -194,7 +194,8 @@ def test_with_several_people_each_persons_cards_are_reviewed_and_none_is_said() 
             people_plays.add(view["plays"])
             view = ok("play", card=view["legal"][0])
         progress = ok("work", ms=40)
-        assert set(progress) == {"review", "rerun", "more", "keep"}
+        assert set(progress) == {"review", "rerun", "more", "keep", "plays"}
+        assert progress["plays"] == view["plays"]
         assert progress["rerun"] is None  # the master in your seat is for one person
     while ok("work", ms=100)["more"]:
         pass

@@ -21,8 +21,8 @@ const THINKING_AFTER_MS = 1_000; // a person who has not played for this long is
 const THINKING_WINDOW_MS = 120;
 const AFTER_GAME_MS = 250;
 
-/** @type {{run: number | null, failed: boolean, more: boolean, progress: any, onKept: () => void}} */
-const work = { run: null, failed: false, more: true, progress: null, onKept: () => {} };
+/** @type {{run: number | null, failed: boolean, more: boolean, progress: any, plays: number | null, onKept: () => void}} */
+const work = { run: null, failed: false, more: true, progress: null, plays: null, onKept: () => {} };
 
 /** Calls fn() after work was added to the recipe (to save it). */
 export function onKept(fn) {
@@ -46,7 +46,11 @@ export async function whileThinking() {
   const run = app.run;
   const turn = app.view;
   await new Promise((resolve) => setTimeout(resolve, THINKING_AFTER_MS));
-  const still = () => run === app.run && app.view === turn && !app.busy;
+  // Only on the game the page shows: a work reply names the cards played in the game it
+  // worked on, which at a person's turn are those of the view.
+  const still = () => run === app.run && app.view === turn && !app.busy
+    && (work.plays === null || work.plays === turn.plays);
+  work.plays = null;
   if (still()) await loop(() => (still() ? THINKING_WINDOW_MS : 0));
 }
 
@@ -83,6 +87,7 @@ async function runLoop(windowMs) {
         ...(iterations ? { iterations } : {}) });
       if (run !== app.run) break;
       work.more = reply.more;
+      work.plays = reply.plays;
       work.progress = { review: reply.review, rerun: reply.rerun };
       kept = keep(reply.keep) || kept;
       mark();

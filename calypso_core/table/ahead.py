@@ -271,9 +271,11 @@ def _rerun_card(match: Match, ahead: _Ahead, left: float) -> bool:
 
 def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
     """How far the work is: the people's cards reviewed of those played, the rerun's cards,
-    and, when it changed, what the save keeps (``kept``: sealed)."""
+    when it changed, what the save keeps (``kept``: sealed), and the cards played in the game
+    worked on (the page works while a person thinks only on the game it shows)."""
     if ahead is None:
-        return {"review": None, "rerun": None, "more": False, "keep": None}
+        return {"review": None, "rerun": None, "more": False, "keep": None,
+                "plays": len(match.state.plays)}
     played = ahead.people_plays
     rerun = None
     if ahead.rerun_steps is not None:
@@ -286,7 +288,7 @@ def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
     ahead.unsent, ahead.rerun_sent = 0, rerun_cards
     keep = _kept(ahead) if changed else None
     return {"review": {"done": played - len(ahead.pending), "played": played},
-            "rerun": rerun, "more": more, "keep": keep}
+            "rerun": rerun, "more": more, "keep": keep, "plays": len(match.state.plays)}
 
 
 # -- helpers ------------------------------------------------------------------------------------

@@ -134,7 +134,12 @@ def play_reload_and_compare(page: Page, cards: int) -> None:
     page.reload()
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
     assert table_shown(page) == before
-    assert saved_game(page) == saved
+    # The same game, saved again; the work kept ahead on it may have grown meanwhile.
+    assert without_ahead(saved_game(page)) == without_ahead(saved)
+
+
+def without_ahead(game: dict[str, Any] | None) -> dict[str, Any] | None:
+    return None if game is None else {key: game[key] for key in game if key != "ahead"}
 
 
 def test_a_daily_link_played_and_reloaded_comes_back_whole(browser: Browser,
