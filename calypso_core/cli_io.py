@@ -224,9 +224,11 @@ def show_progress(text: str, finished: bool) -> None:
     Ctrl+C meanwhile says its line below it, not at its end."""
     if sys.stderr is None:
         return
+    _progress_open[:] = [True]  # before the write: a Ctrl+C during it starts a line of its own
     sys.stderr.write("\r" + text + ("\n" if finished else ""))
     sys.stderr.flush()
-    _progress_open[:] = [] if finished else [True]
+    if finished:
+        _progress_open[:] = []
 
 
 def progress_bar(done: int, total: int) -> None:
