@@ -511,59 +511,51 @@ def test_ctrl_c_during_a_match_on_two_processes_is_one_line() -> None:
     assert (out, err) == (b"", b"error: interrupted\n")
 
 
+def interrupted_after(sign: bytes, *args: str, python: tuple[str, ...] = ()
+                      ) -> tuple[int, bytes, str]:
+    """Start the command line, send Ctrl+C as a terminal does once ``sign`` has shown on its
+    standard error; return its status, standard output and all it said on standard error."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    with subprocess.Popen(
+        [sys.executable, *python, "-m", "calypso_core", *args], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        preexec_fn=ctrl_c_as_a_terminal_sends_it,
+    ) as command:  # fmt: skip
+        err = command.stderr
+        assert err is not None
+        seen: list[bytes] = []
+
+        def signed() -> bool:
+            seen.append(os.read(err.fileno(), 65536))
+            return sign in b"".join(seen)
+
+        try:
+            wait_for(signed)
+            os.killpg(command.pid, signal.SIGINT)
+            out, rest = command.communicate(timeout=30)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(command.pid, signal.SIGKILL)  # nothing of it may outlive it
+    return command.returncode, out, b"".join([*seen, rest]).decode()
+
+
 def test_ctrl_c_while_the_bots_are_imported_is_one_line() -> None:
     # Regression: __main__ imported the bots (most of a second on a slow machine) before
     # Ctrl+C was handled, and a Ctrl+C then printed a traceback. -X importtime says on
     # standard error when a module of the bots has been imported: the signal follows.
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    args = ["match", "--a", "random", "--b", "random", "--boards", "100000"]
-    with subprocess.Popen(
-        [sys.executable, "-X", "importtime", "-m", "calypso_core", *args], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=ctrl_c_as_a_terminal_sends_it,
-    ) as match:  # fmt: skip
-        err = match.stderr
-        assert err is not None
-        seen: list[bytes] = []
-
-        def bots_imported() -> bool:
-            seen.append(os.read(err.fileno(), 65536))
-            return b"calypso_core.bots.base\n" in b"".join(seen)
-
-        wait_for(bots_imported)
-        os.killpg(match.pid, signal.SIGINT)
-        out, rest = match.communicate(timeout=30)
-    said = [line for line in b"".join([*seen, rest]).decode().splitlines()
-            if not line.startswith("import time:")]
-    assert (match.returncode, out, said) == (130, b"", ["error: interrupted"])
+    status, out, said = interrupted_after(
+        b"calypso_core.bots.base\n", "match", "--a", "random", "--b", "random",
+        "--boards", "100000", python=("-X", "importtime"))
+    lines = [line for line in said.splitlines() if not line.startswith("import time:")]
+    assert (status, out, lines) == (130, b"", ["error: interrupted"])
 
 
 def test_ctrl_c_during_a_progress_bar_says_its_line_below_the_bar() -> None:
     # Regression: "error: interrupted" came at the end of the bar's line, where it was missed.
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    args = ["match", "--a", "novice", "--b", "random", "--boards", "1000", "--jobs", "2"]
-    with subprocess.Popen(
-        [sys.executable, "-m", "calypso_core", *args], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
-        preexec_fn=ctrl_c_as_a_terminal_sends_it,
-    ) as match:  # fmt: skip
-        err = match.stderr
-        assert err is not None
-        seen: list[bytes] = []
-
-        def bar_drawn() -> bool:
-            seen.append(os.read(err.fileno(), 65536))
-            return b"/1000 boards" in b"".join(seen)
-
-        try:
-            wait_for(bar_drawn)
-            os.killpg(match.pid, signal.SIGINT)
-            out, rest = match.communicate(timeout=30)
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(match.pid, signal.SIGKILL)
-    said = b"".join([*seen, rest]).decode()
-    assert (match.returncode, out) == (130, b"")
+    status, out, said = interrupted_after(
+        b"/1000 boards", "match", "--a", "novice", "--b", "random", "--boards", "1000",
+        "--jobs", "2")
+    assert (status, out) == (130, b"")
     assert re.fullmatch(r"(\r\[[#.]{30}\] \d+/1000 boards)+\nerror: interrupted\n", said), said
 
 
