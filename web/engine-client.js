@@ -141,14 +141,15 @@ export class EngineClient {
     if ("deck" in recipe) this._saved.record.deck = recipe.deck; // unsealed at the game's end
   }
 
-  /** The game in play as the client keeps its recipe ({record, settings, history}, what
-   * "record" returns), kept up to date by every request that changes the game; null before. */
-  /** Adds the work the engine did ahead on the game in play (a "work" reply's keep, grown:
-   * ahead.js) to its recipe, so that the save and a new worker keep it. */
+  /** Keeps the work the engine did ahead on the game in play (a "work" reply's keep: all of
+   * it, sealed) with its recipe, so that the save and a new worker keep it. */
   keepAhead(ahead) {
     if (this._saved) this._saved = { ...this._saved, ahead };
   }
 
+  /** The game in play as the client keeps its recipe ({record, settings, history}, what
+   * "record" returns, and its "ahead"), kept up to date by every request that changes the
+   * game; null before. */
   get game() {
     return this._saved;
   }

@@ -68,7 +68,7 @@ class _Ahead:
     pending: list[_Pending] = field(default_factory=list)
     reviewer: Any = None  # the CardReviewer of pending[0], once begun
     reviews: list[dict[str, Any]] = field(default_factory=list)  # kept: JSON, in order done
-    unsent: int = 0  # how many of reviews the last reply has not carried yet
+    unsent: int = 0  # reviews done since the last reply handed the work over
     rerun_sent: int = 0  # how many of the rerun's cards the last reply carried
     rate: float = FIRST_RATE
     rerun: GameState | None = None  # the rerun's position after its last card
