@@ -1,12 +1,18 @@
 """The command line: ``python -m calypso_core replay|play|suggest|match|review`` (``--help``).
 
 Each command is registered by one ``add_*`` function listed in ``COMMANDS``; the shared
-reading and error handling are in ``cli_io``. The bots and the table are imported only once
-Ctrl+C is handled (they take most of a second to import on a slow machine), so an early
-Ctrl+C ends in one line too.
+reading and error handling are in ``cli_io``. Run as a program, it handles Ctrl+C before it
+imports anything of the engine (the package's ``__init__`` imports nothing either), and the
+bots and the table are imported only in ``main`` (they take most of a second to import on
+a slow machine), so a Ctrl+C at any moment ends in one line.
 """
 
 from __future__ import annotations
+
+from .interrupts import handle_interrupts
+
+if __name__ == "__main__":
+    handle_interrupts()  # first: a Ctrl+C during the imports below is one line too
 
 import argparse
 import json

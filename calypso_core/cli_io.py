@@ -15,12 +15,12 @@ import os
 import signal
 import stat
 import sys
-import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from typing import Any, NoReturn
 
 from .game import GameState
+from .interrupts import INTERRUPTED, handle_interrupts, progress_open, stop_handling_interrupts
 from .messages import LANGUAGES
 from .record import MAX_RECORD_BYTES, RecordError, parse_record
 
@@ -29,11 +29,11 @@ MAX_ERROR_CHARS = 300
 # The longest line a person may type in answer to a prompt.
 MAX_TYPED_CHARS = 1000
 
-# Exit statuses. A closed pipe and an interrupt follow the shell's signal convention (128 + N).
+# Exit statuses. A closed pipe follows the shell's signal convention (128 + N), as an
+# interrupt does (INTERRUPTED, from interrupts).
 BAD_INPUT = 2
 FAILED = 1
 BROKEN_PIPE = 128 + signal.SIGPIPE
-INTERRUPTED = 128 + signal.SIGINT
 
 
 class CommandError(ValueError):
@@ -215,20 +215,16 @@ def read_line(prompt: str) -> str:
     return line
 
 
-# Whether a progress line is drawn on standard error and not yet ended (see show_progress).
-_progress_open: list[bool] = []
-
-
 def show_progress(text: str, finished: bool) -> None:
     """Draw ``text`` over the progress line on standard error; a finished one ends the line.
     Ctrl+C meanwhile says its line below it, not at its end."""
     if sys.stderr is None:
         return
-    _progress_open[:] = [True]  # before the write: a Ctrl+C during it starts a line of its own
+    progress_open[:] = [True]  # before the write: a Ctrl+C during it starts a line of its own
     sys.stderr.write("\r" + text + ("\n" if finished else ""))
     sys.stderr.flush()
     if finished:
-        _progress_open[:] = []
+        progress_open[:] = []
 
 
 def progress_bar(done: int, total: int) -> None:
@@ -299,43 +295,6 @@ def _drop_output(status: int) -> int:
     return status
 
 
-# The process that runs the command, once its Ctrl+C handler is installed.
-_command_pid: list[int] = []
-
-
-def _on_interrupt(signum: int, frame: Any) -> None:
-    if os.getpid() not in _command_pid:
-        os._exit(INTERRUPTED)  # a worker: the command itself says what happened
-    # Straight to the descriptor: the signal may come in the middle of a write to
-    # sys.stderr (a progress bar), whose buffer refuses a second writer.
-    with suppress(OSError):
-        os.write(2, b"\nerror: interrupted\n" if _progress_open else b"error: interrupted\n")
-    processes = sys.modules.get("multiprocessing")
-    if processes is not None:
-        # A worker that was about to wait for a lock when the signal came would wait
-        # for ever (CPython checks signals only after the wait): end them all.
-        for worker in processes.active_children():
-            worker.kill()
-    os._exit(INTERRUPTED)
-
-
-def handle_interrupts() -> bool:
-    """Make Ctrl+C end this process at once with one line and status 130; whether it does.
-
-    Left alone when someone else decided what SIGINT does (a test runner, nohup), or when
-    called outside the main thread. The entry point calls it before its slow imports.
-    """
-    current = signal.getsignal(signal.SIGINT)
-    if current is _on_interrupt and os.getpid() in _command_pid:
-        return True
-    if (threading.current_thread() is not threading.main_thread()
-            or current is not signal.default_int_handler):
-        return False
-    _command_pid[:] = [os.getpid()]
-    signal.signal(signal.SIGINT, _on_interrupt)
-    return True
-
-
 @contextmanager
 def _exit_on_interrupt() -> Iterator[None]:
     """Ctrl+C ends the command at once: one line from it, and nothing from its workers.
@@ -351,5 +310,4 @@ def _exit_on_interrupt() -> Iterator[None]:
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
-        _command_pid.clear()
+        stop_handling_interrupts()

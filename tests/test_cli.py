@@ -550,6 +550,19 @@ def test_ctrl_c_while_the_bots_are_imported_is_one_line() -> None:
     assert (status, out, lines) == (130, b"", ["error: interrupted"])
 
 
+def test_ctrl_c_as_the_engine_starts_to_be_imported_is_one_line() -> None:
+    # Regression: the package's __init__ imported the engine, and __main__ the command
+    # line's modules, before Ctrl+C was handled: a Ctrl+C then printed a traceback. The
+    # signal follows the first module of the engine (-X importtime names it on standard
+    # error as soon as it is imported), a few times, as a person may press it at any moment.
+    for _ in range(5):
+        status, out, said = interrupted_after(
+            b"calypso_core.cards\n", "match", "--a", "random", "--b", "random",
+            "--boards", "100000", python=("-X", "importtime"))
+        lines = [line for line in said.splitlines() if not line.startswith("import time:")]
+        assert (status, out, lines) == (130, b"", ["error: interrupted"])
+
+
 def test_ctrl_c_during_a_progress_bar_says_its_line_below_the_bar() -> None:
     # Regression: "error: interrupted" came at the end of the bar's line, where it was missed.
     status, out, said = interrupted_after(

@@ -17,6 +17,7 @@ from test_imports import PACKAGE, imports, sources
 LAYERS = ("engine", "bots", "table", "command line")
 # The modules above the engine: a name, or a package and everything in it.
 COMMAND_LINE = {"calypso_core.__main__", "calypso_core.terminal", "calypso_core.cli_io",
+                "calypso_core.interrupts",
                 "calypso_core.bots.cli", "calypso_core.bots.review_cli"}
 
 

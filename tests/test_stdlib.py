@@ -22,7 +22,8 @@ from pyodide_node import engine_wheel
 ROOT = Path(__file__).resolve().parents[1]
 ENGINE = ROOT / "calypso_core"
 # Engine modules the page never runs: the command lines.
-NOT_ON_THE_PAGE = {"__main__.py", "terminal.py", "cli_io.py", "bots/cli.py", "bots/review_cli.py"}
+NOT_ON_THE_PAGE = {"__main__.py", "terminal.py", "cli_io.py", "interrupts.py", "bots/cli.py",
+                   "bots/review_cli.py"}
 # Imports inside functions the page never calls, each with where it is.
 UNUSED_BY_THE_PAGE = {
     "concurrent.futures": "bots/duplicate.py: play_matches, the command line's parallel matches",
