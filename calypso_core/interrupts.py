@@ -6,15 +6,18 @@ anything slow is imported (see ``__main__``); ``cli_io`` uses it around every co
 
 from __future__ import annotations
 
-# The C module under ``signal``: ``signal`` itself imports ``enum``, which takes longer to
-# import than the rest of the way to this handler. ``os`` and ``sys`` are imported already.
-import _signal
 import os
 import sys
 
-TYPE_CHECKING = False  # typing is not imported either, for the same reason
+TYPE_CHECKING = False  # typing is not imported: see below
 if TYPE_CHECKING:
+    import signal as _signal
     from types import FrameType
+else:
+    # The C module under ``signal`` (the same functions, typed as those of ``signal``):
+    # ``signal`` and ``typing`` import ``enum`` and more, which take longer than the rest
+    # of the way to this handler. ``os`` and ``sys`` are imported already at start-up.
+    import _signal
 
 # An interrupt follows the shell's signal convention (128 + N).
 INTERRUPTED = 128 + _signal.SIGINT
