@@ -141,6 +141,11 @@ class GameState:
         """The current deal, 0-3 (4 once the game is over)."""
         return self._deal
 
+    @property
+    def latest_deal(self) -> int:
+        """The deal in play, or the last one once the game is over: 0-3 (the deal to show)."""
+        return min(self._deal, DEALS - 1)
+
     if TYPE_CHECKING:
 
         @property
@@ -159,7 +164,7 @@ class GameState:
     @property
     def dealer(self) -> int:
         """The dealer of the current deal (of the last deal once the game is over)."""
-        return (self._first_dealer + min(self._deal, DEALS - 1)) % 4
+        return (self._first_dealer + self.latest_deal) % 4
 
     @property
     def leader(self) -> int:
@@ -440,7 +445,7 @@ class GameState:
             "suits": [SUIT_LETTERS[s] for s in self._suits],
             "first_dealer": self._first_dealer,
             "dealer": self.dealer,
-            "deal": min(self._deal, DEALS - 1),
+            "deal": self.latest_deal,
             "trick_number": self.trick_number,
             "is_over": over,
             "to_move": None if over else self._to_move,

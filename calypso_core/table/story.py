@@ -74,7 +74,7 @@ def log_deal(state: GameState) -> int:
 def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:
     """The completed tricks of one deal (0-based; default ``log_deal``), each with its
     leader, cards, winner and the reason (messages); once the deal is over, its summary."""
-    last_deal = min(state.deal, 3)
+    last_deal = state.latest_deal
     deal = log_deal(state) if deal is None else deal
     if type(deal) is not int or not 0 <= deal <= last_deal:
         raise ValueError(f"{deal!r} is not a deal of this game so far (0-{last_deal})")
@@ -143,7 +143,7 @@ def replay_position(state: GameState, tricks: int) -> dict[str, Any]:
     return {
         "tricks": tricks,
         "total": total,
-        "deal": min(at.deal, 3),
+        "deal": at.latest_deal,
         "dealer": at.dealer,
         "stock": at.stock_size,
         "trick": last,

@@ -123,7 +123,7 @@ def table_view(state: GameState, viewer: int | None, status: str) -> dict[str, A
         "viewer": viewer,
         "to_move": None if over else state.to_move,
         "dealer": state.dealer,
-        "deal": min(state.deal, 3),
+        "deal": state.latest_deal,
         "trick": {
             "index": state.trick_number,
             "leader": state.leader,
@@ -150,7 +150,7 @@ def seen_by(state: GameState, seat: int) -> dict[str, Any]:
     order, the trick in play, what changes at each seat, the scores; no other hand."""
     own = int(state.suits[seat])
     return {
-        "deal": min(state.deal, 3),
+        "deal": state.latest_deal,
         "dealer": state.dealer,
         "hand": [str(CARDS[c]) for c in sorted_hand([int(c) for c in state.hand(seat)], own)],
         "trick": {
