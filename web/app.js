@@ -16,6 +16,7 @@ import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";
 import { bindInput } from "./input.js";
 import * as page from "./page.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, toggleSide } from "./page.js";
+import { namesOf } from "./names.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
@@ -33,6 +34,7 @@ function draw() {
   const ui = {
     view: app.view,
     table: app.table,
+    names: namesOf(app.table),
     hello: app.hello,
     busy: app.busy,
     animate: app.speed.move > 0,

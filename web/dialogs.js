@@ -7,6 +7,7 @@ import { engine } from "./engine-client.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import { language, msg, t } from "./i18n.js";
+import { namesOf } from "./names.js";
 import * as panels from "./panels.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
 import * as prefsStore from "./prefs.js";
@@ -59,7 +60,7 @@ export function deal() {
 
 export function showLastTrick() {
   if (!app.view) return;
-  panels.drawLastTrick($("[data-last-trick]"), app.view);
+  panels.drawLastTrick($("[data-last-trick]"), app.view, namesOf(app.table));
   openOnly("last_trick");
 }
 

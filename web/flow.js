@@ -10,7 +10,7 @@ import * as ahead from "./ahead.js";
 import { $ } from "./dom.js";
 import { engine } from "./engine-client.js";
 import { list, msg, say, t } from "./i18n.js";
-import * as names from "./names.js";
+import { namesOf } from "./names.js";
 import { closeAllDialogs, closeDialog, currentNotice, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
@@ -66,10 +66,7 @@ function take(view) {
   // covered hand or another person's.
   if (app.chosen && (view.viewer !== app.view?.viewer || view.deal !== app.view?.deal ||
       !view.hand?.includes(app.chosen))) app.chosen = null;
-  if (view.table) {
-    app.table = view.table;
-    names.setTable(view.table);
-  }
+  if (view.table) app.table = view.table;
   app.view = view;
   if (view.viewer === null) {
     // A hint, or a notice naming a card of the hand that was shown ("Could not play the Q♥"),
@@ -86,7 +83,7 @@ function soundFor(before, after) {
   if (!event || !app.prefs.sound) return;
   const made = after.seats.some((s, i) => s.completed > (before?.seats[i]?.completed ?? s.completed));
   const last = after.log.tricks.at(-1);
-  const mine = after.viewer ?? names.peopleSeats()[0];
+  const mine = after.viewer ?? namesOf(app.table).peopleSeats()[0];
   if (made) sound.play("calypso");
   else if (event.trick_over && last) {
     sound.play(app.table.seats[last.winner].side === app.table.seats[mine].side ? "trick" : "lost");
@@ -229,7 +226,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
   requestDraw();
   const status = app.view.status;
   if (status === "game_over") {
-    if (names.alone()) stats.countGame(app.view, app.table);
+    if (namesOf(app.table).alone()) stats.countGame(app.view, app.table);
     closeAllDialogs();
     app.openSheet = true;
     after.gameOver(app.view, app.table);
@@ -249,7 +246,7 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
  * among several people, where the next person's turn covers the hand. */
 export function choose(card) {
   const view = app.view;
-  if (!view || !names.alone() || view.viewer === null || view.status === "game_over" ||
+  if (!view || !namesOf(app.table).alone() || view.viewer === null || view.status === "game_over" ||
       !view.hand?.includes(card)) return;
   app.chosen = app.chosen === card ? null : card;
   requestDraw();

@@ -5,39 +5,40 @@
 import { cardFace, compassTrick, miniCard, rankList, suitList, suitOf } from "./cards.js";
 import { h, points, redraw } from "./dom.js";
 import { noun, say, t } from "./i18n.js";
-import { isYou, label, labelOf, labels, seatName, sideLabel } from "./names.js";
+import { seatName } from "./names.js";
 
-function seatTag(seat) {
+function seatTag(seat, { label, labelOf }) {
   const name = seatName(seat);
   return h("span", { class: "log-seat", text: noun(`seat_letter.${seat}`),
     title: labelOf(seat).id === "label.seat" ? name : t("seat.aria_person", { seat, name: label(seat) }) });
 }
 
 /** "You win." or "Ana wins.": who took a trick, as the log says it. */
-function winsText(seat) {
+function winsText(seat, { isYou, labelOf }) {
   return isYou(seat) ? t("log.you_win") : t("log.wins", { who: labelOf(seat) });
 }
 
 // -- the log --------------------------------------------------------------------------------
 
-function trickItem(number, trick, { current = false } = {}) {
+function trickItem(number, trick, names, { current = false } = {}) {
   return h("li", { class: "log-trick", "data-log-trick": number, "data-winner": trick.winner ?? -1 },
     h("span", { class: "log-number", text: `${number}` }),
     h("span", { class: "log-cards" },
       trick.cards.map((code, i) => {
         const seat = (trick.leader + i) % 4;
         return h("span", { class: "log-play", "data-won": seat === trick.winner ? "true" : null },
-          seatTag(seat), miniCard(code));
+          seatTag(seat, names), miniCard(code));
       })),
-    current ? null : h("span", { class: "log-why" }, h("b", { text: winsText(trick.winner) }), " ", say(trick.reason)));
+    current ? null : h("span", { class: "log-why" }, h("b", { text: winsText(trick.winner, names) }), " ", say(trick.reason)));
 }
 
 /**
  * The deal's story: the cut (first deal of a match), who dealt, then every trick and why,
- * and the trick in play. ui: {view, table, showCut}.
+ * and the trick in play. ui: {view, table, names, showCut}.
  */
 export function drawLog(el, ui) {
-  const { view, table } = ui;
+  const { view, table, names } = ui;
+  const { labels, sideLabel } = names;
   const log = view.log;
   const cut = ui.showCut && table.cut && view.match.game === 0 && log.deal === 0 ? table.cut : null;
   const current = log.deal === view.deal && view.trick.cards.length ? view.trick : null;
@@ -50,9 +51,9 @@ export function drawLog(el, ui) {
         h("span", { text: say(cut.text) })));
     }
     items.push(h("li", { class: "log-note", text: say(log.opening) }));
-    log.tricks.forEach((trick, i) => items.push(trickItem(i + 1, trick)));
-    if (current) items.push(trickItem(current.index + 1, { ...current, winner: null }, { current: true }));
-    if (log.summary) items.push(h("li", { class: "log-note log-summary" }, summaryTable(log)));
+    log.tricks.forEach((trick, i) => items.push(trickItem(i + 1, trick, names)));
+    if (current) items.push(trickItem(current.index + 1, { ...current, winner: null }, names, { current: true }));
+    if (log.summary) items.push(h("li", { class: "log-note log-summary" }, summaryTable(log, names)));
     return h("ol", { class: "log-list" }, items);
   });
   if (changed) scrollToEnd(el);
@@ -72,8 +73,8 @@ function scrollToEnd(el) {
 }
 
 /** A finished deal's summary (the engine's log.summary): each partnership's tricks,
- * calypsos and points in that deal, as a small table. */
-export function summaryTable(log) {
+ * calypsos and points in that deal, as a small table (names: namesOf the match's table). */
+export function summaryTable(log, { sideLabel }) {
   const summary = log.summary;
   return h("table", { class: "summary-table", "data-summary-deal": log.deal + 1 },
     h("caption", { text: t("summary.title", { deal: log.deal + 1 }) }),
@@ -92,6 +93,7 @@ export function summaryTable(log) {
  * every hand covered there are none: the panel says so and shows nothing of any hand. */
 export function drawAids(el, ui) {
   const { view, table } = ui;
+  const { label, labels } = ui.names;
   const suits = suitList();
   const aids = view.aids ?? null;
   redraw(el, JSON.stringify([aids, labels()]), () => {
@@ -151,8 +153,9 @@ export function drawAids(el, ui) {
 
 // -- tricks drawn as cards ------------------------------------------------------------------
 
-/** The last trick of the deal in play (the log's last), or a line saying there is none. */
-export function drawLastTrick(el, view) {
+/** The last trick of the deal in play (the log's last), or a line saying there is none;
+ * names: namesOf the match's table. */
+export function drawLastTrick(el, view, { isYou, labelOf, labels }) {
   const trick = view.log.tricks.at(-1) ?? null;
   const number = view.log.tricks.length;
   redraw(el, JSON.stringify([trick, view.log.deal, labels()]), () => trick

@@ -7,7 +7,7 @@ import { suitOf } from "./cards.js";
 import { lineChart } from "./charts.js";
 import { $, h, points, redraw } from "./dom.js";
 import { t } from "./i18n.js";
-import { isYou, label, seatName, sideLabel, sideOf } from "./names.js";
+import { seatName } from "./names.js";
 
 /** The legend under the sheet, from the engine's values: the ladder is 1st, 2nd, then the
  * same for each calypso after (tests/test_messages.py checks that the engine's ladder has
@@ -24,7 +24,7 @@ function calypsosDetail(completed) {
 }
 
 // The partnerships' scores at the end of each deal (the engine's sheet.deals).
-function dealsChart(deals) {
+function dealsChart(deals, { sideLabel }) {
   const xs = deals.map((_, i) => W.dealName(i));
   return lineChart({
     id: "deals",
@@ -39,6 +39,7 @@ function dealsChart(deals) {
 /** Draws the sheet of a finished game into the score-sheet dialog. */
 export function drawScoreSheet(ui) {
   const { view, table, hello } = ui;
+  const { isYou, label, sideLabel, sideOf } = ui.names;
   const box = $("[data-score-sheet]");
   const sheet = view.sheet;
   const scoring = hello.scoring;
@@ -87,7 +88,7 @@ export function drawScoreSheet(ui) {
           h("th", { scope: "col", text: t("sheet.col_total") }))),
         h("tbody", {}, body))),
       h("p", { class: "sheet-legend", text: legend(scoring) }),
-      dealsChart(sheet.deals),
+      dealsChart(sheet.deals, ui.names),
     ];
     if (match.games > 1) {
       const games = match.finished.map((g) => g.scores);

@@ -7,7 +7,7 @@ import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
-import { alone, isYou, label, labelOf, ledBy, peopleSeats, seatName, sideLabel, sideOf, unnamedPerson } from "./names.js";
+import { ledBy, seatName } from "./names.js";
 
 function levelLabel(level, hello) {
   const found = hello.levels.find((l) => l.key === level);
@@ -22,7 +22,7 @@ const PLACES = ["bottom", "left", "top", "right"];
 
 /** The seat drawn at the bottom: the hand shown, else the person the device goes to next,
  * else the first person (South by default). */
-function bottomSeat(view) {
+function bottomSeat(view, { peopleSeats }) {
   return view.viewer ?? (view.status === "handoff" ? view.handoff.seat : null) ?? peopleSeats()[0] ?? 2;
 }
 
@@ -32,7 +32,7 @@ function placeOf(seat, bottom) {
 
 // -- seats ---------------------------------------------------------------------------------
 
-function seatTitle(seat, table, hello) {
+function seatTitle(seat, table, hello, { alone, label, peopleSeats, unnamedPerson }) {
   const fixed = table.seats[seat];
   const name = seatName(seat);
   if (fixed.person && alone()) return { who: t("seat.title_you", { seat }), role: "" };
@@ -49,22 +49,22 @@ function seatTitle(seat, table, hello) {
 }
 
 function drawSeat(el, seat, ui) {
-  const { view, table, hello } = ui;
+  const { view, table, hello, names } = ui;
   const fixed = table.seats[seat];
   const tally = view.seats[seat];
   const toMove = view.to_move === seat;
-  el.dataset.place = placeOf(seat, bottomSeat(view));
+  el.dataset.place = placeOf(seat, bottomSeat(view, names));
   el.dataset.turn = toMove ? "true" : "false";
   el.dataset.dealer = view.dealer === seat ? "true" : "false";
   el.dataset.suit = fixed.suit;
   el.dataset.person = fixed.person ? "true" : "false";
   el.dataset.viewer = view.viewer === seat ? "true" : "false";
-  el.setAttribute("aria-label", fixed.person ? t("seat.aria_person", { seat, name: label(seat) }) : seatName(seat));
+  el.setAttribute("aria-label", fixed.person ? t("seat.aria_person", { seat, name: names.label(seat) }) : seatName(seat));
   const voids = view.aids?.voids[seat] ?? "";
   const yourTurn = toMove && view.status === "your_turn";
   const key = JSON.stringify([fixed, tally, toMove, yourTurn, view.dealer === seat, voids, hello.levels.length]);
   redraw(el, key, () => {
-    const { who, role } = seatTitle(seat, table, hello);
+    const { who, role } = seatTitle(seat, table, hello, names);
     const suit = suitOf(fixed.suit);
     const filled = new Set(tally.calypso);
     const slots = rankList().slice().reverse(); // two to ace, as a calypso is built
@@ -123,7 +123,7 @@ function shownTrick(view) {
 }
 
 /** A trick slot's label: the seat, whether it led, whether it won. */
-function slotLabel(seat, { led, won }) {
+function slotLabel(seat, { isYou, label, labelOf }, { led, won }) {
   const text = won ? t(isYou(seat) ? "trick.you_win" : "trick.seat_wins", { who: labelOf(seat) }) : label(seat);
   return led ? ledBy(text) : text;
 }
@@ -132,7 +132,7 @@ function drawTrick(ui) {
   const { view } = ui;
   const trick = shownTrick(view);
   const area = $("[data-trick]");
-  const bottom = bottomSeat(view);
+  const bottom = bottomSeat(view, ui.names);
   area.dataset.complete = trick.done ? "true" : "false";
   const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
   const started = trick.cards.length > 0;
@@ -155,7 +155,7 @@ function drawTrick(ui) {
       holder.firstChild.setAttribute("role", "img");
       if (fresh && ui.animate) holder.firstChild.classList.add("enter");
     }
-    const text = slotLabel(seat, { led, won });
+    const text = slotLabel(seat, ui.names, { led, won });
     const tag = $("[data-slot-label]", slot);
     if (tag.textContent !== text) tag.textContent = text;
   }
@@ -168,7 +168,7 @@ function drawTrick(ui) {
   // The reason always names the winner ("West over-trumps with the 3♦.").
   caption.textContent = !last || !(trick.done || sameDeal) ? ""
     : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
-  drawDealSummary($("[data-deal-summary]"), view.log);
+  drawDealSummary($("[data-deal-summary]"), view.log, ui.names);
   const stock = $("[data-stock]");
   redraw(stock, String(view.stock), () => [
     h("span", { class: "stock-pile", "aria-hidden": "true" },
@@ -180,16 +180,18 @@ function drawTrick(ui) {
 
 /** What a finished deal brought each partnership (the engine's log.summary), shown from its
  * last trick until the next deal's first trick is complete. */
-function drawDealSummary(el, log) {
+function drawDealSummary(el, log, names) {
+  const { sideLabel } = names;
   el.hidden = !log.summary;
   redraw(el, JSON.stringify([log.deal, log.summary, [sideLabel(0), sideLabel(1)]]),
-    () => (log.summary ? summaryTable(log) : []));
+    () => (log.summary ? summaryTable(log, names) : []));
 }
 
 // -- the hand, or the hand-off --------------------------------------------------------------
 
 function drawHand(ui) {
   const { view } = ui;
+  const { isYou, label } = ui.names;
   const hand = $("[data-hand]");
   const cards = view.hand ?? [];
   const legal = new Set(view.legal ?? []);
@@ -252,6 +254,7 @@ function drawHand(ui) {
  * Among several people the next person's turn covers the hand: nothing is offered. */
 function canChoose(ui) {
   const { view } = ui;
+  const { alone } = ui.names;
   return alone() && view.viewer !== null && view.status !== "game_over" &&
     (ui.busy || view.status !== "your_turn");
 }
@@ -274,6 +277,7 @@ function drawHandoff(ui) {
 
 function drawBar(ui) {
   const { view, table, hello } = ui;
+  const { sideOf } = ui.names;
   const info = $("[data-info]");
   const match = view.match;
   const where = { deal: view.deal + 1, deals: hello.deals.count, trick: view.trick.index + 1,
@@ -304,6 +308,7 @@ function drawBar(ui) {
 
 function drawActions(ui) {
   const { view } = ui;
+  const { alone } = ui.names;
   const undo = $(".bar [data-action=undo]");
   undo.hidden = !ui.undoAllowed || view.status === "game_over" || !alone() || ui.table.settings.straight;
   undo.disabled = !ui.undoAllowed || !view.can_undo || ui.busy;
@@ -329,6 +334,7 @@ export function focusHand() {
 /** What the live region says now: the last trick's winner, then whose turn it is. */
 export function statusText(ui) {
   const { view } = ui;
+  const { isYou, label, labelOf, sideOf } = ui.names;
   if (view.status === "game_over") {
     const winner = view.sheet.winner;
     const [ns, ew] = view.scores;
@@ -355,7 +361,8 @@ export function statusText(ui) {
 // -- the whole table -------------------------------------------------------------------------
 
 /**
- * Draws the table. ui: {view, table, hello, busy, animate, focusHand, hint, chosen, undoAllowed}.
+ * Draws the table. ui: {view, table, names (namesOf the table), hello, busy, animate, focusHand,
+ * hint, chosen, undoAllowed}.
  */
 export function render(ui) {
   const { view } = ui;
