@@ -25,7 +25,7 @@ import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
 import * as sound from "./sound.js";
-import { app, onDraw, requestDraw } from "./state.js";
+import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
@@ -53,10 +53,7 @@ function draw() {
   daily.drawDaily($("[data-sheet-daily]"), ui);
   review.draw();
   render(ui);
-  if (app.openSheet) {
-    app.openSheet = false;
-    openDialog("score_sheet");
-  }
+  if (takeOpenSheet()) openDialog("score_sheet");
 }
 
 // Each intent of the input (input.js) and what it does.

@@ -11,7 +11,7 @@ import * as forms from "./forms.js";
 import { linkKey, readLink } from "./link.js";
 import * as page from "./page.js";
 import * as saves from "./saves.js";
-import { app } from "./state.js";
+import { app, setHello, setSettings } from "./state.js";
 import * as storage from "./storage.js";
 
 const client = engine();
@@ -21,7 +21,7 @@ export async function main() {
   const address = location.href;
   const claimed = saves.claim(linkKey(address));
   try {
-    app.hello = await client.ready;
+    setHello(await client.ready);
   } catch (error) {
     page.setEngineFailed();
     page.renderBootError(error);
@@ -82,7 +82,7 @@ async function fallBack(reason, told = []) {
   if (!started && app.lastError?.input) {
     // The person's saved settings are what the engine refuses: keep them aside, use defaults.
     const refused = page.currentNotice();
-    app.settings = storage.resetSettings(app.settings);
+    setSettings(storage.resetSettings(app.settings));
     started = await startGame(app.settings);
     if (started) {
       say([...reason, refused, msg("boot.settings_set_aside")]);

@@ -14,6 +14,7 @@ import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as sound from "./sound.js";
+import * as state from "./state.js";
 import { app, requestDraw } from "./state.js";
 import * as stats from "./stats.js";
 import { drawProgress } from "./stats-charts.js";
@@ -50,7 +51,7 @@ export function openNewGame() {
 
 export function deal() {
   const { seed, ...settings } = forms.readNewGameForm();
-  app.settings = settings;
+  state.setSettings(settings);
   storage.saveSettings(settings);
   setSpeed(settings.speed);
   return startGame(settings, seed);
@@ -68,7 +69,7 @@ export async function showRules() {
   openOnly("rules");
   if (!app.examples) {
     try {
-      app.examples = await client.request("examples");
+      state.setExamples(await client.request("examples"));
     } catch (error) {
       problem(msg("problem.examples"), error);
       return;
@@ -105,13 +106,13 @@ export function showSettings() {
 
 export function changePrefs() {
   const { prefs, speed } = forms.readPrefsForm($("[data-prefs-form]"), app.prefs);
-  app.prefs = prefs;
+  state.setPrefs(prefs);
   prefsStore.save(prefs);
   prefsStore.apply(prefs);
   sound.setEnabled(prefs.sound);
   if (speed && speed !== app.speedName) {
     setSpeed(speed);
-    app.settings = { ...app.settings, speed };
+    state.setSettings({ ...app.settings, speed });
     storage.saveSettings(app.settings);
   }
   requestDraw();
@@ -132,7 +133,7 @@ export async function openSave(id) {
     return showSaves();
   }
   closeAllDialogs();
-  app.run += 1; // the game in play stops here, once the engine has answered what it was asked
+  state.newRun(); // the game in play stops here, once the engine has answered what it was asked
   await client.request("record").catch(() => null);
   persist();
   let loaded;
@@ -160,7 +161,7 @@ export async function deleteSave(id) {
 // -- the walkthrough ------------------------------------------------------------------------
 
 function tourDone() {
-  app.prefs = { ...app.prefs, tourDone: true };
+  state.setPrefs({ ...app.prefs, tourDone: true });
   prefsStore.save(app.prefs);
 }
 

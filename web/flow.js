@@ -17,7 +17,7 @@ import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as sound from "./sound.js";
-import { SPEEDS, parseSpeed } from "./speed.js";
+import * as state from "./state.js";
 import { app, requestDraw } from "./state.js";
 import * as stats from "./stats.js";
 import { focusHand, showBusy } from "./table-view.js";
@@ -38,9 +38,7 @@ function afterMove(view) {
 }
 
 export function setSpeed(speed) {
-  app.speed = parseSpeed(speed) ?? SPEEDS.normal;
-  // The closest named speed, for the new-game form.
-  app.speedName = Object.keys(SPEEDS).find((name) => SPEEDS[name].move >= app.speed.move) ?? "slow";
+  state.setSpeed(speed);
   document.documentElement.style.setProperty("--move-ms", `${app.speed.move}ms`);
 }
 
@@ -58,22 +56,11 @@ export function problem(what, error) {
     { what, error: errorMessage(error), code: error.code ?? "" }));
 }
 
-// Takes a reply of the engine as the table now: its match facts when it carries them, and
-// whatever would show a covered hand dropped when every hand is covered.
+// Takes a reply of the engine as the table now, and whatever would show a covered hand
+// dropped when every hand is covered: a hint, or a notice naming a card of the hand that was
+// shown ("Could not play the Q♥"), must not stay for the next person.
 function take(view) {
-  const covering = view.viewer === null && app.view !== null && app.view.viewer !== null;
-  // A card chosen ahead belongs to the hand it was chosen from: it goes with a new deal, a
-  // covered hand or another person's.
-  if (app.chosen && (view.viewer !== app.view?.viewer || view.deal !== app.view?.deal ||
-      !view.hand?.includes(app.chosen))) app.chosen = null;
-  if (view.table) app.table = view.table;
-  app.view = view;
-  if (view.viewer === null) {
-    // A hint, or a notice naming a card of the hand that was shown ("Could not play the Q♥"),
-    // must not stay for the next person.
-    if (covering || app.hint) renderNotice(null);
-    app.hint = null;
-  }
+  if (state.takeView(view)) renderNotice(null);
   requestDraw();
 }
 
@@ -156,12 +143,10 @@ export async function startGame(settings, seed) {
 
 // Replaces the game in play with the one a request returns, then lets the computers play.
 export async function show(requestView, failure) {
-  const run = ++app.run;
-  app.hint = null;
-  app.chosen = null;
+  const run = state.newRun();
   closeDialog("score_sheet");
   if (app.view) {
-    app.busy = true;
+    state.setBusy(true);
     showBusy();
   }
   let view;
@@ -169,14 +154,14 @@ export async function show(requestView, failure) {
     view = await requestView();
   } catch (error) {
     if (run === app.run) {
-      app.busy = false;
+      state.setBusy(false);
       requestDraw();
     }
     problem(failure, error);
-    app.lastError = error;
+    state.setLastError(error);
     return false;
   }
-  app.lastError = null;
+  state.setLastError(null);
   take(view);
   persist();
   if (run !== app.run) return true;
@@ -197,7 +182,7 @@ export function nextGame() {
 // before is over. ``pending`` is a step already asked for, ``pause`` the pause running now.
 async function advance(run, pending = null, pause = Promise.resolve()) {
   if (!pending && app.view.status === "waiting") pending = client.request("step");
-  app.busy = true;
+  state.setBusy(true);
   showBusy();
   requestDraw();
   while (pending) {
@@ -222,13 +207,13 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
   }
   await pause; // the last move stays in view for its pause, as every move before it
   if (run !== app.run) return;
-  app.busy = false;
+  state.setBusy(false);
   requestDraw();
   const status = app.view.status;
   if (status === "game_over") {
     if (namesOf(app.table).alone()) stats.countGame(app.view, app.table);
     closeAllDialogs();
-    app.openSheet = true;
+    state.openSheetNext();
     after.gameOver(app.view, app.table);
     ahead.afterGame();
   } else if (status === "your_turn" && !playAhead(run)) {
@@ -248,14 +233,14 @@ export function choose(card) {
   const view = app.view;
   if (!view || !namesOf(app.table).alone() || view.viewer === null || view.status === "game_over" ||
       !view.hand?.includes(card)) return;
-  app.chosen = app.chosen === card ? null : card;
+  state.setChosen(app.chosen === card ? null : card);
   requestDraw();
 }
 
 /** Takes back a card chosen ahead; whether there was one. */
 export function cancelChoice() {
   if (!app.chosen) return false;
-  app.chosen = null;
+  state.setChosen(null);
   requestDraw();
   return true;
 }
@@ -266,8 +251,7 @@ export function cancelChoice() {
 // A forced card waits a card's pause, so that it is seen coming.
 function cardAhead() {
   const legal = app.view.legal ?? [];
-  const chosen = app.chosen;
-  app.chosen = null;
+  const chosen = state.takeChosen();
   if (chosen && legal.includes(chosen)) return { card: chosen, pause: 0 };
   if (chosen) renderNotice(msg("notice.choice_dropped", { card: chosen }));
   const forced = legal.length === 1 && (app.prefs.forcedCards || app.view.hand.length === 1);
@@ -298,18 +282,18 @@ export async function playCard(card) {
   }
   const run = app.run;
   if (app.hint || currentNotice()?.id === "notice.choice_dropped") {
-    app.hint = null;
+    state.setHint(null);
     renderNotice(null);
   }
-  app.busy = true;
-  app.focusHand = true;
+  state.setBusy(true);
+  state.focusHandNext();
   showBusy(); // at once: data-state says busy before the reply, and the frame disables the hand
   requestDraw();
   let next;
   try {
     next = await client.request("play", { card });
   } catch (error) {
-    app.busy = false;
+    state.setBusy(false);
     requestDraw();
     problem(msg("problem.play", { card }), error);
     return;
@@ -331,21 +315,21 @@ export async function reveal() {
   if (app.busy || app.view?.status !== "handoff") return;
   const seat = app.view.handoff.seat;
   const run = app.run;
-  app.busy = true;
+  state.setBusy(true);
   showBusy();
   requestDraw();
   let next;
   try {
     next = await client.request("reveal", { seat });
   } catch (error) {
-    app.busy = false;
+    state.setBusy(false);
     requestDraw();
     problem(msg("problem.reveal"), error);
     return;
   }
   if (run !== app.run) return;
-  app.busy = false;
-  app.focusHand = true;
+  state.setBusy(false);
+  state.focusHandNext();
   take(next);
   if (next.status === "your_turn" && app.prefs.sound) sound.play("turn");
 }
@@ -363,7 +347,7 @@ export async function hint() {
   try {
     const { card, reason } = await client.request("hint");
     if (app.view?.viewer !== shown || app.view.status !== "your_turn") return; // passed on since
-    app.hint = card;
+    state.setHint(card);
     requestDraw();
     renderNotice(msg("notice.hint", { card, reason }));
   } catch (error) {
@@ -381,7 +365,7 @@ export function offerTour() {
   $("[data-first-level]", offer).textContent = levelsDealt();
   offer.hidden = false;
   hideCut(); // the deal's log keeps the cut: one message above the table at a time
-  app.prefs = { ...app.prefs, tourDone: true }; // offered once, taken or not
+  state.setPrefs({ ...app.prefs, tourDone: true }); // offered once, taken or not
   prefsStore.save(app.prefs);
 }
 

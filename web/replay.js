@@ -9,7 +9,7 @@ import { msg, t } from "./i18n.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import { markReplay } from "./review.js";
-import { app } from "./state.js";
+import { app, openReplayState, setReplayPosition, setReplayTarget } from "./state.js";
 
 const client = engine();
 
@@ -63,14 +63,14 @@ export async function importFile(file) {
 }
 
 export async function openReplay({ record = null, imported = false, at = 0 } = {}) {
-  app.replay = { record, imported, position: null };
+  openReplayState(record, imported);
   await replayTo(at);
   if (app.replay?.position) openOnly("replay");
 }
 
 async function replayTo(tricks) {
   if (!app.replay) return;
-  app.replay.target = tricks; // steps taken while a reply is on its way count from here
+  setReplayTarget(tricks); // steps taken while a reply is on its way count from here
   const payload = { tricks };
   if (app.replay.record) payload.record = app.replay.record;
   let position;
@@ -81,7 +81,7 @@ async function replayTo(tricks) {
     return;
   }
   if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
-  app.replay.position = position;
+  setReplayPosition(position);
   panels.drawReplay($("[data-replay]"), position);
   markReplay($("[data-replay-review]"), app.replay);
   $("[data-replay-status]").textContent = position.trick
