@@ -6,12 +6,13 @@
 // {# cards}}, and each parameter's kind from the last word of its name (seat, card, suit,
 // rank, level; other numbers are written as the language writes numbers).
 //
-// The language: the person's choice (kept in localStorage), else ?lang=en|ru, else the
+// The language: the person's choice (kept in the browser's storage), else ?lang=en|ru, else the
 // browser's preferred languages, else English. setLanguage() switches at once: it fills
 // every [data-i18n…] element of the page and tells onLanguage() listeners to redraw the rest.
 
+import { readText, writeText } from "./storage.js";
+
 export const LANGUAGES = ["en", "ru"];
-const KEY = "calypso.lang.v1";
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const KINDS = new Set(["seat", "card", "suit", "rank", "level"]);
 
@@ -35,12 +36,7 @@ export function hasWords() {
 /** The language to start in (a ?lang= value that is not one of LANGUAGES is passed over;
  * link.js says so). */
 export function chooseLanguage(href = location.href, preferred = navigator.languages ?? []) {
-  let saved = null;
-  try {
-    saved = localStorage.getItem(KEY);
-  } catch {
-    // storage blocked: no saved choice
-  }
+  const saved = readText("language");
   const asked = new URL(href).searchParams.get("lang");
   const fromBrowser = preferred.map((tag) => String(tag).toLowerCase().split("-")[0])
     .find((code) => LANGUAGES.includes(code));
@@ -74,11 +70,7 @@ export async function setLanguage(code, { save = false } = {}) {
   plurals = new Intl.PluralRules(code);
   numbers = new Intl.NumberFormat(code);
   if (save) {
-    try {
-      localStorage.setItem(KEY, code);
-    } catch {
-      // storage blocked: the choice holds for this visit
-    }
+    writeText("language", code); // if the storage refuses, the choice holds for this visit
   }
   translatePage();
   listeners.forEach((listener) => listener(code));

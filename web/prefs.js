@@ -1,9 +1,9 @@
 // Preferences: how the table looks and sounds and which aids it shows, remembered in
-// localStorage. apply() turns them into data-* attributes on <html> that style.css reads;
+// the browser's storage. apply() turns them into data-* attributes on <html> that style.css reads;
 // nothing here knows a game rule. A stored entry that is not what it should be is replaced
 // by the default, key by key, so one bad value never costs the others.
 
-const KEY = "calypso.prefs.v1";
+import { readJson, writeJson } from "./storage.js";
 
 // Each preference: its default and the values it may take (a boolean, or one of a list).
 const PREFS = Object.freeze({
@@ -33,12 +33,7 @@ function valid(key, value) {
 /** The stored preferences over the defaults; unknown keys and bad values are dropped. */
 export function load() {
   const prefs = defaults();
-  let saved = null;
-  try {
-    saved = JSON.parse(localStorage.getItem(KEY) ?? "null");
-  } catch {
-    saved = null;
-  }
+  const saved = readJson("prefs").value;
   if (saved && typeof saved === "object" && !Array.isArray(saved)) {
     for (const key of Object.keys(PREFS)) {
       if (valid(key, saved[key])) prefs[key] = saved[key];
@@ -50,12 +45,7 @@ export function load() {
 export function save(prefs) {
   const kept = {};
   for (const key of Object.keys(PREFS)) if (valid(key, prefs[key])) kept[key] = prefs[key];
-  try {
-    localStorage.setItem(KEY, JSON.stringify(kept));
-    return true;
-  } catch {
-    return false;
-  }
+  return writeJson("prefs", kept);
 }
 
 /** Sets the preferences as data-* attributes on <html> (style.css draws from them). */

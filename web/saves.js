@@ -2,13 +2,13 @@
 // tabs never overwrite each other's game and nothing played is lost without a word.
 //
 // A save is the engine's recipe ({record, settings, history}, what its "record" request
-// gives) in an envelope {app, schema, game, saved, over, link}, under its own key:
-// "calypso.save.v1" (where earlier versions kept their one save, still read) or
-// "calypso.save.v1.<id>". The page writes it after every move.
+// gives) in an envelope {app, schema, game, saved, over, link}, under its own id of the
+// storage's "save" entries (storage.js: the id "" is where earlier versions kept their one
+// save, still read). The page writes it after every move.
 //
 // Which tab plays which save:
 // - A tab holds its save with a Web Lock of the same name for as long as it is open, and
-//   sessionStorage remembers the save's id: a reload of the tab (or the "new version…
+//   the tab's own storage ("tab") remembers the save's id: a reload of the tab (or the "new version…
 //   Reload" prompt) takes the same save again, even if the old page lets go of the lock a
 //   moment late. A duplicated tab finds the lock taken and plays another save.
 // - A tab with no save of its own resumes the most recently played save no other tab
@@ -20,17 +20,14 @@
 //   game's parameters out of the address once they are used, so a reload resumes too).
 //
 // Saving can fail (storage full, or blocked by the browser). Then the last good save stays
-// as it was, the newest one is kept in this tab's sessionStorage (a reload of the tab
+// as it was, the newest one is kept in this tab's own storage (a reload of the tab
 // still brings it back), every later move tries again, and save() says what happened so
 // that the page can tell the person at once. Without Web Locks (a page not served over
 // HTTPS or from localhost) every save counts as free: two tabs may then share one.
 
 import { msg } from "./i18n.js";
-import { dropSettingsAside } from "./storage.js";
+import { dropSettingsAside, idsOf, keyName, readText, writeText } from "./storage.js";
 
-const PREFIX = "calypso.save.v1";
-const SET_ASIDE_KEY = "calypso.save.unreadable";
-const TAB_KEY = "calypso.tab.v1"; // sessionStorage: {id, pending?} — this tab's save
 const SCHEMA = 1;
 const APP = "calypso";
 const RELOAD_GRACE_MS = 2_000; // how long a reloaded tab waits for its old page's lock
@@ -38,8 +35,6 @@ const MAX_READ_CHARS = 1_000_000; // far above a real save (a few KB): larger is
 
 let current = null; // {id, link: {key, seed} | null} once claim() has run
 const locks = new Map(); // lock name -> function that releases it
-
-const keyOf = (id) => (id ? `${PREFIX}.${id}` : PREFIX);
 
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -49,17 +44,7 @@ function isObject(value) {
 
 /** The ids of every save in this browser (readable or not). */
 function allIds() {
-  const ids = [];
-  try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const key = localStorage.key(i);
-      if (key === PREFIX) ids.push("");
-      else if (key?.startsWith(`${PREFIX}.`)) ids.push(key.slice(PREFIX.length + 1));
-    }
-  } catch {
-    // storage blocked: as if nothing were saved
-  }
-  return ids;
+  return idsOf("save");
 }
 
 // An envelope from its text: {envelope} or {problem} (a message for the person), or {} if none.
@@ -84,41 +69,34 @@ function parse(text) {
 
 /** @returns {{envelope?: any, problem?: any, value?: any, text?: string | null}} */
 function readSave(id) {
-  let text = null;
-  try {
-    text = localStorage.getItem(keyOf(id));
-  } catch {
-    return {};
-  }
+  const text = readText("save", id);
   return { ...parse(text), text };
 }
 
 function readTab() {
   try {
-    const tab = JSON.parse(sessionStorage.getItem(TAB_KEY) ?? "null");
+    const tab = JSON.parse(readText("tab") ?? "null");
     if (isObject(tab) && typeof tab.id === "string" && /^[\w-]{0,40}$/.test(tab.id)) {
       return { id: tab.id, pending: isObject(tab.pending) ? parse(JSON.stringify(tab.pending)).envelope ?? null : null };
     }
   } catch {
-    // unreadable or blocked: this tab has no save of its own yet
+    // unreadable: this tab has no save of its own yet
   }
   return null;
 }
 
 function writeTab(tab) {
-  try {
-    sessionStorage.setItem(TAB_KEY, JSON.stringify(tab));
-    return true;
-  } catch {
-    return false;
-  }
+  return writeText("tab", JSON.stringify(tab)) === null;
 }
 
 // -- locks ------------------------------------------------------------------------------
 
+// A save's Web Lock is named as its key is.
+const lockOf = (id) => keyName("save", id);
+
 // Takes the lock of a save: at once if free (wait 0), else within waitMs. True if taken.
 function lock(id, waitMs = 0) {
-  const name = keyOf(id);
+  const name = lockOf(id);
   if (locks.has(name)) return Promise.resolve(true);
   if (!navigator.locks) return Promise.resolve(true);
   return new Promise((resolve) => {
@@ -135,7 +113,7 @@ function lock(id, waitMs = 0) {
 }
 
 function unlock(id) {
-  const name = keyOf(id);
+  const name = lockOf(id);
   locks.get(name)?.();
   locks.delete(name);
 }
@@ -144,7 +122,7 @@ function unlock(id) {
 async function heldElsewhere() {
   if (!navigator.locks) return new Set();
   const { held } = await navigator.locks.query();
-  return new Set(held.map((l) => l.name).filter((name) => name.startsWith(PREFIX) && !locks.has(name)));
+  return new Set(held.map((l) => l.name).filter((name) => name.startsWith(keyName("save")) && !locks.has(name)));
 }
 
 // -- choosing this tab's save ------------------------------------------------------------
@@ -167,7 +145,7 @@ async function claimNew() {
 // unreadable ones last (each is set aside when its turn comes).
 async function freeSaves() {
   const held = await heldElsewhere();
-  const saves = allIds().filter((id) => !held.has(keyOf(id))).map((id) => ({ id, ...readSave(id) }));
+  const saves = allIds().filter((id) => !held.has(lockOf(id))).map((id) => ({ id, ...readSave(id) }));
   const rank = (s) => (s.envelope ? [s.envelope.over ? 1 : 0, -(Number(s.envelope.saved) || 0)] : [2, 0]);
   return saves.sort((a, b) => {
     const [x, y] = [rank(a), rank(b)];
@@ -245,12 +223,12 @@ export function save(game, { over = false } = {}) {
   if (link && link.seed !== game.settings?.seed) current.link = null;
   const envelope = { app: APP, schema: SCHEMA, game, saved: Date.now(), over: Boolean(over), link: current.link?.key ?? null };
   const text = JSON.stringify(envelope);
-  let failure = write(keyOf(current.id), text);
+  let failure = writeText("save", text, current.id);
   if (failure?.name === "QuotaExceededError") {
     // Copies kept for a bug report are worth less than the game in play.
-    write(SET_ASIDE_KEY, null);
+    writeText("save_aside", null);
     dropSettingsAside();
-    failure = write(keyOf(current.id), text);
+    failure = writeText("save", text, current.id);
   }
   if (!failure) {
     writeTab({ id: current.id });
@@ -263,21 +241,10 @@ export function save(game, { over = false } = {}) {
   };
 }
 
-// Writes a key (null removes it); returns the error, or null when it worked.
-function write(key, text) {
-  try {
-    if (text === null) localStorage.removeItem(key);
-    else localStorage.setItem(key, text);
-    return null;
-  } catch (error) {
-    return error;
-  }
-}
-
 /** Moves this tab's save out of the way when it cannot be loaded (kept for a bug report). */
 export function setAside(game) {
-  write(SET_ASIDE_KEY, JSON.stringify(game));
-  if (current) write(keyOf(current.id), null);
+  writeText("save_aside", JSON.stringify(game));
+  if (current) writeText("save", null, current.id);
   writeTab({ id: current?.id ?? "" });
 }
 
@@ -295,7 +262,7 @@ export async function list() {
     return {
       id,
       mine: id === current?.id,
-      elsewhere: held.has(keyOf(id)),
+      elsewhere: held.has(lockOf(id)),
       seed: game?.settings?.seed ?? null,
       plays: Array.isArray(game?.record?.plays) ? game.record.plays.length : null,
       game: Array.isArray(game?.history) ? game.history.length + 1 : 1,
@@ -333,7 +300,7 @@ export async function open(id) {
 export async function remove(id) {
   if (id === current?.id) return msg("saves.no_delete_here");
   if (!await lock(id)) return msg("saves.open_elsewhere_short");
-  write(keyOf(id), null);
+  writeText("save", null, id);
   unlock(id);
   return null;
 }

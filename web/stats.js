@@ -10,7 +10,8 @@
 // the first attempt, counted from its deal, its result null until it ends — with the day it
 // was dealt on, for the streak).
 
-const KEY = "calypso.stats.v1";
+import { readJson, writeJson } from "./storage.js";
+
 const MAX_IDS = 50; // ids of the last games counted, so a reload does not count one twice
 const MAX_HISTORY = 200; // games kept one by one, for the charts
 const MAX_DAYS = 800; // dates of the Calypso of the day kept
@@ -62,12 +63,7 @@ function cleanLine(raw) {
 
 /** The statistics: {levels: {level: {games, won, drawn, matches, matches_won, calypsos, total, best}}}. */
 export function load() {
-  let raw = null;
-  try {
-    raw = JSON.parse(localStorage.getItem(KEY) ?? "null");
-  } catch {
-    raw = null;
-  }
+  const raw = readJson("stats").value;
   const stats = blank();
   if (!raw || typeof raw !== "object" || raw.version !== 1) return stats;
   if (raw.levels && typeof raw.levels === "object") {
@@ -95,11 +91,7 @@ export function load() {
 }
 
 function save(stats) {
-  try {
-    localStorage.setItem(KEY, JSON.stringify(stats));
-  } catch {
-    // storage full or blocked: statistics are a nicety
-  }
+  writeJson("stats", stats); // if the storage is full or blocked: statistics are a nicety
 }
 
 /** The level a game was played against: the computers' level, or "mixed". */

@@ -14,28 +14,16 @@
 
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { readText, writeText } from "../storage.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
-const NAME_KEY = "calypso.remote-name.v1";
-const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
 const JOIN_RETRY_MS = 2_000;
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
-function stored(key) {
-  try {
-    return localStorage.getItem(key);
-  } catch {
-    return null; // storage refused: the name is asked again, the seat taken afresh
-  }
-}
-
-function store(key, value) {
-  try {
-    localStorage.setItem(key, value);
-  } catch {
-    // as above
-  }
-}
+// The name a guest gave, and their seat's token at a room (storage.js names the keys). If
+// the storage refuses, the name is asked again and the seat taken afresh.
+const stored = (entry, room = "") => readText(entry, room);
+const store = (entry, value, room = "") => writeText(entry, value, room);
 
 export class GuestClient {
   constructor(invite) {
@@ -132,7 +120,7 @@ export class GuestClient {
       <label><span data-i18n="remote.your_name">Your name</span>
         <input name="name" required maxlength="${MAX_NAME_CHARS}" autocomplete="nickname"></label>
       <button type="submit" class="btn btn-primary" data-remote-join></button>`;
-    const remembered = stored(NAME_KEY) ?? "";
+    const remembered = stored("remote_name") ?? "";
     fields.name.value = remembered;
     const join = (name) => {
       panel.dataset.remoteState = "joining";
@@ -144,7 +132,7 @@ export class GuestClient {
       event.preventDefault();
       const name = fields.name.value.trim();
       if (!name) return;
-      store(NAME_KEY, name);
+      store("remote_name", name);
       join(name);
     });
     this._panel = panel;
@@ -157,7 +145,7 @@ export class GuestClient {
     else place();
     onLanguage(() => this._word());
     // This browser took the seat before (a reload, the link opened again): take it back.
-    if (remembered && stored(tokenKey(this.invite.room))) join(remembered);
+    if (remembered && stored("remote_seat", this.invite.room)) join(remembered);
   }
 
   _word() {
@@ -175,10 +163,10 @@ export class GuestClient {
   async _join(name) {
     const { openRoom } = await import("./room.js");
     const { room, secret, relays, seat } = this.invite;
-    let token = stored(tokenKey(room));
+    let token = stored("remote_seat", room);
     if (!token) {
       token = newToken();
-      store(tokenKey(room), token);
+      store("remote_seat", token, room);
     }
     this._room = openRoom({ room, secret, relays });
     this._room.onMessage((text, peer) => this._receive(text, peer));

@@ -1,0 +1,96 @@
+"""Rules the page's modules keep, read from their sources (web/, the friends' table too):
+one module owns the page's state, one owns the browser's storage, and the page repeats no
+clamp of the deal the engine sends. Each check is shown to fire on a planted violation."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+WEB = Path(__file__).resolve().parents[1] / "web"
+STATE_OWNER = "state.js"
+STORAGE_OWNER = "storage.js"
+
+# An assignment, compound assignment, increment or deletion whose target starts at ``app``:
+# ``app.busy = true``, ``app.replay.position = p``, ``app.run += 1``, ``++app.run``,
+# ``delete app.hint``, ``Object.assign(app, ...)``.
+_TARGET = r"\bapp(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\]]*\])+"
+_STATE_WRITES = re.compile(
+    rf"{_TARGET}\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?!=)"
+    rf"|{_TARGET}\s*(?:\+\+|--)|(?:\+\+|--)\s*{_TARGET}|\bdelete\s+{_TARGET}"
+    r"|\bObject\.assign\(\s*app\b")
+_STORAGE = re.compile(r"\b(?:localStorage|sessionStorage|indexedDB)\b")
+# A clamp of a deal number: ``Math.min(view.deal, 3)``, ``Math.min(3, deal)``.
+_DEAL_CLAMP = re.compile(r"\bMath\.min\([^)]*\bdeal\b[^)]*\)")
+
+
+def code_of(source: str) -> str:
+    """The source less its comments (a comment may name what the code may not use)."""
+    source = re.sub(r"/\*.*?\*/", " ", source, flags=re.DOTALL)
+    return re.sub(r"(?<![:\"'\\])//[^\n]*", " ", source)
+
+
+def state_writes(source: str) -> list[str]:
+    """Each place in a module's source that assigns into the page's state ``app``."""
+    return [match.group(0) for match in _STATE_WRITES.finditer(code_of(source))]
+
+
+def storage_uses(source: str) -> list[str]:
+    """Each place in a module's source that names one of the browser's storages."""
+    return [match.group(0) for match in _STORAGE.finditer(code_of(source))]
+
+
+def deal_clamps(source: str) -> list[str]:
+    """Each place in a module's source that clamps a deal number itself."""
+    return [match.group(0) for match in _DEAL_CLAMP.finditer(code_of(source))]
+
+
+def modules() -> dict[str, str]:
+    """Every module of the page, by its path under web/."""
+    return {path.relative_to(WEB).as_posix(): path.read_text()
+            for path in sorted(WEB.rglob("*.js"))}
+
+
+def test_only_the_state_module_changes_the_pages_state() -> None:
+    found = {name: state_writes(source) for name, source in modules().items()
+             if name != STATE_OWNER}
+    assert {name: writes for name, writes in found.items() if writes} == {}
+
+
+def test_the_state_check_fires_on_every_way_to_assign() -> None:
+    planted = ["app.busy = true;", "app.replay.position = p;", "app.run += 1;", "++app.run;",
+               "app.run++;", "app . hint=null", "app[\"view\"] = v;", "delete app.hint;",
+               "Object.assign(app, { busy: true });", "app.prefs ??= {};"]
+    assert [len(state_writes(line)) for line in planted] == [1] * len(planted)
+    reads = ["if (app.busy === true) run = 1;", "const x = app.run; x += 1;", "f(app.view) == g;",
+             "happ.busy = true;", "// app.busy = true"]
+    assert [state_writes(line) for line in reads] == [[]] * len(reads)
+
+
+def test_only_the_storage_module_touches_the_browsers_storage() -> None:
+    # The worker keeps nothing in the browser's storage (the engine's recipe reaches the page
+    # in its replies and is saved from here); sw.js keeps the site's files in the Cache API,
+    # which holds no person's data and names no storage key.
+    found = {name: storage_uses(source) for name, source in modules().items()
+             if name != STORAGE_OWNER}
+    assert {name: uses for name, uses in found.items() if uses} == {}
+    assert storage_uses((WEB / STORAGE_OWNER).read_text())  # the check sees the owner's
+
+
+def test_the_storage_check_fires_on_each_storage_and_not_on_comments() -> None:
+    assert storage_uses('const x = localStorage.getItem("k");') == ["localStorage"]
+    assert storage_uses("sessionStorage.setItem(k, v); indexedDB.open(name);") == [
+        "sessionStorage", "indexedDB"]
+    assert storage_uses("// kept in localStorage\n/* sessionStorage */ const a = 1;") == []
+
+
+def test_the_page_clamps_no_deal_number() -> None:
+    # The engine sends the deal to show (GameState.latest_deal): the page shows it as it is.
+    found = {name: deal_clamps(source) for name, source in modules().items()}
+    assert {name: clamps for name, clamps in found.items() if clamps} == {}
+
+
+def test_the_deal_clamp_check_fires_on_a_clamp() -> None:
+    assert deal_clamps("const shown = Math.min(view.deal, 3);") == ["Math.min(view.deal, 3)"]
+    assert deal_clamps("Math.min(3, deal)") == ["Math.min(3, deal)"]
+    assert deal_clamps("Math.min(tally.cards, 5)") == []
