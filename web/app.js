@@ -24,7 +24,6 @@ import * as rerun from "./rerun.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
-import * as sound from "./sound.js";
 import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
@@ -142,7 +141,6 @@ function reword() {
 }
 
 prefsStore.apply(app.prefs);
-sound.setEnabled(app.prefs.sound);
 onDraw(draw);
 flow.onAfter({
   dealOver: (view) => review.offerDeal(view),

@@ -13,7 +13,6 @@ import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from
 import * as prefsStore from "./prefs.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
-import * as sound from "./sound.js";
 import * as state from "./state.js";
 import { app, requestDraw } from "./state.js";
 import * as stats from "./stats.js";
@@ -109,7 +108,6 @@ export function changePrefs() {
   state.setPrefs(prefs);
   prefsStore.save(prefs);
   prefsStore.apply(prefs);
-  sound.setEnabled(prefs.sound);
   if (speed && speed !== app.speedName) {
     setSpeed(speed);
     state.setSettings({ ...app.settings, speed });

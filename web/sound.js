@@ -1,15 +1,10 @@
 // Short sounds made with WebAudio (no files): a card played, a trick won, a calypso made.
-// Silent until enabled; the AudioContext starts on the first sound after a user gesture.
+// Whether to sound is the person's preference, which the caller asks (app.prefs.sound): no
+// copy of it is kept here. The AudioContext starts on the first sound after a user gesture.
 
 let context = null;
-let enabled = false;
-
-export function setEnabled(on) {
-  enabled = Boolean(on);
-}
 
 function audio() {
-  if (!enabled) return null;
   const Context = globalThis.AudioContext ?? globalThis.webkitAudioContext;
   if (!Context) return null;
   context ??= new Context();
