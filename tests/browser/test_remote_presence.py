@@ -108,6 +108,20 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
         screenshots(host, f"presence-host-waiting-{name}")
     host.set_viewport_size({"width": 1280, "height": 720})
 
+    # The table plays on to North's turn and waits there; the status line (a live region)
+    # says whose turn it is, by name.
+    deadline = time.monotonic() + 60
+    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
+        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+    waiting_at = plays(host)
+    host.wait_for_timeout(500)  # nothing may happen meanwhile: the table waits for Ben
+    assert plays(host) == waiting_at
+    assert host.locator("[data-presence]").inner_text().startswith("Waiting for Ben (North)…")
+
     # The host gives North to a computer player: the game goes on past North's turns.
     at = plays(host)
     host.select_option("[data-presence-level='0']", "random")
