@@ -131,6 +131,18 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     record = engine_request(host, "record")["result"]["record"]
     assert len(record["plays"]) >= at + 8
 
+    # The host reloads while the computer plays for Ben: the same room and game, and the
+    # computer still plays North. (The old page's sockets went with it; Playwright may not
+    # say they closed.)
+    host_sockets.clear()
+    host.reload()
+    host.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]",
+                           timeout=TIMEOUT_MS)
+    assert host.locator("a[data-invite=north]").get_attribute("href") == link
+    resumed = engine_request(host, "record")["result"]["record"]["plays"]
+    assert resumed[: len(record["plays"])] == record["plays"]
+    play_until([host], len(resumed) + 8, host)
+
     # Ben opens the link again (same browser, in Russian): the same seat, no name asked, the
     # table as it is now, and a banner saying who plays for him.
     guest = context.new_page()
@@ -154,6 +166,7 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
 
     # The host reloads: the same room and game; Ben's page finds it by itself and goes on.
     before = engine_request(host, "record")["result"]["record"]["plays"]
+    host_sockets.clear()
     host.reload()
     # Its table is drawn from the save; "ready" may wait for Ben's card (North to move).
     host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
@@ -162,6 +175,7 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     assert after[: len(before)] == before
     wait_for(lambda: RU["presence.waiting_host"] in said(guest), "the host's absence said", guest)
     wait_for(lambda: RU["presence.host_back"] in said(guest), "the host's return said", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the reloaded host left the relays", host)
     play_until([host, guest], plays(host) + 8, guest)
     host.context.close()
     context.close()
