@@ -110,3 +110,28 @@ def test_a_saved_table_keeps_its_guests() -> None:
     view = ok("load", **saved)
     assert view["viewer"] == HOST and view["status"] != "handoff"
     assert ok("seat_view", seat=GUEST)["viewer"] == GUEST
+
+
+def test_a_computer_stands_in_for_an_absent_guest_and_gives_the_seat_back() -> None:
+    view = hosted("remote-4")
+    while view["to_move"] != GUEST:
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    assert error("step") == "not_bot_turn"  # the table waits for the guest
+    before = ok("record")
+    assert error("seat_stand_in", seat=GUEST, level="grandmaster") == "bad_level"
+    assert error("seat_stand_in", seat=HOST, level="random") == "not_a_guest"
+    assert error("seat_stand_in", seat=GUEST) == "bad_request"
+    assert ok("record") == before
+    ok("seat_stand_in", seat=GUEST, level="random")
+    # The guest's own page now waits too; a card of theirs is refused, and nothing changes.
+    seen = ok("seat_view", seat=GUEST)
+    assert seen["status"] == "waiting" and "legal" not in seen
+    assert error("seat_play", seat=GUEST, card=seen["hand"][0]) == "stand_in"
+    assert ok("record") == before
+    view = ok("step")
+    assert view["event"]["seat"] == GUEST  # the computer played the guest's card
+    while view["to_move"] != GUEST:
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    ok("seat_stand_in", seat=GUEST, level=None)  # the guest is back
+    assert error("step") == "not_bot_turn"
+    assert ok("seat_view", seat=GUEST)["status"] == "your_turn"

@@ -2,4 +2,7 @@
 // from its pinned npm package (fetch_transport), so web/ has no copy for tsc to read.
 declare module "*/vendor/nostr/index.mjs" {
   export function joinRoom(config: object, roomId: string): any;
+  export function getRelaySockets(): Record<string, WebSocket>;
+  export function pauseRelayReconnection(): void;
+  export function resumeRelayReconnection(): void;
 }

@@ -25,6 +25,7 @@ const ENTRIES = Object.freeze({
   tab: entry("calypso.tab.v1", { session: true }), // {id, pending?}: this tab's save
   remote_name: entry("calypso.remote-name.v1"), // the name a guest gave at a friend's table
   remote_seat: entry("calypso.remote-seat.v1", { family: true }), // a guest's seat token, by room
+  remote_host: entry("calypso.remote-host.v1", { session: true }), // a host's room and seats, for a reload
 });
 
 /** @typedef {keyof typeof ENTRIES} Entry */

@@ -352,7 +352,10 @@ export function statusText(ui) {
   } else if (view.status === "handoff") {
     parts.push(say(view.handoff.text));
   } else {
-    parts.push(t("status.to_play", { seat: view.to_move }));
+    // A person elsewhere (a guest at a friend's table) is named: whose turn it is, said.
+    const person = peopleSeats().includes(view.to_move) && !unnamedPerson(view.to_move);
+    parts.push(person ? t("status.person_to_play", { name: label(view.to_move), seat: view.to_move })
+      : t("status.to_play", { seat: view.to_move }));
     if (ui.chosen && canChoose(ui)) parts.push(t("status.chosen", { card: ui.chosen }));
   }
   return parts.join(" ");

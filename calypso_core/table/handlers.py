@@ -328,6 +328,16 @@ def seat_play(data: dict[str, Any]) -> dict[str, Any]:
     return _view(match, event=match.play_remote(data.get("seat"), data["card"]))
 
 
+def seat_stand_in(data: dict[str, Any]) -> dict[str, Any]:
+    """A computer player of ``level`` plays for the guest at ``seat`` while they are away, or
+    (level null) the guest plays again; the reply is this device's view."""
+    match = _match("seat_stand_in")
+    if "level" not in data:
+        raise ProtocolError("bad_request", "seat_stand_in needs a level, or null for the guest")
+    match.stand_in(data.get("seat"), data["level"])
+    return _view(match)
+
+
 def _guest_seat(match: Match, seat: Any) -> int:
     if type(seat) is not int or seat not in match.remote_seats:
         raise ProtocolError("not_a_guest", "seat must be a guest's seat "

@@ -14,6 +14,9 @@ play: a card once seen by the others cannot be unseen.
 **Guests.** A person marked remote plays on another device (a remote table, web/remote/):
 this device never shows their hand, and waits for their card as for a computer's
 (``waiting``); ``play_remote`` plays it, and each guest is sent only its own seat's view.
+While a guest is away the host may let a computer player stand in for them (``stand_in``)
+and take the seat back for them later; the record does not change, only who chooses the
+seat's cards.
 """
 
 from __future__ import annotations
@@ -56,6 +59,7 @@ class Match:
         self.history = history or []
         self.state = state if state is not None else self._deal(len(self.history))
         self.bots = self._make_bots()
+        self.stand_ins: dict[int, str] = {}  # a guest's seat -> the level playing for them
         self.viewer: int | None = self._first_viewer()
 
     def game_seed(self, index: int) -> str:
@@ -120,7 +124,8 @@ class Match:
         ``game_over``."""
         if self.state.is_over:
             return "game_over"
-        return "your_turn" if self.state.to_move == seat else "waiting"
+        return ("your_turn" if self.state.to_move == seat and seat not in self.stand_ins
+                else "waiting")
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -153,7 +158,28 @@ class Match:
         if state.to_move != seat:
             raise ProtocolError("not_your_turn", f"{code} cannot be played: it is "
                                 f"{SEAT_NAMES[state.to_move]}'s turn, not {SEAT_NAMES[seat]}'s")
+        if seat in self.stand_ins:
+            raise ProtocolError("stand_in", f"{code} cannot be played: a computer player "
+                                f"plays for {SEAT_NAMES[seat]} until the host gives the seat back")
         return self._play_checked(code)
+
+    def stand_in(self, seat: Any, level: Any) -> None:
+        """A computer player of ``level`` plays for the guest at ``seat`` (who is away), or,
+        with level None, the guest plays their seat again."""
+        if type(seat) is not int or seat not in self.remote_seats:
+            raise ProtocolError("not_a_guest", f"seat must be a guest's seat "
+                                f"({', '.join(str(s) for s in self.remote_seats) or 'none'}), "
+                                f"not {brief_repr(seat)}")
+        if level is None:
+            self.stand_ins.pop(seat, None)
+            self.bots.pop(seat, None)
+            return
+        if not isinstance(level, str):
+            raise ProtocolError("bad_level", f"level must be a level's key or null, "
+                                f"not {brief_repr(level)}")
+        salt = f"bots:{self.settings.seed}:{len(self.history)}:{seat}:stand-in"
+        self.bots[seat] = make_chooser(level, seat, salt)  # refuses an unknown level
+        self.stand_ins[seat] = level
 
     def _play_checked(self, code: Card) -> dict[str, Any]:
         """The person to move plays ``code`` once whose turn it is was checked."""
@@ -253,6 +279,8 @@ class Match:
         history = [*self.history, self.state]
         nxt = Match(self.settings, history)
         self.history, self.state, self.bots = history, nxt.state, nxt.bots
+        for seat, level in list(self.stand_ins.items()):  # who is away stays away
+            self.stand_in(seat, level)
         self.viewer = nxt.viewer
 
     def undo(self) -> None:

@@ -158,7 +158,13 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
         await send({ t: "play", card, n: guest._intents }); // a card played before: again
         await send({ t: "join", seat: 0, name: "Mallory", token: "0".repeat(32) });
     }""")
-    # From a peer holding no seat: a stranger who learnt the room's address.
+    # From a peer holding no seat: a stranger who learnt the room's address. The host's page
+    # left the relays once every guest was seated (presence.js): a stranger can reach it only
+    # while it listens again, as it does when a guest drops.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        engine().table.room.quiet(false);
+    }""")
     stranger = host.context.browser.new_context().new_page()  # type: ignore[union-attr]
     stranger.goto(f"{server_url}build-info.json")
     link = host.locator("a[data-invite=north]").get_attribute("href") or ""

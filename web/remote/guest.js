@@ -15,6 +15,7 @@
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { readText, writeText } from "../storage.js";
+import { GuestPresence, readPresence } from "./presence.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
@@ -36,6 +37,7 @@ export class GuestClient {
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
     this._host = null; // the peer that seated this guest
     this._intents = 0;
+    this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
     this.ready = new Promise((resolve) => {
       this._seated = resolve;
     });
@@ -77,11 +79,11 @@ export class GuestClient {
   }
 
   _send(message) {
-    this._room?.send(JSON.stringify(message), this._host);
+    if (this._host !== null) this._room?.send(JSON.stringify(message), this._host);
   }
 
   _receive(text, peer) {
-    const message = readMessage(text, ["seated", "lobby", "view", "refused"]);
+    const message = readMessage(text, ["seated", "lobby", "view", "refused", "presence"]);
     if (!message || (this._host !== null && peer !== this._host)) {
       this.refused += 1;
       return;
@@ -90,12 +92,18 @@ export class GuestClient {
     if (message.t === "seated") {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
+      this.presence.host(false);
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._seated(message.hello);
     } else if (message.t === "lobby") {
       this._lobby = message.seats;
+    } else if (message.t === "presence" && peer === this._host) {
+      const seats = readPresence(message.seats);
+      if (seats) this.presence.heard(seats);
+      else this.refused += 1;
     } else if (message.t === "view" && peer === this._host) {
+      this.presence.start();
       this._views.push(message.view);
       const waiting = this._waiting.shift();
       if (waiting) {
@@ -174,13 +182,16 @@ export class GuestClient {
     this._room.onJoin((peer) => {
       if (this._host === null) this._room.send(join, peer);
     });
-    // A join sent while a connection is still settling may be lost: ask again until seated.
-    const retry = setInterval(() => {
-      if (this._host !== null) clearInterval(retry);
-      else for (const peer of this._room.peers()) this._room.send(join, peer);
+    // A join sent while a connection is still settling may be lost: ask again until seated,
+    // and again whenever the host's page is gone (a reload, a lost connection).
+    setInterval(() => {
+      if (this._host === null) for (const peer of this._room.peers()) this._room.send(join, peer);
     }, JOIN_RETRY_MS);
     this._room.onLeave((peer) => {
-      if (peer === this._host) this._panel.dataset.remoteState = "host_left";
+      if (peer !== this._host) return;
+      this._host = null;
+      this._panel.dataset.remoteState = "host_left";
+      this.presence.host(true);
     });
   }
 }

@@ -7,6 +7,7 @@
 
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
+import { hosting as reopen, HostPresence } from "./presence.js";
 import { readIntent } from "./wire.js";
 
 const DEALS = new Set(["new_game", "load", "daily"]);
@@ -14,12 +15,16 @@ const CHANGES = new Set(["play", "step", "undo", "next_game", "view", "reveal"])
 const RATE = { messages: 20, perMs: 1000 }; // a peer's messages beyond this are dropped
 
 export class HostClient {
-  constructor(engine, hosting) {
+  constructor(engine, asked) {
     this.engine = engine;
-    this.hosting = hosting; // {guests, relays, room, secret}
+    // {guests, relays, room, secret}: this tab's room before a reload, else a new one
+    const { hosting, seats, resumed } = reopen(asked);
+    this.hosting = hosting;
+    this._resumed = resumed; // a reload: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
-    this.seats = new Map(hosting.guests.map((seat) => [seat, { name: null, token: null, peer: null, lastIntent: 0 }]));
+    // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null}
+    this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0 }]));
     this._peers = new Map(); // peer -> seat
     this._rates = new Map(); // peer -> times of its recent messages
     this._view = null; // this device's latest view
@@ -29,7 +34,17 @@ export class HostClient {
       this._allSeated = resolve;
     });
     this._showLobby();
+    this.presence = new HostPresence(this);
     this._open();
+    this._checkSeated();
+  }
+
+  get started() {
+    return this._started;
+  }
+
+  get room() {
+    return this._room;
   }
 
   onProgress(listener) {
@@ -50,7 +65,9 @@ export class HostClient {
   }
 
   async request(type, payload = {}) {
-    if (!this._started && DEALS.has(type)) return this._deal(payload);
+    if (!this._started && DEALS.has(type)) {
+      return type === "load" && this._resumed && this._sameTable(payload) ? this._resume(payload) : this._deal(payload);
+    }
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
     if (CHANGES.has(type)) await this._changed(reply);
@@ -71,21 +88,50 @@ export class HostClient {
     this._started = true;
     this._lobby.hidden = true;
     await this._changed(view);
+    this.presence.changed();
     return view;
+  }
+
+  // A reload of the host's page: the saved game of this table (its guests in their seats)
+  // comes back, with the computers that stood in for absent guests.
+  _sameTable(saved) {
+    const remote = (saved?.settings?.people ?? []).filter((p) => p?.remote).map((p) => p.seat).sort();
+    return JSON.stringify(remote) === JSON.stringify([...this.seats.keys()].sort());
+  }
+
+  async _resume(saved) {
+    const loaded = await this.engine.request("load", saved);
+    await this.presence.restore();
+    this._started = true;
+    this._lobby.hidden = true;
+    await this._changed(loaded);
+    this.presence.changed();
+    return loaded;
   }
 
   _guestToMove() {
     const view = this._view;
-    return Boolean(view && view.status === "waiting" && this.seats.has(view.to_move));
+    return Boolean(view && view.status === "waiting" && this.seats.get(view.to_move)?.computer === null);
   }
 
-  // Waits for the guest at seat to send a card the engine takes; each refusal goes back.
+  /** The host gave a seat to a computer, or back: a wait for that guest's card ends. */
+  standInChanged(seat) {
+    if (this._turn?.seat === seat && this.seats.get(seat).computer !== null) this._turn.resolve(null);
+  }
+
+  // Waits for the guest at seat to send a card the engine takes; each refusal goes back. A
+  // computer given the seat meanwhile plays it instead.
   async _guestCard(seat) {
     for (;;) {
       const intent = await new Promise((resolve) => {
         this._turn = { seat, resolve };
       });
       this._turn = null;
+      if (intent === null) {
+        const reply = await this.engine.request("step");
+        await this._changed(reply);
+        return reply;
+      }
       try {
         const reply = await this.engine.request("seat_play", { seat, card: intent.card });
         await this._changed(reply);
@@ -121,7 +167,12 @@ export class HostClient {
       this._peers.delete(peer);
       if (seat !== undefined && this.seats.get(seat).peer === peer) this.seats.get(seat).peer = null;
       this._drawLobby();
+      this.presence.changed();
     });
+  }
+
+  send(peer, message) {
+    this._send(peer, message);
   }
 
   _send(peer, message) {
@@ -180,8 +231,14 @@ export class HostClient {
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
-    if ([...this.seats.values()].every((s) => s.token !== null)) this._allSeated();
+    if (before !== peer) this.presence.changed();
+    else this.presence.tell(peer);
+    this._checkSeated();
     return undefined;
+  }
+
+  _checkSeated() {
+    if ([...this.seats.values()].every((s) => s.token !== null)) this._allSeated();
   }
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------

@@ -5,8 +5,13 @@
 //   const room = openRoom({room, secret, relays});
 //   room.onMessage((text, peer) => ...);  room.onJoin(peer => ...);  room.onLeave(peer => ...)
 //   room.send(text, peer);  room.leave();
+//   room.quiet(true);   // closes the relay connections: no announcing, no listening
+//   room.quiet(false);  // opens them again (a peer left: it or a new page must find us)
+//
+// Quiet is trystero's own pause, the one it takes while the browser is offline: each relay's
+// socket is closed and opened again, subscriptions and all, once the pause ends.
 
-import { joinRoom } from "../vendor/nostr/index.mjs";
+import { getRelaySockets, joinRoom, pauseRelayReconnection, resumeRelayReconnection } from "../vendor/nostr/index.mjs";
 import { iceServers } from "./relays.js";
 
 const APP_ID = "calypso-card-game";
@@ -31,7 +36,18 @@ export function openRoom({ room, secret, relays }) {
   };
   joined.onPeerJoin = (peer) => listeners.join.forEach((fn) => fn(peer));
   joined.onPeerLeave = (peer) => listeners.leave.forEach((fn) => fn(peer));
+  let quiet = false;
   return {
+    quiet: (on) => {
+      if (on === quiet) return;
+      quiet = on;
+      if (!on) {
+        resumeRelayReconnection();
+        return;
+      }
+      pauseRelayReconnection();
+      for (const socket of Object.values(getRelaySockets())) socket.close();
+    },
     onMessage: (fn) => listeners.message.push(fn),
     onJoin: (fn) => listeners.join.push(fn),
     onLeave: (fn) => listeners.leave.push(fn),

@@ -6,6 +6,8 @@
 //   {t: "lobby", seats}              who has joined: [{seat, name}] of the guests' seats
 //   {t: "view", view}                the table as this seat sees it (after every change)
 //   {t: "refused", code, message, n} an intent refused; nothing changed
+//   {t: "presence", seats}           who is connected, who is away, who a computer plays
+//                                    for: [{seat, name, here, computer}] (presence.js)
 // Anything else — malformed, oversized, for another seat, out of turn, repeated, from a peer
 // holding no seat — is refused and counted, never acted on.
 

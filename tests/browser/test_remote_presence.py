@@ -1,0 +1,219 @@
+"""Presence at a table for friends (web/remote/presence.js, docs/remote.md): a guest who drops
+and opens the link again, a host who reloads, a seat handed to a computer player and back, the
+relays left alone while every guest is connected, and four people at one table. Everything
+goes through a Nostr relay on 127.0.0.1 that the tests start."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+from nostr_relay import NostrRelay
+from playwright.sync_api import Browser, Page, WebSocket
+
+from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
+from .test_remote import DEAL, watched
+
+RU = json.loads((Path(__file__).resolve().parents[2] / "calypso_core" / "messages" / "ru.json")
+                .read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def relay() -> Iterator[NostrRelay]:
+    started = NostrRelay.start()
+    yield started
+    started.stop()
+
+
+def open_sockets(sockets: list[WebSocket]) -> int:
+    """How many of a page's WebSockets (its relay connections) are open."""
+    return sum(not ws.is_closed() for ws in sockets)
+
+
+def wait_for(condition: Callable[[], bool], what: str, page: Page, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"still not: {what}"
+        page.wait_for_timeout(100)
+
+
+def said(page: Page) -> list[str]:
+    """Everything the page announced to screen readers about who is here."""
+    return list(page.evaluate("""async () => (await import("./remote/presence.js")).said"""))
+
+
+def play_until(pages: list[Page], cards: int, watch: Page) -> None:
+    """Each page plays its first playable card as soon as it can, until ``watch`` shows
+    ``cards`` played."""
+    deadline = time.monotonic() + 240
+    while plays(watch) < cards:
+        assert time.monotonic() < deadline, f"stuck at {plays(watch)} cards"
+        for page in pages:
+            ready = page.locator("[data-table][data-state=ready] " + PLAYABLE)
+            if ready.count():
+                ready.first.click()
+        watch.wait_for_timeout(50)
+
+
+def join(page: Page, link: str, name: str, lang: str = "en") -> None:
+    base, fragment = link.split("#", 1)
+    page.goto(f"{base}?speed=instant&lang={lang}#{fragment}")
+    if name:
+        page.fill("[data-remote-panel=guest] input[name=name]", name)
+        page.click("[data-remote-join]")
+
+
+def host_page(browser: Browser, server_url: str, relay_url: str, seats: str,
+              problems: list[str], relay: NostrRelay) -> tuple[Page, list[WebSocket]]:
+    host = watched(browser, server_url, relay, problems)
+    sockets: list[WebSocket] = []
+    host.on("websocket", lambda ws: sockets.append(ws))
+    host.goto(f"{server_url}?remote={seats}&level=random&seed=presence&speed=instant"
+              f"&relays={quote(relay_url, safe='')}")
+    return host, sockets
+
+
+def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_reloads(
+    browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
+) -> None:
+    problems: list[str] = []
+    host, host_sockets = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    link = invite.get_attribute("href") or ""
+    guest = watched(browser, server_url, relay, problems)
+    join(guest, link, "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    # Every guest's seat connected: the host's page closes its relay connections.
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays", host)
+    play_until([host, guest], 6, host)
+
+    # The guest's tab is closed mid-deal: every screen waits for Ben and says so.
+    context = guest.context
+    guest.close()
+    host.wait_for_selector("[data-presence] [data-presence-seat='0'][data-presence-state=away]",
+                           timeout=TIMEOUT_MS)
+    assert "Waiting for Ben (North)…" in host.locator("[data-presence]").inner_text()
+    assert {"Ben (North) has lost the connection.", "Waiting for Ben (North)…"} <= set(said(host))
+    # ... and opens its relay connections again, for Ben's page to find it.
+    wait_for(lambda: open_sockets(host_sockets) == 1, "the host back on the relays", host)
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        host.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(host, f"presence-host-waiting-{name}")
+    host.set_viewport_size({"width": 1280, "height": 720})
+
+    # The table plays on to North's turn and waits there; the status line (a live region)
+    # says whose turn it is, by name.
+    deadline = time.monotonic() + 60
+    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
+        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+    waiting_at = plays(host)
+    host.wait_for_timeout(500)  # nothing may happen meanwhile: the table waits for Ben
+    assert plays(host) == waiting_at
+    assert host.locator("[data-presence]").inner_text().startswith("Waiting for Ben (North)…")
+
+    # The host gives North to a computer player: the game goes on past North's turns.
+    at = plays(host)
+    host.select_option("[data-presence-level='0']", "random")
+    host.click("[data-presence-give='0']")
+    host.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]")
+    play_until([host], at + 8, host)
+    record = engine_request(host, "record")["result"]["record"]
+    assert len(record["plays"]) >= at + 8
+
+    # The host reloads while the computer plays for Ben: the same room and game, and the
+    # computer still plays North. (The old page's sockets went with it; Playwright may not
+    # say they closed.)
+    host_sockets.clear()
+    host.reload()
+    host.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]",
+                           timeout=TIMEOUT_MS)
+    assert host.locator("a[data-invite=north]").get_attribute("href") == link
+    resumed = engine_request(host, "record")["result"]["record"]["plays"]
+    assert resumed[: len(record["plays"])] == record["plays"]
+    play_until([host], len(resumed) + 8, host)
+
+    # Ben opens the link again (same browser, in Russian): the same seat, no name asked, the
+    # table as it is now, and a banner saying who plays for him.
+    guest = context.new_page()
+    join(guest, link, "", lang="ru")
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]",
+                            timeout=TIMEOUT_MS)
+    # "A computer player (…) plays for you", in Russian: the catalog's words before the level.
+    banner = guest.locator("[data-presence]").inner_text()
+    assert RU["presence.stand_in_you"].split("(")[0] in banner
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(guest, f"presence-guest-stand-in-{name}")
+    host.set_viewport_size({"width": 1366, "height": 768})
+    screenshots(host, "presence-host-stand-in-wide")
+    wait_for(lambda: "Ben (North) is back." in " ".join(said(host)), "Ben's return said", host)
+    host.click("[data-presence-give-back='0']")
+    host.wait_for_selector("[data-presence]", state="hidden")
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays again", host)
+    play_until([host, guest], plays(host) + 8, guest)  # Ben plays his own cards again
+
+    # The host reloads: the same room and game; Ben's page finds it by itself and goes on.
+    before = engine_request(host, "record")["result"]["record"]["plays"]
+    host_sockets.clear()
+    host.reload()
+    # Its table is drawn from the save; "ready" may wait for Ben's card (North to move).
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert host.locator("a[data-invite=north]").get_attribute("href") == link
+    after = engine_request(host, "record")["result"]["record"]["plays"]
+    assert after[: len(before)] == before
+    wait_for(lambda: RU["presence.waiting_host"] in said(guest), "the host's absence said", guest)
+    wait_for(lambda: RU["presence.host_back"] in said(guest), "the host's return said", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the reloaded host left the relays", host)
+    play_until([host, guest], plays(host) + 8, guest)
+    host.context.close()
+    context.close()
+    assert problems == []
+
+
+def test_four_people_play_a_whole_deal(browser: Browser, server_url: str, relay: NostrRelay,
+                                       screenshots: Any) -> None:
+    seats = "north,east,west"
+    problems: list[str] = []
+    host, host_sockets = host_page(browser, server_url, relay.url, seats, problems, relay)
+    guests = []
+    for key, name in zip(seats.split(","), ("Ben", "Cat", "Dan"), strict=True):
+        invite = host.locator(f"a[data-invite={key}]")
+        invite.wait_for(timeout=TIMEOUT_MS)
+        guest = watched(browser, server_url, relay, problems)
+        join(guest, invite.get_attribute("href") or "", name)
+        guests.append(guest)
+    for page in (host, *guests):
+        page.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays", host)
+    started = time.monotonic()
+    play_until([host, *guests], DEAL, host)
+    for guest in guests:
+        wait_for(lambda: plays(guest) >= DEAL, "every guest saw the deal end", guest)  # noqa: B023
+    print(f"four people played {DEAL} cards in {time.monotonic() - started:.1f} s")
+    # Ben, seated first, heard the others come to the table.
+    assert {"Cat (East) has joined the table.", "Dan (West) has joined the table."} <= set(
+        said(guests[0]))
+    # Ben's tab closes: the other guests' screens wait for him too, and say so.
+    guests[0].close()
+    cat = guests[1]
+    cat.wait_for_selector("[data-presence-seat='0'][data-presence-state=away]", timeout=TIMEOUT_MS)
+    assert cat.locator("[data-presence]").inner_text() == "Waiting for Ben (North)…"
+    assert {"Ben (North) has lost the connection.", "Waiting for Ben (North)…"} <= set(said(cat))
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        cat.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(cat, f"presence-guest-waiting-{name}")
+    for page in (host, *guests):
+        page.context.close()
+    assert problems == []
