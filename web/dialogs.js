@@ -10,6 +10,7 @@ import { language, msg, t } from "./i18n.js";
 import * as panels from "./panels.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
 import * as prefsStore from "./prefs.js";
+import { tableAddress } from "./remote/invite.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as sound from "./sound.js";
@@ -48,10 +49,16 @@ export function openNewGame() {
 }
 
 export function deal() {
-  const { seed, ...settings } = forms.readNewGameForm();
+  const { seed, guests, ...settings } = forms.readNewGameForm();
   app.settings = settings;
   storage.saveSettings(settings);
   setSpeed(settings.speed);
+  // Other guests than this page's: the page opens that table (or, with none, a game alone).
+  const table = tableAddress(location.href, guests, settings, seed);
+  if (table) {
+    location.assign(table);
+    return Promise.resolve(false);
+  }
   return startGame(settings, seed);
 }
 

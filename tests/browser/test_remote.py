@@ -192,6 +192,40 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
     play_until(host, guest, plays(guest) + 4)  # the game goes on
 
 
+def guest_to_move(host: Page, guest: Page) -> None:
+    """Plays the host's cards until it is the guest's turn, its table ready."""
+    deadline = time.monotonic() + 120
+    while not guest.locator("[data-table][data-state=ready] " + PLAYABLE).count():
+        assert time.monotonic() < deadline, "the guest's turn never came"
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+
+
+def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    guest_to_move(host, guest)
+    guest.click(".bar [data-action=hint]")
+    guest.wait_for_selector("[data-hand] [data-card][data-hint]", timeout=TIMEOUT_MS)
+    shown = guest.locator("[data-hand] [data-card][data-hint]").get_attribute("data-card")
+    # The host's engine, asked for that seat at this position (from its observation only:
+    # tests/test_remote_seats.py), gives the same card.
+    assert engine_request(host, "seat_hint", {"seat": 0})["result"]["card"] == shown
+    assert guest.locator("[data-notice]").inner_text()
+    # Each page calls its own person's seat "You"; the host names the guest.
+    assert host.evaluate("""async () => (await import("./names.js")).isYou(2)""")
+    assert guest.evaluate("""async () => (await import("./names.js")).isYou(0)""")
+    assert not guest.evaluate("""async () => (await import("./names.js")).isYou(2)""")
+    assert host.evaluate("""async () => (await import("./names.js")).label(0)""") == "Ben"
+    # A guest cannot deal: its bar offers leaving the table instead.
+    assert guest.locator(".bar [data-leave-table]").is_visible()
+    assert not guest.locator(".bar [data-action=new_game]").is_visible()
+    assert host.locator(".bar [data-action=new_game]").is_visible()
+
+
 def test_they_play_a_whole_deal_and_the_guest_is_sent_only_its_own_cards(
     table: tuple[Page, Page, list[str]],
 ) -> None:
@@ -219,6 +253,33 @@ def test_a_guest_who_reloads_gets_the_same_seat_and_hand_back(
             "(cards) => cards.map((c) => c.dataset.card)"))
         assert again == hand
     play_until(host, guest, plays(guest) + 4)
+
+
+def test_the_new_game_dialog_opens_a_table_that_starts_before_every_seat_is_taken(
+    browser: Browser, server_url: str, relay: NostrRelay, boot: Any,
+) -> None:
+    problems: list[str] = []
+    page = watched(browser, server_url, relay, problems)
+    page.set_viewport_size({"width": 390, "height": 844})
+    relays = quote(relay.url, safe="")
+    assert boot(page, f"{server_url}?speed=instant&level=random&relays={relays}") == "ready"
+    page.click(".bar [data-action=new_game]")
+    page.select_option("#ng-seat-0", "guest")
+    page.select_option("#ng-seat-1", "guest")
+    deal = page.locator("[data-new-game-form] [data-deal]")
+    assert deal.inner_text() == "Open the table"
+    deal.click()
+    page.wait_for_url(re.compile(r"[?&]remote=north%2Ceast|[?&]remote=north,east"))
+    for seat in ("north", "east"):
+        invite = page.locator(f"[data-remote-panel=host] [data-seat={seat}]")
+        assert "#join=" in (invite.locator("a[data-invite]").get_attribute("href") or "")
+        invite.locator("svg[data-qr]").wait_for(timeout=TIMEOUT_MS)
+        assert int(invite.locator("svg[data-qr]").get_attribute("data-qr") or "0") >= 21
+    page.click("[data-remote-start]")  # nobody came: computers take North and East
+    page.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert page.evaluate("""async () => (await import("./names.js")).peopleSeats()""") == [2]
+    page.context.close()
+    assert problems == []
 
 
 def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any) -> None:
