@@ -120,6 +120,7 @@ export class GuestClient {
       this._seated(message.hello);
     } else if (message.t === "lobby") {
       this._lobby = message.seats;
+      this._word();
     } else if (message.t === "view" && peer === this._host) {
       this._views.push(message.view);
       const waiting = this._waiting.shift();
@@ -186,10 +187,13 @@ export class GuestClient {
     translatePage(panel);
     const seat = this.invite.seat; // a seat parameter is worded by the catalog (i18n.js)
     const state = panel.dataset.remoteState;
-    panel.querySelector("[data-remote-words]").textContent = t(`remote.guest_${state}`, { seat });
+    // Seated, before the game: who else has joined (the panel goes with the loading card).
+    const joined = state === "seated" ? (this._lobby ?? []).filter((s) => s.name && s.seat !== seat)
+      .map((s) => t("remote.joined", { name: s.name, seat: s.seat })) : [];
+    panel.querySelector("[data-remote-words]").textContent = [t(`remote.guest_${state}`, { seat }), ...joined].join(" ");
     panel.querySelector("[data-remote-join]").textContent = t("remote.take_seat", { seat });
     panel.querySelector("[data-remote-join]").hidden = state !== "name";
-    panel.hidden = state === "seated";
+    panel.querySelector("label").hidden = state === "seated";
   }
 
   async _join(name) {
