@@ -355,3 +355,8 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
             page.wait_for_timeout(100)
     play_until(host, guest, 8)
     assert check_guest_saw_no_hidden_card(guest, host, since) > 0
+    # A new match at this table keeps the guest in its seat.
+    dealt = engine_request(host, "new_game", {"level": "random", "games": 1, "seed": "again"})
+    assert dealt["ok"] and dealt["result"]["match"]["game"] == 0
+    people = engine_request(host, "record")["result"]["settings"]["people"]
+    assert {"seat": 0, "name": "Ben", "remote": True} in people
