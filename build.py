@@ -40,7 +40,8 @@ AXE_CORE = {"version": "4.14.1",  # npm tarball; the browser tests' accessibilit
 TYPESCRIPT = {"version": "5.9.3",  # npm tarball; its tsc type-checks web/'s JavaScript in test
               "sha256": "10e108c9cf7d5f2879053dff18515fb405abf2ccef63eaaf017d9c571687a1d3"}
 # The remote table's transport (web/remote/): trystero's Nostr strategy and its one
-# dependency, served from dist/vendor/ as ES modules (see fetch_transport).
+# dependency, served from dist/vendor/ as ES modules (see fetch_transport); and lean-qr (7 KB,
+# MIT), which draws an invitation's QR code in the host's page (web/remote/qr.js).
 TRANSPORT = {  # npm tarballs: {name: {version, sha256}}
     name: {"version": version, "sha256": sha256} for name, version, sha256 in [
         ("@trystero-p2p/core", "0.25.4",
@@ -49,6 +50,8 @@ TRANSPORT = {  # npm tarballs: {name: {version, sha256}}
          "639479ac29f7cb3707b902f40e2e7afabe389c32de4a426a62c89a116bbbd850"),
         ("@noble/secp256k1", "3.2.0",
          "2722e0b18b696cf6d3463ab10365f97f617fb651e85a7eeed8f12121a1077018"),
+        ("lean-qr", "2.7.4",
+         "e751d84a17c979a79d231828b9a3da0595614340d0d1138dec557ddc63deb10e"),
     ]
 }
 PYODIDE_PYTHON = "3.14"  # the Python inside that runtime: micropip's wheel, site-packages
@@ -209,6 +212,9 @@ def fetch_transport() -> Path:
         with tarfile.open(tarball) as tar:
             for member in tar.getmembers():
                 path = member.name.removeprefix("package/")
+                wanted = TRANSPORT_FILES.get(name)
+                if wanted is not None and path not in wanted:
+                    continue
                 if member.isfile() and (path.endswith(".mjs") or path in ("index.js", "LICENSE")):
                     data = tar.extractfile(member)
                     assert data is not None
@@ -221,9 +227,12 @@ def fetch_transport() -> Path:
 
 
 TRANSPORT_FOLDERS = {"@trystero-p2p/core": "core", "@trystero-p2p/nostr": "nostr",
-                     "@noble/secp256k1": "secp256k1"}
+                     "@noble/secp256k1": "secp256k1", "lean-qr": "qr"}
 TRANSPORT_ENTRIES = {"@trystero-p2p/core": "index.mjs", "@trystero-p2p/nostr": "index.mjs",
-                     "@noble/secp256k1": "index.js"}
+                     "@noble/secp256k1": "index.js", "lean-qr": "index.mjs"}
+# The files a package needs, when not all its modules (lean-qr's command line and its
+# framework bindings stay out).
+TRANSPORT_FILES = {"lean-qr": ("index.mjs", "LICENSE")}
 BARE_IMPORT = re.compile(r'(\bfrom\s*)"(@[\w.-]+/[\w.-]+)"')
 
 

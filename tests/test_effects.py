@@ -104,6 +104,7 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "seat_view": lambda: {"seat": at_a_guests_turn()["seat"]},
     "seat_play": at_a_guests_turn,
     "seat_stand_in": lambda: {"seat": at_a_guests_turn()["seat"], "level": "random"},
+    "seat_hint": lambda: {"seat": at_a_guests_turn()["seat"]},
     "next_game": lambda: a_finished_game(games=2) and {},
     "hint": lambda: a_game() and {},
     "aids": lambda: a_game() and {},

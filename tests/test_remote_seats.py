@@ -13,6 +13,8 @@ import pytest
 from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record
+from calypso_core.bots.hints import suggest
+from calypso_core.table import players
 from calypso_core.table.aids import memory_aids
 
 CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
@@ -94,6 +96,47 @@ def test_a_guests_card_is_checked_like_any_card_and_a_refusal_changes_nothing() 
     after = ok("seat_view", seat=GUEST)
     assert after["status"] == "waiting"
     assert error("seat_play", seat=GUEST, card=after["hand"][0]) == "not_your_turn"
+
+
+def test_a_guests_hint_is_the_hint_its_observation_gives(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hint's search with a budget in iterations only (no clock: reproducible), and a
+    # record of what it was given.
+    given: list[dict[str, Any]] = []
+
+    def suggest_from(observation: dict[str, Any], **settings: Any) -> Any:
+        given.append(observation)
+        return suggest(observation, **settings, iterations=60, time_limit=None)
+
+    monkeypatch.setattr(players, "suggest_card", suggest_from)
+    view = hosted("remote-4")
+    hints = 0
+    while hints < 3:
+        if view["status"] == "your_turn":
+            assert error("seat_hint", seat=GUEST) == "not_your_turn"
+            view = ok("play", card=view["legal"][0])
+        elif view["to_move"] == GUEST:
+            state = from_record(recipe()["record"])
+            seen = state.observation(GUEST)
+            expected = suggest(seen, seed=len(state.plays), iterations=60, time_limit=None)
+            assert ok("seat_hint", seat=GUEST) == {
+                "card": str(expected.card),
+                "reason": json.loads(json.dumps(list(expected.reason)))}
+            assert given[-1] == seen  # the guest's observation, and nothing else
+            assert error("seat_hint", seat=HOST) == "not_a_guest"
+            hints += 1
+            view = ok("seat_play", seat=GUEST, card=ok("seat_view", seat=GUEST)["legal"][-1])
+        else:
+            view = ok("step")
+
+
+def test_each_device_calls_its_own_persons_seat_you() -> None:
+    view = hosted("remote-5")
+    called = [seat["called"] for seat in view["table"]["seats"]]
+    assert called[HOST] == "you" and called[GUEST] == "name"
+    guest = ok("seat_view", seat=GUEST)["table"]["seats"]
+    assert guest[GUEST]["called"] == "you" and guest[GUEST]["label"]["id"] == "label.you"
+    assert guest[HOST]["called"] == "name" and guest[HOST]["label"]["params"] == {"name": "Ana"}
 
 
 def test_only_a_person_after_the_first_can_be_remote() -> None:

@@ -6,3 +6,7 @@ declare module "*/vendor/nostr/index.mjs" {
   export function pauseRelayReconnection(): void;
   export function resumeRelayReconnection(): void;
 }
+// lean-qr's encoder (fetch_transport too): a QR code's modules, dark or light.
+declare module "*/vendor/qr/index.mjs" {
+  export function generate(text: string, options?: object): { size: number; get(x: number, y: number): boolean };
+}

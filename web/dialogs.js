@@ -11,6 +11,7 @@ import { namesOf } from "./names.js";
 import * as panels from "./panels.js";
 import { closeAllDialogs, closeDialog, openDialog, openOnly, renderNotice } from "./page.js";
 import * as prefsStore from "./prefs.js";
+import { tableAddress } from "./remote/invite.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import * as state from "./state.js";
@@ -49,10 +50,16 @@ export function openNewGame() {
 }
 
 export function deal() {
-  const { seed, ...settings } = forms.readNewGameForm();
+  const { seed, guests, ...settings } = forms.readNewGameForm();
   state.setSettings(settings);
   storage.saveSettings(settings);
   setSpeed(settings.speed);
+  // Other guests than this page's: the page opens that table (or, with none, a game alone).
+  const table = tableAddress(location.href, guests, settings, seed);
+  if (table) {
+    location.assign(table);
+    return Promise.resolve(false);
+  }
   return startGame(settings, seed);
 }
 

@@ -1,5 +1,6 @@
-// The page's forms: the new-game dialog (each seat a person, with a name, or a computer
-// player of a level; rules; match length; suit; speed; seed) and the settings. The choices
+// The page's forms: the new-game dialog (each seat a person on this device, with a name, a
+// guest — a friend on another device, web/remote/ — or a computer player of a level; rules;
+// match length; suit; speed; seed) and the settings. The choices
 // come from the engine's hello, their words from the catalogs; the forms only read and write
 // them.
 
@@ -7,6 +8,7 @@ import { $, $$, h, redraw } from "./dom.js";
 import { msg, say, seatName, t } from "./i18n.js";
 
 const PERSON = "person";
+const GUEST = "guest";
 // The order the dialog lists people in, so that the first person (whose suit "suit" sets) is
 // the engine's default person (South) when that seat has one: from there, clockwise.
 let peopleOrder = [0, 1, 2, 3];
@@ -35,7 +37,8 @@ export function fillNewGameForm(hello) {
     hello.seats.map((seat, i) => h("div", { class: "seat-choice", "data-seat-choice": i },
       h("label", { for: `ng-seat-${i}`, text: seatName(i) }),
       h("select", { id: `ng-seat-${i}`, name: `seat_${i}`, "data-seat-select": i },
-        h("option", { value: PERSON, text: t("form.person") }), levelOptions()),
+        h("option", { value: PERSON, text: t("form.person") }),
+        h("option", { value: GUEST, text: t("form.guest") }), levelOptions()),
       h("input", { id: `ng-name-${i}`, name: `name_${i}`, type: "text", autocomplete: "off",
         maxlength: hello.people.name_chars, placeholder: t("form.name_placeholder"),
         "aria-label": t("form.name_label", { seat: i }) }))));
@@ -59,10 +62,13 @@ export function fillNewGameForm(hello) {
 export function setNewGameForm(settings) {
   const f = form();
   f.elements.level.value = settings.level;
-  const people = new Map((settings.people ?? defaultPeople).map((p) => [p.seat, p.name ?? ""]));
+  const everyone = settings.people ?? defaultPeople;
+  const people = new Map(everyone.map((p) => [p.seat, p.name ?? ""]));
+  const guests = everyone.filter((p) => p.remote).map((p) => p.seat);
+  f.dataset.hosting = JSON.stringify(guests); // the guests of the table in play, if any
   for (const select of $$("[data-seat-select]", f)) {
     const seat = Number(select.dataset.seatSelect);
-    select.value = people.has(seat) ? PERSON : settings.levels?.[seat] ?? settings.level;
+    select.value = guests.includes(seat) ? GUEST : people.has(seat) ? PERSON : settings.levels?.[seat] ?? settings.level;
     if (!select.value) select.value = settings.level;
     f.elements[`name_${seat}`].value = people.get(seat) ?? "";
   }
@@ -80,7 +86,7 @@ export function setNewGameForm(settings) {
 export function setAllLevels() {
   const f = form();
   for (const select of $$("[data-seat-select]", f)) {
-    if (select.value !== PERSON) select.value = f.elements.level.value;
+    if (select.value !== PERSON && select.value !== GUEST) select.value = f.elements.level.value;
   }
   updateNewGameForm();
 }
@@ -102,24 +108,30 @@ export function updateNewGameForm() {
     : t("form.seat_suit", { seat: people[0] });
   $("[data-no-person]", f).hidden = people.length > 0;
   $("[data-deal]", f).disabled = people.length === 0;
+  // Guests other than the table's in play open a new table (its invitations come next).
+  const guests = seats.filter((select) => select.value === GUEST).map((select) => Number(select.dataset.seatSelect));
+  const opens = guests.length > 0 && JSON.stringify(guests) !== (f.dataset.hosting ?? "[]");
+  $("[data-deal]", f).textContent = t(opens ? "form.open_table" : "form.deal");
 }
 
 /** Reads the new-game form into settings: {level, levels (null when every computer plays at
- * level), people (from the default person's seat, clockwise), rules, games, suit, speed,
- * seed}. */
+ * level), people (this device's, from the default person's seat, clockwise), guests (the
+ * seats of friends on other devices, North first), rules, games, suit, speed, seed}. */
 export function readNewGameForm() {
   const f = form();
   const level = f.elements.level.value;
   const seats = $$("[data-seat-select]", f).map((select) => select.value);
   const people = peopleOrder.filter((seat) => seats[seat] === PERSON)
     .map((seat) => ({ seat, name: f.elements[`name_${seat}`].value.trim() }));
-  const levels = seats.map((value) => (value === PERSON ? null : value));
+  const guests = [0, 1, 2, 3].filter((seat) => seats[seat] === GUEST);
+  const levels = seats.map((value) => (value === PERSON ? null : value === GUEST ? level : value));
   const rules = {};
   for (const box of $$("[data-rule]", f)) rules[box.dataset.rule] = box.checked;
   return {
     level,
     levels: levels.every((l) => l === null || l === level) ? null : levels,
     people,
+    guests,
     rules,
     games: Number(f.elements.games.value),
     suit: f.elements.suit.value,

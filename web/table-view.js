@@ -334,7 +334,7 @@ export function focusHand() {
 /** What the live region says now: the last trick's winner, then whose turn it is. */
 export function statusText(ui) {
   const { view } = ui;
-  const { isYou, label, labelOf, sideOf } = ui.names;
+  const { isYou, label, labelOf, peopleSeats, sideOf, unnamedPerson } = ui.names;
   if (view.status === "game_over") {
     const winner = view.sheet.winner;
     const [ns, ew] = view.scores;

@@ -165,15 +165,16 @@ def _aids(match: Match, seat: int) -> dict[str, Any]:
     return _session.aids
 
 
-def _table(match: Match) -> dict[str, Any]:
+def _table(match: Match, viewer: int | None = None) -> dict[str, Any]:
     """What stays the same through a match: settings, seats, partnerships, the cut, and
-    the date when it is the Calypso of that day."""
+    the date when it is the Calypso of that day; labelled for this device, or for the guest
+    at ``viewer``."""
     s = match.settings
     first = match.history[0] if match.history else match.state
     return {
         "settings": s.to_dict(),
-        "seats": seat_setup(first, s.labels(), s.levels, s.seats, s.called()),
-        "sides": s.side_labels(),
+        "seats": seat_setup(first, s.labels(viewer), s.levels, s.seats, s.called(viewer)),
+        "sides": s.side_labels(viewer),
         "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
         "daily": daily_date(s),
     }
@@ -314,7 +315,7 @@ def seat_view(data: dict[str, Any]) -> dict[str, Any]:
     aids = _aids(match, seat)  # from the guest's observation only, as for any viewer
     if aids is not None:
         view["aids"] = aids
-    table = _table(match)
+    table = _table(match, seat)  # the guest's own seat is "You"
     table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
     view["table"] = table
     return view
@@ -336,6 +337,14 @@ def seat_stand_in(data: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("bad_request", "seat_stand_in needs a level, or null for the guest")
     match.stand_in(data.get("seat"), data["level"])
     return _view(match)
+
+
+def seat_hint(data: dict[str, Any]) -> dict[str, Any]:
+    """A card for the guest at ``seat``, on their turn, from that seat's observation only
+    (as ``hint`` for the person whose hand is shown), and why."""
+    match = _match("seat_hint")
+    card, reason = match.guest_hint(_guest_seat(match, data.get("seat")))
+    return {"card": str(card), "reason": reason}
 
 
 def _guest_seat(match: Match, seat: Any) -> int:

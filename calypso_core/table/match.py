@@ -316,6 +316,14 @@ class Match:
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)
 
+    def guest_hint(self, seat: int) -> tuple[Card, list[Message]]:
+        """A suggested card for the guest at ``seat`` on their turn, from their observation."""
+        self._check_not_straight("hint")
+        if self.seat_status(seat) != "your_turn":
+            raise ProtocolError("not_your_turn", f"a hint is for the seat to move, "
+                                f"{SEAT_NAMES[self.state.to_move]}, not {SEAT_NAMES[seat]}")
+        return suggest(self.state)
+
     def _check_not_straight(self, kind: str) -> None:
         if self.settings.straight:
             raise ProtocolError(

@@ -102,17 +102,19 @@ class Settings:
         """A person's name ("" when not given), or None for a computer's seat."""
         return next((p.name for p in self.people if p.seat == seat), None)
 
-    def labels(self) -> list[Message]:
-        """What to call each seat ("You" for the only person, else names or seat names)."""
-        return seat_labels(self.people)
+    def labels(self, viewer: int | None = None) -> list[Message]:
+        """What to call each seat ("You" for the only person on this device, or for the
+        guest at ``viewer``; else names or seat names)."""
+        return seat_labels(self.people, viewer)
 
-    def called(self) -> list[str]:
+    def called(self, viewer: int | None = None) -> list[str]:
         """How each seat's label is made: ``you``, ``name`` or ``seat`` (words.seat_called)."""
-        return [words.seat_called(self.name_of(s), len(self.people) == 1) for s in range(4)]
+        you = you_seat(self.people, viewer)
+        return [words.seat_called(self.name_of(s), s == you) for s in range(4)]
 
-    def side_labels(self) -> list[Message]:
+    def side_labels(self, viewer: int | None = None) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
-        return side_labels(self.labels(), self.seats)
+        return side_labels(self.labels(viewer), self.seats)
 
     def players(self) -> list[dict[str, str]]:
         """Who sits where, as a game record keeps it (docs/game-record.md#players)."""
@@ -123,11 +125,21 @@ class Settings:
         ]
 
 
-def seat_labels(people: tuple[Person, ...]) -> list[Message]:
-    """What to call each seat: "You" for the only person, else a person's name (the seat's
+def you_seat(people: tuple[Person, ...], viewer: int | None = None) -> int | None:
+    """The seat called "You": ``viewer`` when given (a guest's own view), else the only
+    person on this device (at a remote table the guests play on others), else none."""
+    if viewer is not None:
+        return viewer
+    here = [p.seat for p in people if not p.remote]
+    return here[0] if len(here) == 1 else None
+
+
+def seat_labels(people: tuple[Person, ...], viewer: int | None = None) -> list[Message]:
+    """What to call each seat: "You" for ``you_seat``, else a person's name (the seat's
     name when none was given); a computer's seat by its name. Messages (``words``)."""
     names = {p.seat: p.name for p in people}
-    return [words.seat_label(s, names.get(s), len(people) == 1) for s in range(4)]
+    you = you_seat(people, viewer)
+    return [words.seat_label(s, names.get(s), s == you) for s in range(4)]
 
 
 def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:

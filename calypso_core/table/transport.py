@@ -73,6 +73,7 @@ REQUESTS: dict[str, Request] = {
     "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads"),
     "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes"),
     "seat_stand_in": Request(handlers.seat_stand_in, frozenset({"seat", "level"}), "reads"),
+    "seat_hint": Request(handlers.seat_hint, frozenset({"seat"}), "reads"),
     "next_game": Request(handlers.next_game, frozenset(), "starts"),
     "hint": Request(handlers.hint, frozenset(), "reads"),
     "aids": Request(handlers.aids, frozenset(), "reads"),

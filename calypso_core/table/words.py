@@ -44,17 +44,18 @@ def option_help(key: str) -> Message:
     return message(f"option_help.{key}")
 
 
-def seat_called(name: str | None, alone: bool) -> str:
-    """How a seat is called: ``you`` (the only person), ``name`` (a person's name), else
-    ``seat`` (its seat's name: a computer, or a person who gave no name)."""
-    if name is not None and alone:
+def seat_called(name: str | None, you: bool) -> str:
+    """How a seat is called: ``you`` (the person of the device that shows it), ``name`` (a
+    person's name), else ``seat`` (its seat's name: a computer, or a person who gave no
+    name)."""
+    if name is not None and you:
         return "you"
     return "name" if name else "seat"
 
 
-def seat_label(seat: int, name: str | None, alone: bool) -> Message:
-    """What to call a seat: "You" for the only person, a person's name, else the seat."""
-    called = seat_called(name, alone)
+def seat_label(seat: int, name: str | None, you: bool) -> Message:
+    """What to call a seat: "You" (see seat_called), a person's name, else the seat."""
+    called = seat_called(name, you)
     if called == "you":
         return message("label.you")
     if called == "name":

@@ -70,11 +70,12 @@ def refused(host: Page) -> dict[str, int]:
     }"""))
 
 
-def check_guest_saw_no_hidden_card(guest: Page, host: Page) -> int:
-    """Every view the guest's page received holds no card beyond its own hand, the cards
-    played by then and the cut; no seed and no deck either. Returns how many views."""
+def check_guest_saw_no_hidden_card(guest: Page, host: Page, since: int = 0) -> int:
+    """Every view the guest's page received (from message ``since`` on: the game in play's)
+    holds no card beyond its own hand, the cards played by then and the cut; no seed and no
+    deck either. Returns how many views."""
     record = engine_request(host, "record")["result"]["record"]
-    received = guest_messages(guest)
+    received = guest_messages(guest)[since:]
     views = [json.loads(text)["view"] for text in received if json.loads(text)["t"] == "view"]
     for view in views:
         assert view["viewer"] == 0
@@ -198,6 +199,44 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
     play_until(host, guest, plays(guest) + 4)  # the game goes on
 
 
+def guest_to_move(host: Page, guest: Page) -> None:
+    """Plays the host's cards until it is the guest's turn, its table ready."""
+    deadline = time.monotonic() + 120
+    while not guest.locator("[data-table][data-state=ready] " + PLAYABLE).count():
+        assert time.monotonic() < deadline, "the guest's turn never came"
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+
+
+def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    guest_to_move(host, guest)
+    guest.click(".bar [data-action=hint]")
+    guest.wait_for_selector("[data-hand] [data-card][data-hint]", timeout=TIMEOUT_MS)
+    shown = guest.locator("[data-hand] [data-card][data-hint]").get_attribute("data-card")
+    # The card is the host's engine's answer for that seat (seat_hint: from its observation
+    # only, tests/test_remote_seats.py), one the guest may play.
+    answers = [json.loads(text) for text in guest_messages(guest)]
+    assert [a["result"]["card"] for a in answers if a["t"] == "answer"][-1] == shown
+    assert guest.locator(f"{PLAYABLE}[data-card='{shown}']").count() == 1
+    assert guest.locator("[data-notice]").inner_text()
+    # Each page calls its own person's seat "You"; the host names the guest.
+    assert host.evaluate("""async () => (await import("./names.js")).isYou(2)""")
+    assert guest.evaluate("""async () => (await import("./names.js")).isYou(0)""")
+    assert not guest.evaluate("""async () => (await import("./names.js")).isYou(2)""")
+    assert host.evaluate("""async () => (await import("./names.js")).label(0)""") == "Ben"
+    # A guest cannot deal: its bar offers leaving the table instead.
+    assert guest.locator(".bar [data-leave-table]").is_visible()
+    assert not guest.locator(".bar [data-action=new_game]").is_visible()
+    play_until(host, guest, plays(guest) + 4)
+    host.locator(".bar [data-action=new_game]").wait_for(timeout=TIMEOUT_MS)
+    assert not host.locator(".bar [data-leave-table]").is_visible()
+
+
 def test_they_play_a_whole_deal_and_the_guest_is_sent_only_its_own_cards(
     table: tuple[Page, Page, list[str]],
 ) -> None:
@@ -227,6 +266,33 @@ def test_a_guest_who_reloads_gets_the_same_seat_and_hand_back(
     play_until(host, guest, plays(guest) + 4)
 
 
+def test_the_new_game_dialog_opens_a_table_that_starts_before_every_seat_is_taken(
+    browser: Browser, server_url: str, relay: NostrRelay, boot: Any,
+) -> None:
+    problems: list[str] = []
+    page = watched(browser, server_url, relay, problems)
+    page.set_viewport_size({"width": 390, "height": 844})
+    relays = quote(relay.url, safe="")
+    assert boot(page, f"{server_url}?speed=instant&level=random&relays={relays}") == "ready"
+    page.click(".bar [data-action=new_game]")
+    page.select_option("#ng-seat-0", "guest")
+    page.select_option("#ng-seat-1", "guest")
+    deal = page.locator("[data-new-game-form] [data-deal]")
+    assert deal.inner_text() == "Open the table"
+    deal.click()
+    page.wait_for_url(re.compile(r"[?&]remote=north%2Ceast|[?&]remote=north,east"))
+    for seat in ("north", "east"):
+        invite = page.locator(f"[data-remote-panel=host] [data-seat={seat}]")
+        assert "#join=" in (invite.locator("a[data-invite]").get_attribute("href") or "")
+        invite.locator("svg[data-qr]").wait_for(timeout=TIMEOUT_MS)
+        assert int(invite.locator("svg[data-qr]").get_attribute("data-qr") or "0") >= 21
+    page.click("[data-remote-start]")  # nobody came: computers take North and East
+    page.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert page.evaluate("""async () => (await import("./names.js")).peopleSeats()""") == [2]
+    page.context.close()
+    assert problems == []
+
+
 def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any) -> None:
     # What the page itself loaded (the service worker keeps its own copy of every file).
     assert boot(page, server_url) == "ready"
@@ -235,3 +301,68 @@ def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any
     assert not [url for url in loaded if "/vendor/" in url or url.endswith(("/room.js",
                                                                             "/host.js",
                                                                             "/guest.js"))]
+
+
+def test_a_match_goes_on_for_the_guest_with_the_same_scores(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    # A two-game match with the guest in North, dealt by the host's engine and played to the
+    # last trick of its first game (a game is four deals: too long to click through here),
+    # then shown on both pages as any change is.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { show } = await import("./flow.js");
+        const table = engine().table;
+        const request = (type, payload) => table.engine.request(type, payload);
+        let view = await request("new_game", { seed: "match", level: "random", games: 2,
+            people: [{ seat: 2, name: "" }, { seat: 0, name: "Ben", remote: true }] });
+        while (view.plays < 204) {
+            if (view.status === "your_turn") view = await request("play", { card: view.legal[0] });
+            else if (view.to_move !== 0) view = await request("step");
+            else view = await request("seat_play", {
+                seat: 0, card: (await request("seat_view", { seat: 0 })).legal[0] });
+        }
+        // Not awaited: the page goes on until a person is to move, maybe the guest.
+        show(async () => {
+            const now = await request("view");
+            await table._changed(now);
+            return now;
+        }, null);
+    }""")
+    sheets = [page.locator("[data-dialog=score_sheet]") for page in (host, guest)]
+    deadline = time.monotonic() + 60
+    while not all(sheet.is_visible() for sheet in sheets):
+        assert time.monotonic() < deadline, "the first game never ended on both pages"
+        for page in (host, guest):
+            ready = page.locator("[data-table][data-state=ready] " + PLAYABLE)
+            if ready.count():
+                ready.first.click()
+        host.wait_for_timeout(100)
+
+    def totals(page: Page) -> list[str | None]:
+        sheet = page.locator("[data-dialog=score_sheet]")
+        return [sheet.locator(f"[data-score-side='{side}'] [data-col=total]")
+                .get_attribute("data-total") for side in (0, 1)]
+
+    assert totals(guest) == totals(host) and None not in totals(host)
+    since = len(guest_messages(guest))
+    # The guest may ask for the next game first: it comes when the host deals it.
+    guest.click("[data-dialog=score_sheet] [data-action=next_game]")
+    host.click("[data-dialog=score_sheet] [data-action=next_game]")
+    deadline = time.monotonic() + 60
+    for page in (host, guest):
+        while not page.evaluate("""async () => {
+            const { app } = await import("./state.js");
+            const drawn = Number(document.querySelector("[data-table]").dataset.plays);
+            return app.view?.match.game === 1 && app.view.status !== "game_over" && drawn < 8;
+        }"""):
+            assert time.monotonic() < deadline, "the second game never came"
+            page.wait_for_timeout(100)
+    play_until(host, guest, 8)
+    assert check_guest_saw_no_hidden_card(guest, host, since) > 0
+    # A new match at this table keeps the guest in its seat.
+    dealt = engine_request(host, "new_game", {"level": "random", "games": 1, "seed": "again"})
+    assert dealt["ok"] and dealt["result"]["match"]["game"] == 0
+    people = engine_request(host, "record")["result"]["settings"]["people"]
+    assert {"seat": 0, "name": "Ben", "remote": True} in people

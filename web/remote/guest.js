@@ -4,9 +4,12 @@
 //
 //   hello                     the host's hello, once the seat is taken
 //   new_game, load, view,     the latest view of this seat (the host deals; a guest saves
-//   next_game                 nothing: `game` stays null)
+//   next_game                 nothing: `game` stays null); next_game after a game's end
+//                             waits for the host to deal the next game
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the view after it, or the host's refusal
+//   hint (ASKS in wire.js)    asks the host, whose engine answers from this seat's
+//                             observation only; its answer, or its refusal
 //   anything else             refused with remote_unavailable
 //
 // The page asks the guest's name (remembered), then joins; the seat's token stays in this
@@ -16,7 +19,7 @@ import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { readText, writeText } from "../storage.js";
 import { GuestPresence, readPresence } from "./presence.js";
-import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
+import { ASKS, MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
@@ -35,6 +38,7 @@ export class GuestClient {
     this._views = [];
     this._taken = 0; // views handed to the page so far
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
+    this._asks = new Map(); // n -> {resolve, reject}: questions waiting for the host's answer
     this._host = null; // the peer that seated this guest
     this._intents = 0;
     this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
@@ -57,6 +61,7 @@ export class GuestClient {
   async request(type, payload = {}) {
     if (type === "hello") return this.ready;
     await this.ready;
+    if (type === "next_game" && this._views.at(-1)?.status === "game_over") await this._next();
     if (TABLE_VIEWS.has(type)) {
       if (!this._views.length) await new Promise((resolve, reject) => this._waiting.push({ resolve, reject }));
       this._taken = this._views.length;
@@ -69,6 +74,7 @@ export class GuestClient {
       this._send({ t: "play", card: payload.card, n: this._intents });
       return next;
     }
+    if (Object.hasOwn(ASKS, type)) return this._ask(type);
     throw new EngineError({ code: "remote_unavailable", message: `${type} is not offered at a friend's table`, text: { id: "error.remote_unavailable" } });
   }
 
@@ -78,12 +84,19 @@ export class GuestClient {
     return new Promise((resolve, reject) => this._waiting.push({ resolve, reject, intent }));
   }
 
+  _ask(what) {
+    const n = ++this._intents;
+    const answer = new Promise((resolve, reject) => this._asks.set(n, { resolve, reject }));
+    this._send({ t: "ask", what, n });
+    return answer;
+  }
+
   _send(message) {
     if (this._host !== null) this._room?.send(JSON.stringify(message), this._host);
   }
 
   _receive(text, peer) {
-    const message = readMessage(text, ["seated", "lobby", "view", "refused", "presence"]);
+    const message = readMessage(text, ["seated", "lobby", "view", "answer", "refused", "presence"]);
     if (!message || (this._host !== null && peer !== this._host)) {
       this.refused += 1;
       return;
@@ -98,6 +111,7 @@ export class GuestClient {
       this._seated(message.hello);
     } else if (message.t === "lobby") {
       this._lobby = message.seats;
+      this._word();
     } else if (message.t === "presence" && peer === this._host) {
       const seats = readPresence(message.seats);
       if (seats) this.presence.heard(seats);
@@ -110,9 +124,16 @@ export class GuestClient {
         this._taken = this._views.length;
         waiting.resolve(message.view);
       }
+    } else if (message.t === "answer" && peer === this._host) {
+      this._asks.get(message.n)?.resolve(message.result);
+      this._asks.delete(message.n);
     } else if (message.t === "refused" && peer === this._host) {
+      const text = typeof message.text?.id === "string" ? message.text : null; // drawn from our catalogs
+      const error = new EngineError({ code: message.code, message: String(message.message ?? message.code), text });
       const at = this._waiting.findIndex((w) => w.intent !== null && w.intent === message.n);
-      if (at >= 0) this._waiting.splice(at, 1)[0].reject(new EngineError({ code: message.code, message: String(message.message ?? message.code) }));
+      if (at >= 0) this._waiting.splice(at, 1)[0].reject(error);
+      this._asks.get(message.n)?.reject(error);
+      this._asks.delete(message.n);
     }
   }
 
@@ -162,10 +183,13 @@ export class GuestClient {
     translatePage(panel);
     const seat = this.invite.seat; // a seat parameter is worded by the catalog (i18n.js)
     const state = panel.dataset.remoteState;
-    panel.querySelector("[data-remote-words]").textContent = t(`remote.guest_${state}`, { seat });
+    // Seated, before the game: who else has joined (the panel goes with the loading card).
+    const joined = state === "seated" ? (this._lobby ?? []).filter((s) => s.name && s.seat !== seat)
+      .map((s) => t("remote.joined", { name: s.name, seat: s.seat })) : [];
+    panel.querySelector("[data-remote-words]").textContent = [t(`remote.guest_${state}`, { seat }), ...joined].join(" ");
     panel.querySelector("[data-remote-join]").textContent = t("remote.take_seat", { seat });
     panel.querySelector("[data-remote-join]").hidden = state !== "name";
-    panel.hidden = state === "seated";
+    panel.querySelector("label").hidden = state === "seated";
   }
 
   async _join(name) {

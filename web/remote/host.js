@@ -8,7 +8,7 @@
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
 import { hosting as reopen, HostPresence } from "./presence.js";
-import { readIntent } from "./wire.js";
+import { ASKS, readIntent } from "./wire.js";
 
 const DEALS = new Set(["new_game", "load", "daily"]);
 const CHANGES = new Set(["play", "step", "undo", "next_game", "view", "reveal"]);
@@ -68,6 +68,8 @@ export class HostClient {
     if (!this._started && DEALS.has(type)) {
       return type === "load" && this._resumed && this._sameTable(payload) ? this._resume(payload) : this._deal(payload);
     }
+    // A new match keeps the guests (the page's own settings know only this device's people).
+    if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
     if (CHANGES.has(type)) await this._changed(reply);
@@ -76,14 +78,15 @@ export class HostClient {
 
   // -- the game ----------------------------------------------------------------------------
 
-  // The first deal of the page, once every guest is seated: the page's level and rules, with
-  // this device's person and the guests in their seats; a match of one game.
+  // A match dealt once every guest is seated: the page's level, rules and match length, with
+  // this device's people (the page's, in seats no guest takes; else hostSeat) and the guests.
   async _deal(payload) {
     await this._seatedAll;
-    const people = [{ seat: this.hostSeat, name: "" },
+    const here = (payload.people ?? []).filter((p) => !this.seats.has(p.seat));
+    const people = [...(here.length ? here : [{ seat: this.hostSeat, name: "" }]),
       ...[...this.seats].map(([seat, s]) => ({ seat, name: s.name, remote: true }))];
-    const deal = { people, games: 1 };
-    for (const key of ["level", "levels", "rules", "suit", "seed"]) if (payload[key] !== undefined) deal[key] = payload[key];
+    const deal = { people };
+    for (const key of ["level", "levels", "rules", "games", "suit", "seed"]) if (payload[key] !== undefined) deal[key] = payload[key];
     const view = await this.engine.request("new_game", deal);
     this._started = true;
     this._lobby.hidden = true;
@@ -137,7 +140,7 @@ export class HostClient {
         await this._changed(reply);
         return reply;
       } catch (error) {
-        this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message);
+        this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message, error.text);
       }
     }
   }
@@ -179,9 +182,18 @@ export class HostClient {
     this._room?.send(JSON.stringify(message), peer);
   }
 
-  _refuse(peer, reason, n = null, message = reason) {
+  _refuse(peer, reason, n = null, message = reason, text = null) {
     this.refused[reason] = (this.refused[reason] ?? 0) + 1;
-    if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n });
+    if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n, ...(text ? { text } : {}) });
+  }
+
+  // A guest's question (a hint…): the engine answers it for that seat, from its observation.
+  async _answer(peer, seat, { what, n }) {
+    try {
+      this._send(peer, { t: "answer", n, result: await this.engine.request(ASKS[what], { seat }) });
+    } catch (error) {
+      this._refuse(peer, error.code ?? "refused", n, error.message, error.text);
+    }
   }
 
   _tooFast(peer) {
@@ -203,6 +215,7 @@ export class HostClient {
     const held = this.seats.get(seat);
     if (intent.n <= held.lastIntent) return this._refuse(peer, "repeated", intent.n);
     held.lastIntent = intent.n;
+    if (intent.t === "ask") return this._answer(peer, seat, intent);
     if (this._turn?.seat !== seat) return this._refuse(peer, "not_your_turn", intent.n);
     this._turn.resolve(intent);
     return undefined;
@@ -248,7 +261,9 @@ export class HostClient {
     lobby.className = "remote-panel";
     lobby.dataset.remotePanel = "host";
     lobby.setAttribute("aria-live", "polite");
-    lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>`;
+    lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>
+      <button type="button" class="btn" data-remote-start data-i18n="remote.start_now">Start now</button>`;
+    lobby.querySelector("[data-remote-start]").addEventListener("click", () => this.startNow());
     for (const seat of this.seats.keys()) {
       const li = document.createElement("li");
       li.dataset.seat = SEAT_KEYS[seat];
@@ -264,6 +279,10 @@ export class HostClient {
       state.dataset.remoteSeatState = "";
       li.append(link, " ", copy, " ", state);
       lobby.querySelector("ul").append(li);
+      import("./qr.js").then(({ qrCode }) => {
+        li.append(qrCode(link.href, ""));
+        this._drawLobby();
+      });
     }
     this._lobby = lobby;
     const place = () => {
@@ -275,13 +294,25 @@ export class HostClient {
     onLanguage(() => this._drawLobby());
   }
 
+  /** Starts before every guest is seated: the seats not taken go to computer players. */
+  startNow() {
+    for (const [seat, s] of this.seats) {
+      if (s.token !== null) continue;
+      this.seats.delete(seat);
+      this._lobby.querySelector(`[data-seat=${SEAT_KEYS[seat]}]`).remove();
+    }
+    this._allSeated();
+  }
+
   _drawLobby() {
     const lobby = this._lobby;
     if (!hasWords()) return; // the page's words are loading: onLanguage comes next
     translatePage(lobby);
+    lobby.querySelector("[data-remote-start]").hidden = [...this.seats.values()].every((s) => s.token !== null);
     for (const [seat, s] of this.seats) {
       const li = lobby.querySelector(`[data-seat=${SEAT_KEYS[seat]}]`);
       li.querySelector("a").textContent = t("remote.invite_for", { seat });
+      li.querySelector("svg")?.setAttribute("aria-label", t("remote.qr_for", { seat }));
       li.dataset.joined = String(s.token !== null);
       li.querySelector("[data-remote-seat-state]").textContent = s.token === null
         ? t("remote.waiting_for", { seat }) : t("remote.joined", { name: s.name, seat });

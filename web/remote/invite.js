@@ -26,16 +26,22 @@ export function readInvite(href) {
   return { room, secret, seat, relays: relays.relays };
 }
 
+// The guests' seats of ?remote=north,east (numbers), or null when they are not 1 to 3
+// different seats.
+function guestSeats(text) {
+  const keys = text.split(",").map((k) => k.trim().toLowerCase());
+  const guests = keys.map((k) => SEAT_KEYS.indexOf(k));
+  if (!keys.length || guests.some((s) => s < 0) || new Set(guests).size !== guests.length || guests.length > 3) return null;
+  return guests;
+}
+
 /** A hosted table that a page address asks for (?remote=north,east): {guests: [seat
  * numbers], relays}, {error}, or null when it asks for none. */
 export function readHosting(href) {
   const params = new URL(href).searchParams;
   if (!params.has("remote")) return null;
-  const keys = params.get("remote").split(",").map((k) => k.trim().toLowerCase());
-  const guests = keys.map((k) => SEAT_KEYS.indexOf(k));
-  if (!keys.length || guests.some((s) => s < 0) || new Set(guests).size !== guests.length || guests.length > 3) {
-    return { error: `remote: 1 to 3 different seats (${SEAT_KEYS.join(", ")})` };
-  }
+  const guests = guestSeats(params.get("remote"));
+  if (!guests) return { error: `remote: 1 to 3 different seats (${SEAT_KEYS.join(", ")})` };
   const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
   if (relays.error) return { error: `relays: ${relays.error}` };
   return { guests, relays: relays.relays, room: randomId(), secret: randomId() };
@@ -49,5 +55,26 @@ export function inviteUrl(href, { room, secret, relays }, seat) {
   const pinned = relays.length === DEFAULT_RELAYS.length && relays.every((r, i) => r === DEFAULT_RELAYS[i]);
   if (!pinned) params.set("relays", relays.join(","));
   url.hash = params.toString();
+  return url.href;
+}
+
+/** The address that opens a table with these guests' seats (none: this device alone) from
+ * the page at href, dealing the new-game dialog's choices: its level, match length, suit,
+ * seed and this device's people (link.js reads them; names and per-seat levels stay in the
+ * saved settings only). Null when the page already is that table (a new match keeps it). */
+export function tableAddress(href, guests, { level, games, suit, people }, seed) {
+  const url = new URL(href);
+  const now = url.searchParams.has("remote") ? guestSeats(url.searchParams.get("remote")) ?? [] : [];
+  if (String([...now].sort()) === String([...guests].sort())) return null;
+  url.hash = "";
+  const params = url.searchParams;
+  if (guests.length) params.set("remote", guests.map((seat) => SEAT_KEYS[seat]).join(","));
+  else params.delete("remote");
+  params.set("level", level);
+  params.set("games", String(games));
+  params.set("suit", suit);
+  params.set("humans", people.map((p) => SEAT_KEYS[p.seat]).join(","));
+  if (seed) params.set("seed", seed);
+  else params.delete("seed");
   return url.href;
 }

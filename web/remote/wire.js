@@ -1,10 +1,13 @@
 // The messages of a remote table, as JSON text (docs/remote.md). A guest sends intents:
 //   {t: "join", seat, name, token}   take (or take back) a seat; token: the guest's secret
 //   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
+//   {t: "ask", what, n}              a question for the host's engine about one's own seat
+//                                    (ASKS: what → the engine's request, given the seat)
 // and the host answers with:
 //   {t: "seated", seat, hello}       the seat is the guest's; hello: the engine's facts
 //   {t: "lobby", seats}              who has joined: [{seat, name}] of the guests' seats
 //   {t: "view", view}                the table as this seat sees it (after every change)
+//   {t: "answer", n, result}         the engine's answer to ask n
 //   {t: "refused", code, message, n} an intent refused; nothing changed
 //   {t: "presence", seats}           who is connected, who is away, who a computer plays
 //                                    for: [{seat, name, here, computer}] (presence.js)
@@ -12,6 +15,9 @@
 // holding no seat — is refused and counted, never acted on.
 
 export const MAX_NAME_CHARS = 20;
+/** What a guest may ask: the engine's request for it, which answers from that seat's
+ * observation only (docs/protocol.md). */
+export const ASKS = { hint: "seat_hint" };
 const TOKEN = /^[0-9a-f]{32}$/;
 const CARD = /^[2-9TJQKA][SHDC]$/;
 
@@ -32,10 +38,10 @@ export function readMessage(text, kinds) {
  * A guest's intent checked for shape (the engine checks the rest), else null.
  * @param {string} text
  * @returns {{t: "join", seat: number, name: string, token: string}
- *   | {t: "play", card: string, n: number} | null}
+ *   | {t: "play", card: string, n: number} | {t: "ask", what: string, n: number} | null}
  */
 export function readIntent(text) {
-  const message = readMessage(text, ["join", "play"]);
+  const message = readMessage(text, ["join", "play", "ask"]);
   if (!message) return null;
   if (message.t === "join") {
     const { seat, name, token } = message;
@@ -44,7 +50,11 @@ export function readIntent(text) {
     if (typeof token !== "string" || !TOKEN.test(token)) return null;
     return { t: "join", seat, name: name.trim(), token };
   }
-  const { card, n } = message;
+  const { card, what, n } = message;
+  if (message.t === "ask") {
+    if (!Object.hasOwn(ASKS, what) || !Number.isSafeInteger(n) || n < 1) return null;
+    return { t: "ask", what, n };
+  }
   if (typeof card !== "string" || !CARD.test(card) || !Number.isSafeInteger(n) || n < 1) return null;
   return { t: "play", card, n };
 }
