@@ -24,6 +24,17 @@ DEAL = 52  # cards of one deal
 # trystero logs a peer that closed its page (a stranger's context closed here) as an error.
 PEER_LEFT = re.compile(r"^Trystero peer error: OperationError: User-Initiated Abort")
 
+# A page's names of the table it shows (web/names.js), asked of the page.
+NAMES = """async ([name, ...args]) => {
+  const { namesOf } = await import("./names.js");
+  const { app } = await import("./state.js");
+  return namesOf(app.table)[name](...args);
+}"""
+
+
+def names(page: Page, name: str, *args: object) -> Any:
+    return page.evaluate(NAMES, [name, *args])
+
 
 @pytest.fixture(scope="module")
 def relay() -> Iterator[NostrRelay]:
@@ -225,10 +236,10 @@ def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
     assert guest.locator(f"{PLAYABLE}[data-card='{shown}']").count() == 1
     assert guest.locator("[data-notice]").inner_text()
     # Each page calls its own person's seat "You"; the host names the guest.
-    assert host.evaluate("""async () => (await import("./names.js")).isYou(2)""")
-    assert guest.evaluate("""async () => (await import("./names.js")).isYou(0)""")
-    assert not guest.evaluate("""async () => (await import("./names.js")).isYou(2)""")
-    assert host.evaluate("""async () => (await import("./names.js")).label(0)""") == "Ben"
+    assert names(host, "isYou", 2)
+    assert names(guest, "isYou", 0)
+    assert not names(guest, "isYou", 2)
+    assert names(host, "label", 0) == "Ben"
     # A guest cannot deal: its bar offers leaving the table instead.
     assert guest.locator(".bar [data-leave-table]").is_visible()
     assert not guest.locator(".bar [data-action=new_game]").is_visible()
@@ -288,7 +299,7 @@ def test_the_new_game_dialog_opens_a_table_that_starts_before_every_seat_is_take
         assert int(invite.locator("svg[data-qr]").get_attribute("data-qr") or "0") >= 21
     page.click("[data-remote-start]")  # nobody came: computers take North and East
     page.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
-    assert page.evaluate("""async () => (await import("./names.js")).peopleSeats()""") == [2]
+    assert names(page, "peopleSeats") == [2]
     page.context.close()
     assert problems == []
 
