@@ -244,13 +244,19 @@ async function startFromSnapshot(loadPyodide, snapshot, info, wheel) {
   return [pyodide, importEngine(pyodide, info, await wheel)];
 }
 
+// Marks each phase of the boot in the worker's performance timeline (bench/timeline.py reads
+// them beside the requests' Resource Timing).
+const mark = (phase) => performance.mark(`calypso:${phase}`);
+
 async function boot() {
+  mark("worker");
   progress("runtime", 0);
   // The manifest and the runtime's loader, both at once: one round trip.
   const [info, { loadPyodide }] = await Promise.all([
     step("build_info_missing", "cannot read the build manifest", () => fetchJson("build-info.json")),
     step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
   ]);
+  mark("loader");
   countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB, info.engine_wheel]);
   return withCountedFetch(async () => {
     const wheel = fetchWheel(info); // small: it loads beside the runtime
@@ -269,8 +275,10 @@ async function boot() {
       progress("runtime");
       const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
         () => startRuntime(loadPyodide));
+      mark("runtime");
       progress("engine", 0.95);
       const bytes = await wheel;
+      mark("wheel");
       started = [pyodide, await step("engine_import_failed", "cannot import calypso_core.table",
         () => importEngine(pyodide, info, bytes))];
     }
@@ -278,6 +286,7 @@ async function boot() {
     const handle = protocol.handle.copy(); // kept for the worker's lifetime
     protocol.destroy();
     runtime = pyodide;
+    mark("engine");
     progress("ready", 1);
     return handle;
   });
