@@ -231,7 +231,10 @@ function installStdlibFallback(pyodide) {
 function importEngine(pyodide, info, wheel) {
   installStdlibFallback(pyodide);
   pyodide.unpackArchive(wheel, "wheel", { extractDir: info.engine_site });
-  pyodide.runPython("import importlib\nimportlib.invalidate_caches()");
+  // The finder that listed site-packages before the wheel went in is dropped, so a new one
+  // lists it again; importlib.invalidate_caches() would do that too, but it imports
+  // importlib.metadata (to clear that module's caches), a tenth of a second of a first visit.
+  pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(info.engine_site)}, None)`);
   return pyodide.pyimport("calypso_core.table");
 }
 
