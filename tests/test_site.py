@@ -90,6 +90,39 @@ def test_pages_have_no_inline_script_handler_or_style(page: Path) -> None:
     assert "javascript:" not in html.lower()
 
 
+IMPORT_FROM = re.compile(r"""^\s*(?:import|export)\b[^"'(]*?\bfrom\s+["'](\.[^"']+)["']"""
+                         r"""|^\s*import\s+["'](\.[^"']+)["']""", re.M)
+
+
+def static_imports(module: Path) -> set[Path]:
+    """The modules a module imports statically, and theirs (dynamic imports left out)."""
+    found: set[Path] = set()
+    todo = [module]
+    while todo:
+        importer = todo.pop()
+        for names in IMPORT_FROM.findall(without_comments(importer.read_text())):
+            path = (importer.parent / "".join(names)).resolve()
+            if path not in found:
+                found.add(path)
+                todo.append(path)
+    return found
+
+
+def test_the_engine_starter_and_every_module_it_imports_load_in_one_round_trip() -> None:
+    # The worker starts as soon as start-engine.js runs: its whole graph is preloaded, and
+    # the page's other modules load after it (start-engine.js imports them once the worker
+    # has asked for the runtime's files), so none of them is a script of the page.
+    html = (WEB / "index.html").read_text()
+    head = html.split("</head>", 1)[0]
+    scripts = re.findall(r'<script type="module" src="([^"]+)">', head)
+    assert scripts == ["start-engine.js"]
+    preloaded = {(WEB / href).resolve()
+                 for href in re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)}
+    graph = static_imports(WEB / "start-engine.js")
+    assert graph and preloaded == graph
+    assert head.index("start-engine.js") < head.index("<link")
+
+
 DANGEROUS = {
     r"\beval\s*\(": "eval()",
     r"\bnew\s+Function\b|\bFunction\s*\(": "new Function",

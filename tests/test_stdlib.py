@@ -87,6 +87,23 @@ def test_the_static_check_catches_a_new_import() -> None:
     assert {"email.parser", "xml.dom", "xml.dom.minidom"} <= names
 
 
+def test_the_wheel_names_its_files_in_utf8_so_unpacking_it_needs_no_codec_the_list_lacks(
+    build_module: ModuleType, dist_dir: Path, tmp_path: Path
+) -> None:
+    # zipfile reads an unflagged name as code page 437, a codec the page's list leaves out.
+    with zipfile.ZipFile(engine_wheel(dist_dir)) as wheel:
+        assert all(info.flag_bits & 0x800 for info in wheel.infolist())
+    assert "encodings.cp437" not in build_module.stdlib_modules()
+    plain = tmp_path / "plain.zip"
+    with zipfile.ZipFile(plain, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("calypso_core/a.py", "A = 1\n")
+        archive.writestr("calypso_core/b.json", "{}")
+    build_module.mark_names_utf8(plain)
+    with zipfile.ZipFile(plain) as archive:
+        assert [info.flag_bits & 0x800 for info in archive.infolist()] == [0x800, 0x800]
+        assert archive.read("calypso_core/b.json") == b"{}" and archive.testzip() is None
+
+
 def test_the_game_stdlib_holds_the_list_and_the_finder_and_is_made_the_same_every_time(
     build_module: ModuleType, dist_dir: Path
 ) -> None:

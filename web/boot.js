@@ -22,6 +22,7 @@ export async function main() {
   const claimed = saves.claim(linkKey(address));
   try {
     setHello(await client.ready);
+    performance.mark("calypso:hello"); // for bench/timeline.py, as the worker's phases
   } catch (error) {
     page.setEngineFailed();
     page.renderBootError(error);
@@ -34,6 +35,7 @@ export async function main() {
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);
   await firstGame(link, await claimed);
+  performance.mark("calypso:dealt");
   // The link's game is dealt once: a reload now resumes it (saves.js) instead.
   if (link.url !== location.href) history.replaceState(history.state, "", link.url);
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
