@@ -17,6 +17,7 @@ just after it ends and of the whole game at its end search that deal's cards onc
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,11 +34,12 @@ from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from .errors import ProtocolError
-from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
+from .rerun import Rerun, check_game, master_slices, rerun_slices, the_person
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
+RERUN_SLICE_MS = 100  # the longest a rerun_next plays on (within a card, it stops there)
 
 
 @dataclass
@@ -92,7 +94,7 @@ class RerunJob:
     settings: Settings
     game: GameState  # the finished game, a copy
     index: int
-    steps: Iterator[GameState]
+    steps: Iterator[GameState | None]  # rerun.rerun_slices
     state: GameState | None = None  # the rerun after its last card
 
     @property
@@ -105,10 +107,17 @@ class RerunJob:
         """The person's partnership: 0 North-South, 1 East-West."""
         return the_person(self.settings) % 2
 
-    def step(self) -> GameState:
-        """Play the next card of the rerun; returns the position after it."""
-        self.state = next(self.steps)
-        return self.state
+    def step(self, ms: float) -> int:
+        """Play on for about ``ms`` milliseconds, at most to the end of the next card (a
+        card's search is sliced: a request waits for no more); the cards played so far."""
+        end = time.perf_counter() + ms / 1000
+        for state in self.steps:
+            if state is not None:
+                self.state = state
+                break
+            if time.perf_counter() >= end:
+                break
+        return len(self.state.plays) if self.state is not None else 0
 
     def result(self) -> Rerun:
         """Both games, once the rerun is over."""
@@ -153,7 +162,8 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
 
 
 def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
-                resume: tuple[GameState | None, Iterator[GameState]] | None = None) -> RerunJob:
+                resume: tuple[GameState | None, Iterator[GameState | None]] | None = None
+                ) -> RerunJob:
     """Start playing finished game ``index`` of a match again, the master in the person's
     seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
     before its first card, and its steps)."""
@@ -165,7 +175,7 @@ def start_rerun(settings: Settings, game: GameState, index: int, iterations: int
             from None
     copy = game.clone()
     if resume is None:
-        steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+        steps = rerun_slices(settings, copy, index, master_slices(settings, index, iterations))
         state = None
     else:
         state, steps = resume
