@@ -3,6 +3,7 @@ person clicking the first playable card as soon as there is one, the engine work
 the idle time (web/ahead.js, calypso_core/table/ahead.py).
 
     .venv/bin/python bench/review_ahead.py [--levels random,master] [--speed normal] [--seed S]
+                                           [--cpu-levels random]
 
 Measured in the page (headless Chromium, dist/ or CALYPSO_DIST): the time the result shows
 (the table's data-state=over), how long after it the review of all the person's cards is done
@@ -10,7 +11,10 @@ ahead (``data-review-ahead`` reaches 52/52) and the master in your seat's score 
 score sheet (``data-master=done``), and every request of the game in play answered while
 work ahead was in the worker's queue (sent while a ``work`` request had no reply yet): the
 round trip of each ``play`` (the engine answers it at once: its time is the wait) and of each
-``step`` (a computer's thinking besides). Results also go to bench/results/review-ahead-*.json.
+``step`` (a computer's thinking besides). Then the same game on a clock of CPU time in
+CPython (bench/ahead_schedule.py), figures that do not depend on the machine's load: the CPU
+time work ahead took and what for, and the same times after the result and waits. Results
+also go to bench/results/review-ahead-*.json.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from browser.watching import origin_of, watch
 
+from bench import ahead_schedule as schedule
 from bench import common
 
 TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
@@ -122,14 +127,24 @@ def timings(marks: dict[str, float], requests: dict[str, Any], replies: dict[str
         if kind in trips and i in replies and any(a <= sent < b for a, b in works):
             trips[kind].append(replies[i] - sent)
     work_ms = [b - a for a, b in works if b != float("inf")]
+    reruns = [(sent, replies.get(i)) for i, (kind, sent) in requests.items() if kind == "rerun"]
+    rerun_sent, rerun_reply = reruns[-1] if reruns else (None, None)
     return {
         "review_s": round(max(0.0, marks["review"] - marks["over"]) / 1000, 1),
         "master_s": round((marks["master"] - marks["over"]) / 1000, 1),
+        # When the page asked for the rerun and had its reply (it takes over the work ahead).
+        "rerun_asked_s": None if rerun_sent is None else round((rerun_sent - marks["over"])
+                                                                / 1000, 1),
+        "rerun_reply_s": None if rerun_reply is None else round((rerun_reply - marks["over"])
+                                                                 / 1000, 1),
+        "rerun_next": sum(kind == "rerun_next" for kind, _ in requests.values()),
         "work_requests": len(works),
         "work_ms_max": round(max(work_ms, default=0)),
         **{f"{kind}_behind_work": len(values) for kind, values in trips.items()},
         **{f"{kind}_ms_p50": round(statistics.median(values)) if values else None
            for kind, values in trips.items()},
+        **{f"{kind}_ms_p95": round(sorted(values)[int(0.95 * (len(values) - 1))])
+           if values else None for kind, values in trips.items()},
         **{f"{kind}_ms_max": round(max(values)) if values else None
            for kind, values in trips.items()},
     }
@@ -141,6 +156,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--levels", default="random,master")
     parser.add_argument("--speed", default="normal")
     parser.add_argument("--seed", default="ahead")
+    parser.add_argument("--cpu-levels", default="random",
+                        help="levels of the game played on a clock of CPU time (bench/"
+                        "ahead_schedule.py: figures that do not depend on the load); '' for none")
     args = parser.parse_args(argv)
     build = common.load_build()
     dist = common.built(build, common.dist_folder())
@@ -159,6 +177,8 @@ def main(argv: list[str]) -> int:
     finally:
         stop()
     report["load_after"] = common.load_average()
+    report["cpu"] = [schedule.simulate(level, args.seed, args.speed)
+                     for level in filter(None, args.cpu_levels.split(","))]
     common.save_results("review-ahead", json.dumps(report) + "\n")
     print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
     for game in report["games"]:
@@ -167,15 +187,18 @@ def main(argv: list[str]) -> int:
             continue
         met = all(game[key] is None or game[key] <= target for key, target in
                   (("review_s", TARGETS["review_s"]), ("master_s", TARGETS["master_s"]),
-                   ("play_ms_max", TARGETS["play_ms"])))
+                   ("play_ms_p95", TARGETS["play_ms"])))
         print(f"  {game['level']:7} review done {game['review_s']} s after the result, the "
               f"master's score {game['master_s']} s after; {game['play_behind_work']} plays "
-              f"sent behind work: p50 {game['play_ms_p50']} ms, max {game['play_ms_max']} ms; "
-              f"{game['step_behind_work']} steps: p50 {game['step_ms_p50']} ms, max "
+              f"sent behind work: p50 {game['play_ms_p50']} ms, p95 {game['play_ms_p95']} ms, "
+              f"max {game['play_ms_max']} ms; {game['step_behind_work']} steps: p50 "
+              f"{game['step_ms_p50']} ms, p95 {game['step_ms_p95']} ms, max "
               f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms "
               f"({'met' if met else 'MISSED'})")
         for problem in game["problems"]:
             print(f"  browser problem: {problem}")
+    for result in report["cpu"]:
+        print(schedule.describe(result))
     return 0
 
 
