@@ -195,6 +195,23 @@ def test_a_rerun_card_is_searched_in_slices_and_the_rerun_is_the_same(
     assert step["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
 
 
+def test_work_at_a_tests_budgets_is_kept_and_restored_at_those_budgets() -> None:
+    view = advance(ok("new_game", seed=34, level="random"))
+    for _ in range(3):
+        view = advance(ok("play", card=view["legal"][0]))
+    while ok("work", ms=50, budget=40, iterations=10)["more"]:
+        pass
+    saved = ok("record")  # asked without budgets: the work done at the test's is kept
+    kept = sealed.open_data(saved["ahead"], "ahead")
+    assert (kept["budget"], kept["iterations"], len(kept["reviews"])) == (40, 10, 3)
+    assert len(kept["rerun"]) == 208
+    ahead_module.reset()
+    ok("load", **saved)
+    progress = ok("work", ms=1, budget=40, iterations=10)
+    assert progress["review"] == {"done": 3, "played": 3} and not progress["more"]
+    assert progress["rerun"] == {"done": 208, "total": 208}
+
+
 # -- several people, and bad requests ---------------------------------------------------------
 
 

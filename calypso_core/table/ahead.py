@@ -105,8 +105,9 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
 def kept(match: Match) -> str | None:
     """What the save keeps of the work done on the game in play, sealed (None when there is
     none)."""
-    ahead = _ahead(match)
-    return None if ahead is None else _kept(ahead)
+    ahead = _state.ahead
+    # The work at the budgets it was asked for (a test's, or the engine's own).
+    return None if ahead is None or ahead.key[:-2] != _game_key(match) else _kept(ahead)
 
 
 def _kept(ahead: _Ahead) -> str | None:
@@ -114,20 +115,30 @@ def _kept(ahead: _Ahead) -> str | None:
         return None
     return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED,
                       "reviews": list(ahead.reviews),
-                      "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else []})
+                      "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else [],
+                      **({} if ahead.iterations is None else {"iterations": ahead.iterations})})
 
 
 def restore(match: Match, saved: Any) -> None:
     """Take back what a save kept (``kept``); refuses anything malformed. A review of a card
     the game no longer holds (taken back since) is left out."""
-    ahead = _ahead(match)
-    if saved is None or ahead is None:
+    if saved is None:
         return
     saved = open_data(saved, "ahead")
-    if not isinstance(saved, dict) or set(saved) != {"budget", "seed", "reviews", "rerun"}:
-        raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun}")
-    if saved["budget"] != ahead.budget or saved["seed"] != REVIEW_SEED:
-        return  # work at another budget: of no use to this review
+    if not isinstance(saved, dict) or set(saved) - {"iterations"} != {"budget", "seed",
+                                                                      "reviews", "rerun"}:
+        raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun, "
+                            "iterations?}")
+    if saved["seed"] != REVIEW_SEED:
+        return  # work of another review: of no use to this one
+    try:  # the budgets it was done at (a test's, or the engine's own)
+        budget = jobs.check_budget(saved["budget"], REVIEW_BUDGET)
+        iterations = jobs.check_iterations(saved.get("iterations"))
+    except ProtocolError as exc:
+        raise ProtocolError("bad_record", f"ahead: {exc}") from None
+    ahead = _ahead(match, budget, iterations)
+    if ahead is None:
+        return
     reviews, rerun = saved["reviews"], saved["rerun"]
     if not isinstance(reviews, list) or not isinstance(rerun, list) or len(rerun) > 208:
         raise ProtocolError("bad_record", "ahead: reviews and rerun must be lists")
@@ -163,7 +174,7 @@ def take_rerun(match: Match, iterations: int | None
     """The rerun begun ahead for the game in play at the master's ``iterations``, handed over
     to the rerun job (once)."""
     ahead = _state.ahead
-    if (ahead is None or ahead.key[0] != id(match) or ahead.iterations != iterations
+    if (ahead is None or ahead.key[:-2] != _game_key(match) or ahead.iterations != iterations
             or ahead.rerun_steps is None or ahead.rerun_taken):
         return None
     ahead.rerun_taken = True
@@ -180,8 +191,7 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     players."""
     game = match.state
     budget = REVIEW_BUDGET if budget is None else budget
-    key = (id(match), len(match.history), match.settings, game.deck, game.suits, budget,
-           iterations)
+    key = (*_game_key(match), budget, iterations)
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
         ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game))
@@ -199,6 +209,11 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
                 ahead.pending.append(_Pending(play, card, position.clone()))
         position.play(card)
     return ahead
+
+
+def _game_key(match: Match) -> tuple[Any, ...]:
+    game = match.state
+    return (id(match), len(match.history), match.settings, game.deck, game.suits)
 
 
 def _begin_rerun(match: Match, ahead: _Ahead) -> None:

@@ -27,7 +27,8 @@ window.Worker = class extends Native {
     const sent = new Set();
     const post = this.postMessage.bind(this);
     this.postMessage = (message, ...rest) => {
-      if (typeof message === "string" && JSON.parse(message).type === "work") sent.add(JSON.parse(message).id);
+      const data = typeof message === "string" ? JSON.parse(message) : null;
+      if (data?.type === "work") sent.add(data.id);
       return post(message, ...rest);
     };
     this.addEventListener("message", (event) => {
