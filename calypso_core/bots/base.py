@@ -66,16 +66,10 @@ class Bot:
 
     def choose_steps(self, observation: dict[str, Any], legal: Sequence[Card]
                      ) -> Generator[None, None, Card]:
-        """``choose`` in slices: a search yields between its layouts (the same card however
-        it is sliced, ``finish`` drives it); other bots choose at once."""
-        if len(legal) < 2 or observation.get("seat") != self.seat:
-            return self.choose(observation, legal)  # at once, or refused as choose refuses
-        return CARDS[(yield from self._choose_steps(observation, [int(c) for c in legal]))]
-
-    def _choose_steps(self, observation: dict[str, Any], legal: list[int]
-                      ) -> Generator[None, None, int]:
+        """``choose`` in slices (``finish`` drives it): a search yields between its layouts
+        (``SearchBot``: the same card however it is sliced); other bots choose at once."""
         yield from ()
-        return self._choose(observation, legal)
+        return self.choose(observation, legal)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.level} seat {self.seat}>"

@@ -14,9 +14,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Generator
+from collections.abc import Generator, Sequence
 from typing import Any, ClassVar
 
+from ..cards import CARDS, Card
 from ..fastsim import Sim
 from ..game import GameState
 from ..kernel import trumps_by_position
@@ -107,9 +108,12 @@ class SearchBot(Bot):
         """Value every legal card over sampled layouts and return the best."""
         return finish(self.search_steps(k, legal))
 
-    def _choose_steps(self, observation: dict[str, Any], legal: list[int]
-                      ) -> Generator[None, None, int]:
-        return (yield from self.search_steps(Knowledge(observation), legal)).best
+    def choose_steps(self, observation: dict[str, Any], legal: Sequence[Card]
+                     ) -> Generator[None, None, Card]:
+        if len(legal) < 2 or observation.get("seat") != self.seat:
+            return self.choose(observation, legal)  # at once, or refused as choose refuses
+        found = yield from self.search_steps(Knowledge(observation), [int(c) for c in legal])
+        return CARDS[found.best]
 
     def search_steps(self, k: Knowledge, legal: list[int]) -> Generator[None, None, SearchResult]:
         """``search`` a layout at a time: yields after each one, so that a worker can answer
