@@ -1,12 +1,14 @@
-"""Work that takes a minute, done one card a request: the review of a seat's cards and the
-master in your seat.
+"""Work that takes a minute, done a card a request at most: the review of a seat's cards
+and the master in your seat.
 
 The worker answers one request at a time, so long work is a **job**. One request starts it
-(``review``, ``rerun``) and says how many cards it has; each ``review_next`` or
-``rerun_next`` does one card of it (reviews one card, or plays one card of the rerun) and
-says how far it has got. The page loops, drawing progress, and cancels by asking no more:
-every request finishes its card, so a job stopped anywhere leaves nothing half-done, and a
-job works on its own copy of the game, never on the game in play. Each next request names
+(``review``, ``rerun``) and says how many cards it has; each ``review_next`` reviews one
+card, each ``rerun_next`` plays on for at most ``RERUN_SLICE_MS`` (a card at most: the
+players' searches are sliced), and says how far it has got. The page loops, drawing
+progress, and cancels by asking no more: a review request finishes its card, a rerun
+request leaves its card's search where it stopped for the next to go on with, so a job
+stopped anywhere loses nothing, and a job works on its own copy of the game, never on the
+game in play. Each next request names
 its job: starting a job replaces the one of its kind before it, so a loop the page has
 stopped can never advance a job started after it. Starting a game ends both jobs.
 
