@@ -3,6 +3,7 @@ person clicking the first playable card as soon as there is one, the engine work
 the idle time (web/ahead.js, calypso_core/table/ahead.py).
 
     .venv/bin/python bench/review_ahead.py [--levels random,master] [--speed normal] [--seed S]
+                                           [--cpu-levels random]
 
 Measured in the page (headless Chromium, dist/ or CALYPSO_DIST): the time the result shows
 (the table's data-state=over), how long after it the review of all the person's cards is done
@@ -10,7 +11,10 @@ ahead (``data-review-ahead`` reaches 52/52) and the master in your seat's score 
 score sheet (``data-master=done``), and every request of the game in play answered while
 work ahead was in the worker's queue (sent while a ``work`` request had no reply yet): the
 round trip of each ``play`` (the engine answers it at once: its time is the wait) and of each
-``step`` (a computer's thinking besides). Results also go to bench/results/review-ahead-*.json.
+``step`` (a computer's thinking besides). Then the same game on a clock of CPU time in
+CPython (bench/ahead_schedule.py), figures that do not depend on the machine's load: the CPU
+time work ahead took and what for, and the same times after the result and waits. Results
+also go to bench/results/review-ahead-*.json.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from browser.watching import origin_of, watch
 
+from bench import ahead_schedule as schedule
 from bench import common
 
 TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
@@ -64,8 +69,11 @@ window.Worker = class extends Native {
 new MutationObserver(() => {
   const marks = window.__marks;
   const now = performance.now();
-  if (!marks.over && document.querySelector("[data-table][data-state=over]")) marks.over = now;
   const review = document.documentElement.dataset.reviewAhead;
+  if (!marks.over && document.querySelector("[data-table][data-state=over]")) {
+    marks.over = now;
+    marks.atResult = [review, document.documentElement.dataset.rerunAhead];
+  }
   if (review) {
     const [done, played] = review.split("/").map(Number);
     if (played >= 52 && done === played && !marks.review) marks.review = now;
@@ -101,8 +109,6 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
             "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
             "document.documentElement.dataset.rerunAhead, "
             "document.querySelector('[data-master]')?.dataset.master])"))
-        context.close()
-        return {"level": level, "cards": cards, "problems": problems}
     marks = page.evaluate("window.__marks")
     requests = page.evaluate("window.__requests")
     replies = page.evaluate("window.__replies")
@@ -111,7 +117,7 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
             **timings(marks, requests, replies)}
 
 
-def timings(marks: dict[str, float], requests: dict[str, Any], replies: dict[str, float]
+def timings(marks: dict[str, Any], requests: dict[str, Any], replies: dict[str, float]
             ) -> dict[str, Any]:
     """The times after the result and the round trips of the game's requests sent while
     work ahead waited for its reply."""
@@ -122,14 +128,29 @@ def timings(marks: dict[str, float], requests: dict[str, Any], replies: dict[str
         if kind in trips and i in replies and any(a <= sent < b for a, b in works):
             trips[kind].append(replies[i] - sent)
     work_ms = [b - a for a, b in works if b != float("inf")]
+    reruns = [(sent, replies.get(i)) for i, (kind, sent) in requests.items() if kind == "rerun"]
+    rerun_sent, rerun_reply = reruns[-1] if reruns else (None, None)
     return {
-        "review_s": round(max(0.0, marks["review"] - marks["over"]) / 1000, 1),
-        "master_s": round((marks["master"] - marks["over"]) / 1000, 1),
+        # None: not within MASTER_WAIT_MS of the result.
+        "review_s": round(max(0.0, marks["review"] - marks["over"]) / 1000, 1)
+        if "review" in marks else None,
+        "master_s": round((marks["master"] - marks["over"]) / 1000, 1)
+        if "master" in marks else None,
+        # When the page asked for the rerun and had its reply (it takes over the work ahead).
+        "rerun_asked_s": None if rerun_sent is None else round((rerun_sent - marks["over"])
+                                                                / 1000, 1),
+        "rerun_reply_s": None if rerun_reply is None else round((rerun_reply - marks["over"])
+                                                                 / 1000, 1),
+        "rerun_next": sum(kind == "rerun_next" for kind, _ in requests.values()),
+        # How far the review and the rerun were when the result showed.
+        "at_result": marks.get("atResult"),
         "work_requests": len(works),
         "work_ms_max": round(max(work_ms, default=0)),
         **{f"{kind}_behind_work": len(values) for kind, values in trips.items()},
         **{f"{kind}_ms_p50": round(statistics.median(values)) if values else None
            for kind, values in trips.items()},
+        **{f"{kind}_ms_p95": round(sorted(values)[int(0.95 * (len(values) - 1))])
+           if values else None for kind, values in trips.items()},
         **{f"{kind}_ms_max": round(max(values)) if values else None
            for kind, values in trips.items()},
     }
@@ -141,6 +162,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--levels", default="random,master")
     parser.add_argument("--speed", default="normal")
     parser.add_argument("--seed", default="ahead")
+    parser.add_argument("--cpu-levels", default="random",
+                        help="levels of the game played on a clock of CPU time (bench/"
+                        "ahead_schedule.py: figures that do not depend on the load); '' for none")
     args = parser.parse_args(argv)
     build = common.load_build()
     dist = common.built(build, common.dist_folder())
@@ -159,23 +183,27 @@ def main(argv: list[str]) -> int:
     finally:
         stop()
     report["load_after"] = common.load_average()
+    report["cpu"] = [schedule.simulate(level, args.seed, args.speed)
+                     for level in filter(None, args.cpu_levels.split(","))]
     common.save_results("review-ahead", json.dumps(report) + "\n")
     print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
     for game in report["games"]:
-        if "review_s" not in game:
-            print(f"  {game['level']:7} {game['problems']}")
-            continue
-        met = all(game[key] is None or game[key] <= target for key, target in
-                  (("review_s", TARGETS["review_s"]), ("master_s", TARGETS["master_s"]),
-                   ("play_ms_max", TARGETS["play_ms"])))
+        # A time after the result that never came (None) misses; no play behind work meets.
+        met = (all(game[key] is not None and game[key] <= TARGETS[key]
+                   for key in ("review_s", "master_s"))
+               and (game["play_ms_p95"] or 0) <= TARGETS["play_ms"])
         print(f"  {game['level']:7} review done {game['review_s']} s after the result, the "
               f"master's score {game['master_s']} s after; {game['play_behind_work']} plays "
-              f"sent behind work: p50 {game['play_ms_p50']} ms, max {game['play_ms_max']} ms; "
-              f"{game['step_behind_work']} steps: p50 {game['step_ms_p50']} ms, max "
-              f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms "
+              f"sent behind work: p50 {game['play_ms_p50']} ms, p95 {game['play_ms_p95']} ms, "
+              f"max {game['play_ms_max']} ms; {game['step_behind_work']} steps: p50 "
+              f"{game['step_ms_p50']} ms, p95 {game['step_ms_p95']} ms, max "
+              f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms; at the "
+              f"result review {game['at_result'][0]}, rerun {game['at_result'][1]} "
               f"({'met' if met else 'MISSED'})")
         for problem in game["problems"]:
             print(f"  browser problem: {problem}")
+    for result in report["cpu"]:
+        print(schedule.describe(result))
     return 0
 
 

@@ -15,6 +15,7 @@ from calypso_core.bots import (
     LEVELS,
     Bot,
     Suggestion,
+    finish,
     make_bot,
     play_game,
     suggest,
@@ -299,3 +300,27 @@ def test_every_rule_option_is_covered() -> None:
         name for r in RULE_VARIANTS for name, on in r.to_dict().items() if on != default[name]
     }
     assert changed == set(default)
+
+
+@pytest.mark.parametrize("level", ["expert", "master"])
+def test_a_search_in_slices_chooses_the_card_of_one_search(level: str) -> None:
+    state = new_game("slices")
+    for i in range(30):
+        state.play(state.legal_moves()[i % len(state.legal_moves())])
+    seat = state.to_move
+
+    def bot() -> Any:
+        return make_bot(level, seat, random.Random(9), time_limit=None, iterations=300)
+
+    whole = bot().choose(state.observation(seat), state.legal_moves())
+    steps = bot().choose_steps(state.observation(seat), state.legal_moves())
+    slices = 0
+    while True:
+        try:
+            next(steps)
+            slices += 1
+        except StopIteration as done:
+            assert done.value == whole
+            break
+    assert slices >= 20  # a layout a slice
+    assert finish(bot().choose_steps(state.observation(seat), state.legal_moves())) == whole

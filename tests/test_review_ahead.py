@@ -32,9 +32,9 @@ def small_budgets(fresh_table: None, monkeypatch: pytest.MonkeyPatch) -> Iterato
     """The review's budget and the master's in the rerun made small: the same code runs."""
     monkeypatch.setattr(ahead_module, "REVIEW_BUDGET", BUDGET)
     monkeypatch.setattr(handlers, "REVIEW_ITERATIONS", BUDGET)
-    monkeypatch.setattr(ahead_module, "master_player",
+    monkeypatch.setattr(ahead_module, "master_slices",
                         lambda settings, index, iterations=None:
-                        rerun_module.master_player(settings, index, MASTER))
+                        rerun_module.master_slices(settings, index, MASTER))
     yield
 
 
@@ -137,7 +137,7 @@ def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> Non
         ok("work", ms=30)
         view = advance(ok("play", card=view["legal"][-1]))
     for _ in range(200):
-        progress = ok("work", ms=1000)  # room for the master's first card, until measured
+        progress = ok("work", ms=1000)
         if not progress["more"]:
             break
     assert progress["rerun"] == {"done": 208, "total": 208}
@@ -152,9 +152,7 @@ def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> Non
     assert started["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
 
 
-def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ahead_module, "FIRST_CARD_MS", {})  # no first guess held back
+def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload() -> None:
     view = advance(ok("new_game", seed=32, level="random"))
     while view["status"] != "game_over":
         view = advance(ok("play", card=view["legal"][0]))
@@ -174,6 +172,44 @@ def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload(
     fresh = rerun_module.rerun_game(settings, game, 0,
                                     rerun_module.master_player(settings, 0, MASTER))
     assert step["result"]["master"] == list(fresh.partnership_scores())
+
+
+def test_a_rerun_card_is_searched_in_slices_and_the_rerun_is_the_same(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "RERUN_SLICE_MS", 0)  # a layout of one search a request
+    view = advance(ok("new_game", seed=33, level="random"))
+    while view["status"] != "game_over":
+        view = advance(ok("play", card=view["legal"][0]))
+    started = ok("rerun", iterations=MASTER)
+    done = within = 0
+    while not (step := ok("rerun_next", job=started["job"]))["finished"]:
+        assert step["done"] in (done, done + 1)  # never more than a card
+        within += step["done"] == done
+        done = step["done"]
+    assert within > 52  # requests that ended within a card of the master's
+    saved = ok("record")
+    settings = Settings.from_request(saved["settings"], saved=True)
+    game = parse_record(json.dumps(saved["record"]))
+    fresh = rerun_module.rerun_game(settings, game, 0,
+                                    rerun_module.master_player(settings, 0, MASTER))
+    assert step["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
+
+
+def test_work_at_a_tests_budgets_is_kept_and_restored_at_those_budgets() -> None:
+    view = advance(ok("new_game", seed=34, level="random"))
+    for _ in range(3):
+        view = advance(ok("play", card=view["legal"][0]))
+    while ok("work", ms=50, budget=40, iterations=10)["more"]:
+        pass
+    saved = ok("record")  # asked without budgets: the work done at the test's is kept
+    kept = sealed.open_data(saved["ahead"], "ahead")
+    assert (kept["budget"], kept["iterations"], len(kept["reviews"])) == (40, 10, 3)
+    assert len(kept["rerun"]) == 208
+    ahead_module.reset()
+    ok("load", **saved)
+    progress = ok("work", ms=1, budget=40, iterations=10)
+    assert progress["review"] == {"done": 3, "played": 3} and not progress["more"]
+    assert progress["rerun"] == {"done": 208, "total": 208}
 
 
 # -- several people, and bad requests ---------------------------------------------------------

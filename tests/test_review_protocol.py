@@ -175,7 +175,7 @@ def test_hello_tells_the_page_the_review_budget_and_grades() -> None:
 # -- the master in your seat ------------------------------------------------------------------
 
 
-def test_the_master_in_your_seat_plays_the_finished_game_again_one_card_a_request() -> None:
+def test_the_master_in_your_seat_plays_the_finished_game_again_a_card_at_most_a_request() -> None:
     view = finished_game()
     started = ok("rerun", iterations=4)
     assert started["total"] == 208 and started["side"] == 0 and started["done"] == 0

@@ -180,8 +180,9 @@ export function nextGame() {
 // each. The next move is asked for as soon as a reply is in, so the worker thinks while the
 // page shows the move before; a move is drawn once its reply is in and the pause of the move
 // before is over. ``pending`` is a step already asked for, ``pause`` the pause running now.
-async function advance(run, pending = null, pause = Promise.resolve()) {
+async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd = 0) {
   if (!pending && app.view.status === "waiting") pending = client.request("step");
+  workAfter(run, pending, pauseEnd);
   state.setBusy(true);
   showBusy();
   requestDraw();
@@ -195,15 +196,17 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
     }
     if (run !== app.run) return;
     pending = next.status === "waiting" ? client.request("step") : null;
+    const ms = pauseAfter(next);
+    pauseEnd = performance.now() + ms;
+    workAfter(run, pending, pauseEnd);
     soundFor(app.view, next);
     if (next.event?.note) console.warn("Calypso:", next.event.note.params?.problem ?? next.event.note);
     take(next);
     persist();
     afterMove(next);
-    const ms = pauseAfter(next);
     pause = sleep(ms);
     // Nothing more to ask of the worker until this pause is over: it may work ahead.
-    if (!pending) ahead.during(performance.now() + ms);
+    if (!pending) ahead.during(pauseEnd);
   }
   await pause; // the last move stays in view for its pause, as every move before it
   if (run !== app.run) return;
@@ -222,6 +225,15 @@ async function advance(run, pending = null, pause = Promise.resolve()) {
   } else if (status === "handoff") {
     ahead.whileThinking();
   }
+}
+
+// The worker thinks of the next computer move while the page shows the one before; once it
+// has, it is idle until that pause ends (against quick players, most of every pause): it
+// may work ahead until then.
+function workAfter(run, pending, pauseEnd) {
+  pending?.then(() => {
+    if (run === app.run) ahead.during(pauseEnd);
+  }, () => {});
 }
 
 // -- cards played ahead -------------------------------------------------------------------------
@@ -307,7 +319,8 @@ export async function playCard(card) {
   afterMove(next);
   // The computers think while this card is shown.
   const pending = next.status === "waiting" ? client.request("step") : null;
-  await advance(run, pending, sleep(pauseAfter(next)));
+  const ms = pauseAfter(next);
+  await advance(run, pending, sleep(ms), performance.now() + ms);
 }
 
 /** Shows the hand of the person to move, once the device has been passed to them. */

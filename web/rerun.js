@@ -1,8 +1,8 @@
 // The master in your seat (docs/review.md): after each finished game of one person dealt at
 // this table, the engine plays the same game again — the same deck, the same computer players
-// with the same seeds — with the master in the person's seat, one card a request ("rerun"
-// starts it, or takes over the rerun played ahead during the game; each "rerun_next" plays
-// one card), while the person looks at the score sheet.
+// with the same seeds — with the master in the person's seat ("rerun" starts it, or takes
+// over the rerun played ahead during the game; each "rerun_next" plays on for at most 100 ms,
+// a card at most), while the person looks at the score sheet.
 // A new game stops it (every game the page starts bumps app.run); a review holds it (hold()),
 // so that the two never share the worker. The result is counted once in the statistics and
 // drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".

@@ -303,6 +303,14 @@ function drawBar(ui) {
   const seed = table.settings.seed;
   $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
+  // The keys line names H and U only where there are hints and undo: not in the kept attempt
+  // at the Calypso of the day, played straight.
+  const keys = $("[data-foot-keys]");
+  const keysId = table.settings.straight ? "foot.keys_straight" : "foot.keys";
+  if (keys.dataset.i18n !== keysId) {
+    keys.dataset.i18n = keysId;
+    keys.textContent = t(keysId);
+  }
   $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 

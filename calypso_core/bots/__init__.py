@@ -1,14 +1,15 @@
 """Computer players: one small contract shared by every level, from random to master.
 
 ``make_bot(level, seat, rng, **settings)`` builds a bot; ``bot.choose(observation, legal)``
-returns its card, seeing only ``observation(seat)``. ``suggest`` gives a hint with a
+returns its card, seeing only ``observation(seat)`` (``choose_steps`` the same in slices,
+run to its end by ``finish``). ``suggest`` gives a hint with a
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
 (docs/review.md), one card at a time.
 """
 
-from .base import MAX_SEARCH_ITERATIONS, Bot, play_game
+from .base import MAX_SEARCH_ITERATIONS, Bot, finish, play_game
 from .duplicate import MatchResult, run_match
 from .hints import Suggestion, suggest
 from .knowledge import Knowledge
@@ -38,6 +39,7 @@ __all__ = [
     "Knowledge",
     "MatchResult",
     "Suggestion",
+    "finish",
     "make_bot",
     "play_game",
     "review_position",

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Generator, Sequence
+from typing import Any, ClassVar, TypeVar
 
 from ..cards import CARDS, Card, brief_repr
 from ..game import GameState
 from .heuristics import TrickEvaluator, choose_by_rules
 from .knowledge import Knowledge
+
+_T = TypeVar("_T")
 
 # A check of one setting's value.
 Check = Callable[[Any], bool]
@@ -61,6 +63,13 @@ class Bot:
 
     def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
         raise NotImplementedError
+
+    def choose_steps(self, observation: dict[str, Any], legal: Sequence[Card]
+                     ) -> Generator[None, None, Card]:
+        """``choose`` in slices (``finish`` drives it): a search yields between its layouts
+        (``SearchBot``: the same card however it is sliced); other bots choose at once."""
+        yield from ()
+        return self.choose(observation, legal)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.level} seat {self.seat}>"
@@ -146,3 +155,13 @@ def play_game(
             move_times[seat].append(time.perf_counter() - start)
         state.play(card)
     return state
+
+
+def finish(steps: Generator[None, None, _T]) -> _T:
+    """What a generator of slices (``choose_steps``, ``search_steps``) returns, run to its end."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            value: _T = done.value
+            return value

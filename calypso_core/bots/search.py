@@ -14,12 +14,14 @@ from __future__ import annotations
 import math
 import random
 import time
+from collections.abc import Generator, Sequence
 from typing import Any, ClassVar
 
+from ..cards import CARDS, Card
 from ..fastsim import Sim
 from ..game import GameState
 from ..kernel import trumps_by_position
-from .base import SEARCH_SETTINGS, Bot, Check
+from .base import SEARCH_SETTINGS, Bot, Check, finish
 from .knowledge import Knowledge
 from .policy import evaluate, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
@@ -104,8 +106,21 @@ class SearchBot(Bot):
 
     def search(self, k: Knowledge, legal: list[int]) -> SearchResult:
         """Value every legal card over sampled layouts and return the best."""
-        start = time.perf_counter()
-        deadline = None if self.time_limit is None else start + self.time_limit
+        return finish(self.search_steps(k, legal))
+
+    def choose_steps(self, observation: dict[str, Any], legal: Sequence[Card]
+                     ) -> Generator[None, None, Card]:
+        if len(legal) < 2 or observation.get("seat") != self.seat:
+            return self.choose(observation, legal)  # at once, or refused as choose refuses
+        found = yield from self.search_steps(Knowledge(observation), [int(c) for c in legal])
+        return CARDS[found.best]
+
+    def search_steps(self, k: Knowledge, legal: list[int]) -> Generator[None, None, SearchResult]:
+        """``search`` a layout at a time: yields after each one, so that a worker can answer
+        other requests in between; its clock counts only the time spent in it, so the
+        search is the same however it is sliced (its clock cap aside, under other work)."""
+        used = 0.0  # seconds spent in the search before it was last resumed
+        resumed = time.perf_counter()
         side = self.seat & 1
         totals = dict.fromkeys(legal, 0.0)  # weighted sums of each card's values
         weights = dict.fromkeys(legal, 0.0)  # and of the weights of the layouts it was played in
@@ -165,8 +180,13 @@ class SearchBot(Bot):
                     alive = race.drop(drop_z, self.DROP_MARGIN)
                     if len(alive) == 1:
                         break
-            if deadline is not None and time.perf_counter() > deadline:
+            now = time.perf_counter()
+            if self.time_limit is not None and used + now - resumed > self.time_limit:
                 break
+            if spent < self.iterations:
+                used += now - resumed
+                yield
+                resumed = time.perf_counter()
         means = {c: totals[c] / weights[c] for c in legal}
         best = max(alive, key=lambda c: means[c])
         result = SearchResult(best, means, layouts, spent, samples)

@@ -4,9 +4,10 @@ worker's idle time while the game goes on, so that both are ready when the game 
 The page sends ``work {ms}`` whenever the game in play needs nothing of the worker for a
 while (docs/review.md#ready-when-the-game-ends); the engine works for about ``ms``
 milliseconds, in slices, and says how far it has got. A slice is a part of one card's review
-(``CardReviewer.step``: the same review however it is sliced) or one card of the rerun whose
-time, by the last cards of its kind, fits in what is left. So a request of the game waits
-for one slice at most, and the game is never changed: the work reads copies.
+(``CardReviewer.step``: the same review however it is sliced) or of one card of the rerun
+(``rerun.rerun_slices``: the players' searches yield between their layouts). So a request
+of the game waits for one slice at most, and the game is never changed: the work reads
+copies.
 
 Each person's cards are reviewed from their own seat's view, at the review's own budget and
 seed, and kept in ``jobs``' memory, so that the ``review`` asked for after a deal or the game
@@ -32,7 +33,7 @@ from ..game import GameState, new_game
 from . import jobs
 from .errors import ProtocolError
 from .match import Match
-from .rerun import check_game, master_player, rerun_steps, the_person
+from .rerun import check_game, master_slices, rerun_slices, the_person
 from .sealed import open_data, seal_data
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
@@ -40,11 +41,6 @@ REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
 FIRST_RATE = 5.0  # review iterations a millisecond, until measured
-# A rerun card's time before one of its kind is measured: the master's own cards are
-# searched at its full budget; the computer players at most at their clock caps.
-FIRST_CARD_MS = {"person": 600.0, "master": 1_100.0, "expert": 600.0}
-OTHER_CARD_MS = 20.0
-SHRINK = 0.8
 
 
 @dataclass
@@ -72,9 +68,8 @@ class _Ahead:
     rerun_sent: int = 0  # how many of the rerun's cards the last reply carried
     rate: float = FIRST_RATE
     rerun: GameState | None = None  # the rerun's position after its last card
-    rerun_steps: Iterator[GameState] | None = None
+    rerun_steps: Iterator[GameState | None] | None = None  # rerun.rerun_slices
     rerun_taken: bool = False  # handed to the rerun job
-    card_ms: dict[str, float] = field(default_factory=dict)
 
 
 class _State:
@@ -102,7 +97,7 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
         return _progress(match, None)
     end = time.perf_counter() + ms / 1000
     while (left := (end - time.perf_counter()) * 1000) > 1:
-        if not (_review_slice(ahead, left) or _rerun_card(match, ahead, left)):
+        if not (_review_slice(ahead, left) or _rerun_slice(ahead, left)):
             break
     return _progress(match, ahead)
 
@@ -110,8 +105,9 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
 def kept(match: Match) -> str | None:
     """What the save keeps of the work done on the game in play, sealed (None when there is
     none)."""
-    ahead = _ahead(match)
-    return None if ahead is None else _kept(ahead)
+    ahead = _state.ahead
+    # The work at the budgets it was asked for (a test's, or the engine's own).
+    return None if ahead is None or ahead.key[:-2] != _game_key(match) else _kept(ahead)
 
 
 def _kept(ahead: _Ahead) -> str | None:
@@ -119,20 +115,30 @@ def _kept(ahead: _Ahead) -> str | None:
         return None
     return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED,
                       "reviews": list(ahead.reviews),
-                      "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else []})
+                      "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else [],
+                      **({} if ahead.iterations is None else {"iterations": ahead.iterations})})
 
 
 def restore(match: Match, saved: Any) -> None:
     """Take back what a save kept (``kept``); refuses anything malformed. A review of a card
     the game no longer holds (taken back since) is left out."""
-    ahead = _ahead(match)
-    if saved is None or ahead is None:
+    if saved is None:
         return
     saved = open_data(saved, "ahead")
-    if not isinstance(saved, dict) or set(saved) != {"budget", "seed", "reviews", "rerun"}:
-        raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun}")
-    if saved["budget"] != ahead.budget or saved["seed"] != REVIEW_SEED:
-        return  # work at another budget: of no use to this review
+    if not isinstance(saved, dict) or set(saved) - {"iterations"} != {"budget", "seed",
+                                                                      "reviews", "rerun"}:
+        raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun, "
+                            "iterations?}")
+    if saved["seed"] != REVIEW_SEED:
+        return  # work of another review: of no use to this one
+    try:  # the budgets it was done at (a test's, or the engine's own)
+        budget = jobs.check_budget(saved["budget"], REVIEW_BUDGET)
+        iterations = jobs.check_iterations(saved.get("iterations"))
+    except ProtocolError as exc:
+        raise ProtocolError("bad_record", f"ahead: {exc}") from None
+    ahead = _ahead(match, budget, iterations)
+    if ahead is None:
+        return
     reviews, rerun = saved["reviews"], saved["rerun"]
     if not isinstance(reviews, list) or not isinstance(rerun, list) or len(rerun) > 208:
         raise ProtocolError("bad_record", "ahead: reviews and rerun must be lists")
@@ -158,17 +164,17 @@ def restore(match: Match, saved: Any) -> None:
         except ValueError as exc:
             raise ProtocolError("bad_record", f"ahead: the rerun's cards: {exc}") from None
         index = len(match.history)
-        ahead.rerun_steps = rerun_steps(match.settings, game.clone(), index,
-                                        master_player(match.settings, index, ahead.iterations),
-                                        rerun)
+        ahead.rerun_steps = rerun_slices(match.settings, game.clone(), index,
+                                         master_slices(match.settings, index, ahead.iterations),
+                                         rerun)
 
 
 def take_rerun(match: Match, iterations: int | None
-               ) -> tuple[GameState | None, Iterator[GameState]] | None:
+               ) -> tuple[GameState | None, Iterator[GameState | None]] | None:
     """The rerun begun ahead for the game in play at the master's ``iterations``, handed over
     to the rerun job (once)."""
     ahead = _state.ahead
-    if (ahead is None or ahead.key[0] != id(match) or ahead.iterations != iterations
+    if (ahead is None or ahead.key[:-2] != _game_key(match) or ahead.iterations != iterations
             or ahead.rerun_steps is None or ahead.rerun_taken):
         return None
     ahead.rerun_taken = True
@@ -185,8 +191,7 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     players."""
     game = match.state
     budget = REVIEW_BUDGET if budget is None else budget
-    key = (id(match), len(match.history), match.settings, game.deck, game.suits, budget,
-           iterations)
+    key = (*_game_key(match), budget, iterations)
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
         ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game))
@@ -206,6 +211,11 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     return ahead
 
 
+def _game_key(match: Match) -> tuple[Any, ...]:
+    game = match.state
+    return (id(match), len(match.history), match.settings, game.deck, game.suits)
+
+
 def _begin_rerun(match: Match, ahead: _Ahead) -> None:
     index = len(match.history)
     try:
@@ -214,8 +224,8 @@ def _begin_rerun(match: Match, ahead: _Ahead) -> None:
     except ValueError:  # several people, or a game this match did not deal
         ahead.rerun_steps = None
         return
-    ahead.rerun_steps = rerun_steps(match.settings, match.state.clone(), index,
-                                    master_player(match.settings, index, ahead.iterations))
+    ahead.rerun_steps = rerun_slices(match.settings, match.state.clone(), index,
+                                     master_slices(match.settings, index, ahead.iterations))
 
 
 def _review_slice(ahead: _Ahead, left: float) -> bool:
@@ -244,29 +254,21 @@ def _review_slice(ahead: _Ahead, left: float) -> bool:
     return True
 
 
-def _rerun_card(match: Match, ahead: _Ahead, left: float) -> bool:
-    """Play the rerun's next card if its time fits in ``left``; False when it does not."""
+def _rerun_slice(ahead: _Ahead, left: float) -> bool:
+    """Play the rerun on for about ``left`` milliseconds, to the end of its next card at most
+    (a card's search is sliced between its layouts); False when it has nothing to play."""
     if ahead.rerun_steps is None or ahead.rerun_taken:
         return False
-    state = ahead.rerun
-    if state is not None and state.is_over:
+    if ahead.rerun is not None and ahead.rerun.is_over:
         return False
-    seat = (state if state is not None else _start(match.state)).to_move
-    kind = "person" if seat in match.settings.seats else match.settings.levels[seat]
-    guess = ahead.card_ms.get(kind, FIRST_CARD_MS.get(kind, OTHER_CARD_MS))
-    if guess > left:
-        # A guess that holds a card back shrinks: one card slowed by a busy machine, or a
-        # first guess too high, keeps the rerun waiting a few windows, not for ever.
-        ahead.card_ms[kind] = guess * SHRINK
-        return False
-    start = time.perf_counter()
-    after = next(ahead.rerun_steps, None)
-    ahead.card_ms[kind] = (time.perf_counter() - start) * 1000
-    if after is None:  # a kept rerun that was already over
-        ahead.rerun_steps = None
-        return False
-    ahead.rerun = after
-    return True
+    end = time.perf_counter() + left / 1000
+    for state in ahead.rerun_steps:
+        if state is not None:
+            ahead.rerun = state
+            return True
+        if time.perf_counter() >= end:
+            return True
+    return False
 
 
 def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:

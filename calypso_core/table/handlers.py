@@ -573,11 +573,12 @@ def work(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
-    """Play the next card of rerun ``job``; once over, both games' scores and the rerun's
-    record (the master named at the person's seat)."""
+    """Play on in rerun ``job`` for at most ``jobs.RERUN_SLICE_MS`` (to the end of its next
+    card at most: a card's search is sliced); once over, both games' scores and the
+    rerun's record (the master named at the person's seat)."""
     job = jobs.rerun_job(data.get("job"))
-    state = job.step()
-    reply: dict[str, Any] = {"job": job.number, "done": len(state.plays),
+    done = job.step(jobs.RERUN_SLICE_MS)
+    reply: dict[str, Any] = {"job": job.number, "done": done,
                              "total": len(job.game.plays), "finished": job.finished}
     if job.finished:
         reply["result"] = _rerun_result(job)

@@ -1,12 +1,14 @@
-"""Work that takes a minute, done one card a request: the review of a seat's cards and the
-master in your seat.
+"""Work that takes a minute, done a card a request at most: the review of a seat's cards
+and the master in your seat.
 
 The worker answers one request at a time, so long work is a **job**. One request starts it
-(``review``, ``rerun``) and says how many cards it has; each ``review_next`` or
-``rerun_next`` does one card of it (reviews one card, or plays one card of the rerun) and
-says how far it has got. The page loops, drawing progress, and cancels by asking no more:
-every request finishes its card, so a job stopped anywhere leaves nothing half-done, and a
-job works on its own copy of the game, never on the game in play. Each next request names
+(``review``, ``rerun``) and says how many cards it has; each ``review_next`` reviews one
+card, each ``rerun_next`` plays on for at most ``RERUN_SLICE_MS`` (a card at most: the
+players' searches are sliced), and says how far it has got. The page loops, drawing
+progress, and cancels by asking no more: a review request finishes its card, a rerun
+request leaves its card's search where it stopped for the next to go on with, so a job
+stopped anywhere loses nothing, and a job works on its own copy of the game, never on the
+game in play. Each next request names
 its job: starting a job replaces the one of its kind before it, so a loop the page has
 stopped can never advance a job started after it. Starting a game ends both jobs.
 
@@ -17,6 +19,7 @@ just after it ends and of the whole game at its end search that deal's cards onc
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,11 +36,12 @@ from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from .errors import ProtocolError
-from .rerun import Rerun, check_game, master_player, rerun_steps, the_person
+from .rerun import Rerun, check_game, master_slices, rerun_slices, the_person
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
+RERUN_SLICE_MS = 100  # the longest a rerun_next plays on (within a card, it stops there)
 
 
 @dataclass
@@ -92,7 +96,7 @@ class RerunJob:
     settings: Settings
     game: GameState  # the finished game, a copy
     index: int
-    steps: Iterator[GameState]
+    steps: Iterator[GameState | None]  # rerun.rerun_slices
     state: GameState | None = None  # the rerun after its last card
 
     @property
@@ -105,10 +109,17 @@ class RerunJob:
         """The person's partnership: 0 North-South, 1 East-West."""
         return the_person(self.settings) % 2
 
-    def step(self) -> GameState:
-        """Play the next card of the rerun; returns the position after it."""
-        self.state = next(self.steps)
-        return self.state
+    def step(self, ms: float) -> int:
+        """Play on for about ``ms`` milliseconds, at most to the end of the next card (a
+        card's search is sliced: a request waits for no more); the cards played so far."""
+        end = time.perf_counter() + ms / 1000
+        for state in self.steps:
+            if state is not None:
+                self.state = state
+                break
+            if time.perf_counter() >= end:
+                break
+        return len(self.state.plays) if self.state is not None else 0
 
     def result(self) -> Rerun:
         """Both games, once the rerun is over."""
@@ -153,7 +164,8 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
 
 
 def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
-                resume: tuple[GameState | None, Iterator[GameState]] | None = None) -> RerunJob:
+                resume: tuple[GameState | None, Iterator[GameState | None]] | None = None
+                ) -> RerunJob:
     """Start playing finished game ``index`` of a match again, the master in the person's
     seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
     before its first card, and its steps)."""
@@ -165,7 +177,7 @@ def start_rerun(settings: Settings, game: GameState, index: int, iterations: int
             from None
     copy = game.clone()
     if resume is None:
-        steps = rerun_steps(settings, copy, index, master_player(settings, index, iterations))
+        steps = rerun_slices(settings, copy, index, master_slices(settings, index, iterations))
         state = None
     else:
         state, steps = resume

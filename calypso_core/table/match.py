@@ -29,13 +29,13 @@ from ..game import GameState, IllegalMoveError, new_game
 from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError
-from .players import Chooser, make_chooser, suggest
+from .players import ComputerPlayer, make_chooser, suggest
 from .sealed import opened_record, sealed_record
 from .settings import Settings
 from .story import truncated, undo_length
 
 
-def computer_players(settings: Settings, game: int) -> dict[int, Chooser]:
+def computer_players(settings: Settings, game: int) -> dict[int, ComputerPlayer]:
     """The computer players of game ``game`` (0-based) of a match, by seat.
 
     Each is seeded from the match seed, the game and its seat, so that replaying a game
@@ -86,7 +86,7 @@ class Match:
             suits[(first + 1) % 4], suits[(first + 3) % 4] = drawn[first], drawn[first ^ 2]
         return new_game(s.seed, s.rules, suits=suits)
 
-    def _make_bots(self) -> dict[int, Chooser]:
+    def _make_bots(self) -> dict[int, ComputerPlayer]:
         return computer_players(self.settings, len(self.history))
 
     def _first_viewer(self) -> int | None:

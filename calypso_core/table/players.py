@@ -7,19 +7,16 @@ does not stop it: its move falls back to a random legal card, with a note.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Generator
 from typing import Any
 
-from ..bots import LEVELS, make_bot
+from ..bots import LEVELS, finish, make_bot
 from ..bots import suggest as suggest_card
 from ..cards import Card, brief_repr
 from ..game import GameState, IllegalMoveError
 from ..messages import Message
 from . import words
 from .errors import ProtocolError
-
-# A computer player: given the position, the card to play and a note if it fell back.
-Chooser = Callable[[GameState], tuple[Card, Message | None]]
 
 
 def default_level() -> str:
@@ -44,29 +41,41 @@ def level_facts() -> list[dict[str, Any]]:
     return facts
 
 
-def make_chooser(level: str, seat: int, salt: str) -> Chooser:
+def make_chooser(level: str, seat: int, salt: str) -> ComputerPlayer:
     """A computer player; any failure of a bot falls back to a random legal card, noted.
 
     Its randomness is drawn afresh for every move from ``salt`` and the number of cards
     played, so a move depends only on the position: after an undo, or a reload, the same
     play brings the same replies.
     """
-    if level not in LEVELS:
-        raise ProtocolError("bad_level", f"level {brief_repr(level)}: not one of "
-                            f"{', '.join(LEVELS)}")
+    return ComputerPlayer(level, seat, salt)
 
-    def choose(state: GameState) -> tuple[Card, Message | None]:
+
+class ComputerPlayer:
+    """``make_chooser``'s player: called with the position, the card and a note; ``steps``
+    gives the same in slices (the bot's ``choose_steps``)."""
+
+    def __init__(self, level: str, seat: int, salt: str) -> None:
+        if level not in LEVELS:
+            raise ProtocolError("bad_level", f"level {brief_repr(level)}: not one of "
+                                f"{', '.join(LEVELS)}")
+        self.level, self.seat, self.salt = level, seat, salt
+
+    def __call__(self, state: GameState) -> tuple[Card, Message | None]:
+        return finish(self.steps(state))
+
+    def steps(self, state: GameState) -> Generator[None, None, tuple[Card, Message | None]]:
+        """The move in slices: None between two slices of a search."""
         legal = state.legal_moves()
-        rng = random.Random(f"{salt}:{len(state.plays)}")
+        rng = random.Random(f"{self.salt}:{len(state.plays)}")
         try:
-            card = make_bot(level, seat, rng).choose(state.observation(seat), legal)
+            bot = make_bot(self.level, self.seat, rng)
+            card = yield from bot.choose_steps(state.observation(self.seat), legal)
             if card not in legal:
                 raise IllegalMoveError(f"{card} is not legal")
             return card, None
         except Exception as exc:  # a failing bot must not stop the game
-            return rng.choice(legal), words.bot_failed(level, f"{type(exc).__name__}: {exc}")
-
-    return choose
+            return rng.choice(legal), words.bot_failed(self.level, f"{type(exc).__name__}: {exc}")
 
 
 def suggest(state: GameState) -> tuple[Card, list[Message]]:

@@ -17,11 +17,11 @@ card in the rerun. Random, novice and club players never use the clock.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import finish, make_bot
 from ..cards import Card
 from ..game import GameState, new_game
 from ..record import to_record
@@ -30,6 +30,8 @@ from .settings import Settings
 
 # Plays the person's seat in a rerun: given the position, the card.
 Player = Callable[[GameState], Card]
+# The same in slices: yields between two slices of its search, returns the card.
+SlicedPlayer = Callable[[GameState], Generator[None, None, Card]]
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,23 @@ def rerun_steps(
     their seeds. ``played`` are the rerun's first cards from an earlier run of it (kept in a
     save): they are played again without thinking, and the rerun goes on from there.
     """
+    def at_once(state: GameState) -> Generator[None, None, Card]:
+        yield from ()
+        return player(state)
+
+    for state in rerun_slices(settings, game, index, at_once, played):
+        if state is not None:
+            yield state
+
+
+def rerun_slices(
+    settings: Settings, game: GameState, index: int, player: SlicedPlayer,
+    played: Sequence[Card | str] = (),
+) -> Iterator[GameState | None]:
+    """``rerun_steps`` in slices: the position after every card, and None between two
+    slices of a card's search (the person's seat's ``player`` and the computer players
+    yield between the layouts they search), so that a worker can answer other requests
+    within a card. The same rerun however it is sliced."""
     check_game(settings, game, index)
     state = new_game(
         rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
@@ -83,7 +102,10 @@ def rerun_steps(
     person = the_person(settings)
     while not state.is_over:
         seat = state.to_move
-        card = player(state) if seat == person else bots[seat](state)[0]
+        if seat == person:
+            card = yield from player(state)
+        else:
+            card, _ = yield from bots[seat].steps(state)
         state.play(card)
         yield state
 
@@ -99,14 +121,21 @@ def master_player(settings: Settings, index: int, iterations: int | None = None)
 
     ``iterations`` is its search budget a move (the master's default when None), clock off.
     """
+    sliced = master_slices(settings, index, iterations)
+    return lambda state: finish(sliced(state))
+
+
+def master_slices(settings: Settings, index: int, iterations: int | None = None
+                  ) -> SlicedPlayer:
+    """``master_player`` in slices: yields between the layouts it searches (the same card)."""
     budget = {} if iterations is None else {"iterations": iterations}
     salt = f"master-in-your-seat:{settings.seed}:{index}"
     person = the_person(settings)
 
-    def play(state: GameState) -> Card:
+    def play(state: GameState) -> Generator[None, None, Card]:
         rng = random.Random(f"{salt}:{len(state.plays)}")
         bot = make_bot("master", person, rng, time_limit=None, **budget)
-        return bot.choose(state.observation(person), state.legal_moves())
+        return (yield from bot.choose_steps(state.observation(person), state.legal_moves()))
 
     return play
 

@@ -209,24 +209,27 @@ def test_charts_draw_no_inline_style(table: Page) -> None:
 def test_a_daily_link_deals_that_days_calypso_and_a_bad_date_is_said(
     browser: Browser, server_url: str
 ) -> None:
-    def opened(query: str) -> tuple[str, dict[str, Any], str, bool]:
+    def opened(query: str) -> tuple[str, dict[str, Any], str, bool, str]:
         with booted_page(browser, server_url, query, TIMEOUT_MS) as (page, problems), \
                 settled(page, problems, SETTLED, TIMEOUT_MS):
             notice = page.locator("[data-notice]")
             expect(notice).to_be_visible()
             hint_shown = page.locator(".bar [data-action=hint]").is_visible()
+            keys = page.locator("[data-foot-keys]").inner_text()
             return (notice.inner_text(), engine_request(page, "record")["result"], page.url,
-                    hint_shown)
+                    hint_shown, keys)
 
-    notice, saved, url, hint_shown = opened("?daily=2025-01-31&seed=x")
+    notice, saved, url, hint_shown, keys = opened("?daily=2025-01-31&seed=x")
     assert "The Calypso of the day" in notice and "seed was left out" in notice
     assert "no hints and no undo" in notice and not hint_shown  # the kept attempt
+    assert "L last trick" in keys and "hint" not in keys and "undo" not in keys
     assert saved["settings"]["straight"] is True
     assert saved["settings"]["seed"] == "daily:2025-01-31"
     assert saved["settings"]["levels"].count("master") == 3
     assert "daily=" not in url
-    notice, saved, _, _ = opened("?daily=2025-02-30")
+    notice, saved, _, _, keys = opened("?daily=2025-02-30")
     assert "could not be dealt" in notice
+    assert "H hint" in keys and "U undo" in keys
     assert not saved["settings"]["seed"].startswith("daily:")  # the usual game instead
 
 
