@@ -14,7 +14,10 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
+from protocol_calls import finished_hosted_game
+
+from calypso_core.table.fair import commitment, fair_seed
 
 from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
 from .watching import origin_of
@@ -229,3 +232,58 @@ def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any
     assert not [url for url in loaded if "/vendor/" in url or url.endswith(("/room.js",
                                                                             "/host.js",
                                                                             "/guest.js"))]
+
+
+def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its_seed(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    fair = host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { fair } = engine().table;
+        return { secret: fair.secret, commitment: await fair.commitment,
+                 guests: Object.fromEntries(fair.seeds) };
+    }""")
+    mine = guest.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table._fair;
+    }""")
+    # The guest sent its seed for the commitment the host had sent it; the deal mixes both.
+    assert mine["commitment"] == fair["commitment"] == commitment(fair["secret"])
+    assert fair["guests"] == {"0": mine["seed"]}
+    dealt = engine_request(host, "record")["result"]["settings"]["seed"]
+    assert dealt == fair_seed(fair["secret"], {0: mine["seed"]})
+    assert fair["secret"] not in "".join(guest_messages(guest))  # not before the end
+
+    # The game ends (the host's page is told so): every guest gets the recipe and the seeds.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        await engine().table._changed({ status: "game_over" });
+    }""")
+    panel = guest.locator("[data-side-panel] [data-fair]")
+    expect(panel).to_have_attribute("data-fair", "ok", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-who]")).to_contain_text("holds every hand")
+
+    # A forged reveal: a seed other than the one committed to.
+    def reveal(message: dict[str, Any]) -> None:
+        guest.evaluate("""async (message) => {
+            const { engine } = await import("./engine-client.js");
+            const guest = engine().table;
+            guest._receive(JSON.stringify(message), guest._host);
+        }""", message)
+
+    record = finished_hosted_game(fair_seed(fair["secret"], {0: mine["seed"]}))
+    honest = {"t": "reveal", "recipe": {"record": record["record"],
+                                        "settings": record["settings"]},
+              "host": fair["secret"], "guests": {"0": mine["seed"]}}
+    reveal({**honest, "host": "e" * 32})
+    expect(panel).to_have_attribute("data-fair", "bad_commitment")
+    expect(panel.locator("[data-fair-replay]")).to_be_hidden()
+    reveal({**honest, "guests": {"0": "e" * 32}})
+    expect(panel).to_have_attribute("data-fair", "bad_mine")
+    # The honest reveal of a whole game: replayed by the engine, loaded only now.
+    reveal(honest)
+    expect(panel).to_have_attribute("data-fair", "ok")
+    panel.locator("[data-fair-replay]").click()
+    expect(panel).to_have_attribute("data-fair", "replayed", timeout=TIMEOUT_MS)
+    expect(panel).to_contain_text("208")

@@ -14,10 +14,12 @@
 
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { fairnessPanel, newSeed } from "./commit.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const NAME_KEY = "calypso.remote-name.v1";
 const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
+const seedKey = (room) => `calypso.remote-seed.v1.${room}`; // {commitment, seed}: a fair deal
 const JOIN_RETRY_MS = 2_000;
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
@@ -48,6 +50,8 @@ export class GuestClient {
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
     this._host = null; // the peer that seated this guest
     this._intents = 0;
+    this._fair = null; // {commitment, seed}: this seat's part of a fair deal (commit.js)
+    this._fairness = null; // its panel
     this.ready = new Promise((resolve) => {
       this._seated = resolve;
     });
@@ -93,7 +97,7 @@ export class GuestClient {
   }
 
   _receive(text, peer) {
-    const message = readMessage(text, ["seated", "lobby", "view", "refused"]);
+    const message = readMessage(text, ["seated", "lobby", "view", "refused", "reveal"]);
     if (!message || (this._host !== null && peer !== this._host)) {
       this.refused += 1;
       return;
@@ -102,6 +106,7 @@ export class GuestClient {
     if (message.t === "seated") {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
+      this._sendSeed(String(message.commit ?? ""));
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._seated(message.hello);
@@ -114,10 +119,29 @@ export class GuestClient {
         this._taken = this._views.length;
         waiting.resolve(message.view);
       }
+    } else if (message.t === "reveal" && peer === this._host && this._fair) {
+      const where = document.querySelector("[data-side-panel]");
+      if (where) where.prepend(this._fairness.element);
+      this._fairness.revealed(message, { ...this._fair, seat: this.invite.seat });
     } else if (message.t === "refused" && peer === this._host) {
       const at = this._waiting.findIndex((w) => w.intent !== null && w.intent === message.n);
       if (at >= 0) this._waiting.splice(at, 1)[0].reject(new EngineError({ code: message.code, message: String(message.message ?? message.code) }));
     }
+  }
+
+  // A fair deal: this seat's seed goes to the host only once its commitment has come (the
+  // same seed again after a reload, unless the host committed to another).
+  _sendSeed(commitment) {
+    let kept = null;
+    try {
+      kept = JSON.parse(stored(seedKey(this.invite.room)) ?? "null");
+    } catch {
+      kept = null; // a hand-edited value: a new seed
+    }
+    const fair = kept?.commitment === commitment && /^[0-9a-f]{32}$/.test(kept.seed) ? kept : { commitment, seed: newSeed() };
+    store(seedKey(this.invite.room), JSON.stringify(fair));
+    this._fair = fair;
+    this._send({ t: "seed", seed: fair.seed });
   }
 
   // -- joining -------------------------------------------------------------------------------
@@ -151,6 +175,7 @@ export class GuestClient {
     const place = () => {
       document.documentElement.dataset.remote = "guest"; // no engine loads here (style.css)
       document.querySelector(".boot-card")?.append(panel);
+      this._fairness = fairnessPanel(document.querySelector(".boot-card") ?? document.body);
       this._word();
     };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);

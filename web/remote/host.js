@@ -6,6 +6,7 @@
 // nothing else about the game.
 
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { FairDeal } from "./commit.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
 import { readIntent } from "./wire.js";
 
@@ -25,6 +26,8 @@ export class HostClient {
     this._view = null; // this device's latest view
     this._started = false;
     this._turn = null; // {seat, resolve}: a guest's card awaited
+    this.fair = new FairDeal(); // the deal's seed mixes this secret and the guests' seeds
+    this._revealed = false;
     this._seatedAll = new Promise((resolve) => {
       this._allSeated = resolve;
     });
@@ -66,7 +69,8 @@ export class HostClient {
     const people = [{ seat: this.hostSeat, name: "" },
       ...[...this.seats].map(([seat, s]) => ({ seat, name: s.name, remote: true }))];
     const deal = { people, games: 1 };
-    for (const key of ["level", "levels", "rules", "suit", "seed"]) if (payload[key] !== undefined) deal[key] = payload[key];
+    for (const key of ["level", "levels", "rules", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];
+    deal.seed = await this.fair.dealSeed(this.engine); // never ?seed=: nobody chooses the cards
     const view = await this.engine.request("new_game", deal);
     this._started = true;
     this._lobby.hidden = true;
@@ -101,6 +105,11 @@ export class HostClient {
     if (!reply || typeof reply.status !== "string") return;
     this._view = reply;
     await Promise.all([...this.seats.keys()].map((seat) => this._sendView(seat, reply.event ?? null)));
+    if (reply.status === "game_over" && !this._revealed) {
+      this._revealed = true; // the game is over: every guest gets its recipe and the seeds
+      const reveal = this.fair.reveal(await this.engine.request("record"));
+      for (const s of this.seats.values()) if (s.peer) this._send(s.peer, reveal);
+    }
   }
 
   async _sendView(seat, event = null) {
@@ -150,6 +159,7 @@ export class HostClient {
     const seat = this._peers.get(peer);
     if (seat === undefined) return this._refuse(null, "no_seat");
     const held = this.seats.get(seat);
+    if (intent.t === "seed") return this._seed(seat, intent.seed, peer);
     if (intent.n <= held.lastIntent) return this._refuse(peer, "repeated", intent.n);
     held.lastIntent = intent.n;
     if (this._turn?.seat !== seat) return this._refuse(peer, "not_your_turn", intent.n);
@@ -176,12 +186,26 @@ export class HostClient {
       this._peers.set(peer, seat);
       this._drawLobby();
     }
-    this._send(peer, { t: "seated", seat, hello: await this.engine.ready });
+    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
-    if ([...this.seats.values()].every((s) => s.token !== null)) this._allSeated();
+    this._checkSeated();
     return undefined;
+  }
+
+  // A guest's seed, sent once it had the commitment; another seed from the same seat later
+  // is refused (the deal may be dealt from the first already).
+  _seed(seat, seed, peer) {
+    if (!this.fair.take(seat, seed)) return this._refuse(peer, "seed_changed");
+    this._checkSeated();
+    return undefined;
+  }
+
+  // The first deal waits for every guest's seat and seed.
+  _checkSeated() {
+    const seats = [...this.seats.keys()];
+    if (seats.every((seat) => this.seats.get(seat).token !== null) && this.fair.hasAll(seats)) this._allSeated();
   }
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------
@@ -191,7 +215,8 @@ export class HostClient {
     lobby.className = "remote-panel";
     lobby.dataset.remotePanel = "host";
     lobby.setAttribute("aria-live", "polite");
-    lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>`;
+    lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>
+      <p class="remote-note" data-i18n="remote.who_sees"></p>`;
     for (const seat of this.seats.keys()) {
       const li = document.createElement("li");
       li.dataset.seat = SEAT_KEYS[seat];

@@ -1,11 +1,14 @@
 // The messages of a remote table, as JSON text (docs/remote.md). A guest sends intents:
 //   {t: "join", seat, name, token}   take (or take back) a seat; token: the guest's secret
 //   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
+//   {t: "seed", seed}                the guest's part of a fair deal, once the host committed
 // and the host answers with:
-//   {t: "seated", seat, hello}       the seat is the guest's; hello: the engine's facts
+//   {t: "seated", seat, hello, commit}  the seat is the guest's; hello: the engine's facts;
+//                                    commit: SHA-256 of the host's secret seed (commit.js)
 //   {t: "lobby", seats}              who has joined: [{seat, name}] of the guests' seats
 //   {t: "view", view}                the table as this seat sees it (after every change)
 //   {t: "refused", code, message, n} an intent refused; nothing changed
+//   {t: "reveal", recipe, host, guests}  once the game is over: its recipe and every seed
 // Anything else — malformed, oversized, for another seat, out of turn, repeated, from a peer
 // holding no seat — is refused and counted, never acted on.
 
@@ -30,11 +33,12 @@ export function readMessage(text, kinds) {
  * A guest's intent checked for shape (the engine checks the rest), else null.
  * @param {string} text
  * @returns {{t: "join", seat: number, name: string, token: string}
- *   | {t: "play", card: string, n: number} | null}
+ *   | {t: "play", card: string, n: number} | {t: "seed", seed: string} | null}
  */
 export function readIntent(text) {
-  const message = readMessage(text, ["join", "play"]);
+  const message = readMessage(text, ["join", "play", "seed"]);
   if (!message) return null;
+  if (message.t === "seed") return typeof message.seed === "string" && TOKEN.test(message.seed) ? { t: "seed", seed: message.seed } : null;
   if (message.t === "join") {
     const { seat, name, token } = message;
     if (!Number.isInteger(seat) || seat < 0 || seat > 3) return null;
