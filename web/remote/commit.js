@@ -96,7 +96,7 @@ export function fairnessPanel(where) {
     /** Checks a reveal; offers the replay when it holds. */
     async revealed(reveal, mine) {
       const verdict = await checkReveal(reveal, mine);
-      if (verdict !== "ok") return show(verdict, `remote.fair_${verdict}`);
+      if (verdict !== "ok") return show(verdict, verdict === "bad_mine" ? "remote.fair_bad_mine" : "remote.fair_bad_commitment");
       show("ok", "remote.fair_ok");
       replay.disabled = false;
       replay.onclick = async () => {
