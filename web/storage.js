@@ -82,6 +82,19 @@ function isPeople(people) {
     new Set(people.map((p) => p.seat)).size === people.length;
 }
 
+const TURN_KEY = "calypso.turn.v1"; // a person's own TURN server (remote/turn.js checks it)
+
+/** The TURN setting kept on this device: {url, username, credential}, or null. */
+export function loadTurn() {
+  const { value } = read(TURN_KEY);
+  return isObject(value) ? value : null;
+}
+
+/** Keeps the TURN setting (null forgets it); false when storage refused it. */
+export function saveTurn(turn) {
+  return write(TURN_KEY, turn);
+}
+
 /** Forgets the settings kept aside for a bug report (to make room for a save). */
 export function dropSettingsAside() {
   write(SETTINGS_ASIDE_KEY, null);

@@ -8,6 +8,7 @@
 
 import { joinRoom } from "../vendor/nostr/index.mjs";
 import { iceServers } from "./relays.js";
+import { savedTurn } from "./turn.js";
 
 const APP_ID = "calypso-card-game";
 export const MAX_MESSAGE_CHARS = 64_000; // a view is a few KB; anything bigger is refused
@@ -17,7 +18,7 @@ export function openRoom({ room, secret, relays }) {
     appId: APP_ID,
     password: secret,
     relayConfig: { urls: relays, redundancy: relays.length },
-    rtcConfig: { iceServers: iceServers(relays) },
+    rtcConfig: { iceServers: iceServers(relays, savedTurn()) },
   }, room);
   const action = joined.makeAction("calypso");
   const listeners = { message: [], join: [], leave: [] };
