@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -35,12 +36,13 @@ def relay() -> Iterator[NostrRelay]:
     started.stop()
 
 
-def watched(browser: Browser, server_url: str, relay: NostrRelay,
+def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
             problems: list[str]) -> Page:
     """A fresh context's page; anything but the page's origin and the relay is a problem."""
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    allowed = {origin_of(server_url), origin_of(relay.url.replace("ws://", "http://"))}
+    url = relay if isinstance(relay, str) else relay.url
+    allowed = {origin_of(server_url), origin_of(url.replace("ws://", "http://"))}
 
     def check(url: str) -> None:
         parts = urlsplit(url)
@@ -338,3 +340,54 @@ def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_serve
     save("", "", "")
     expect(form).to_have_attribute("data-turn-state", "cleared")
     assert kept() is None
+
+
+def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
+    browser: Browser, server_url: str,
+) -> None:
+    # The relays named are on a port where nothing listens: no relay can be reached.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"ws://127.0.0.1:{probe.getsockname()[1]}"
+    problems: list[str] = []
+    host = watched(browser, server_url, dead, problems)
+    host.goto(f"{server_url}?remote=north&level=random&speed=instant"
+              f"&relays={quote(dead, safe='')}")
+    invite = host.locator("a[data-invite=north]").get_attribute("href", timeout=TIMEOUT_MS)
+    base, fragment = (invite or "").split("#", 1)
+    # A guest who follows the ordinary invitation is told plainly, and offered pairing.
+    lost = watched(browser, server_url, dead, problems)
+    lost.goto(f"{base}?speed=instant#{fragment}")
+    lost.fill("[data-remote-panel=guest] input[name=name]", "Cleo")
+    lost.click("[data-remote-join]")
+
+    host.locator("[data-pair-start=north]").click()
+    offer = host.locator("[data-pair=north] a[data-pair-offer]")
+    expect(offer).to_have_attribute("href", re.compile("&offer="), timeout=TIMEOUT_MS)
+    link = offer.get_attribute("href") or ""
+    guest = watched(browser, server_url, dead, problems)
+    base, fragment = link.split("#", 1)
+    guest.goto(f"{base}?speed=instant#{fragment}")
+    guest.fill("[data-remote-panel=guest] input[name=name]", "Ben")
+    guest.click("[data-remote-join]")
+    answer = guest.locator("[data-pair=answer] textarea")
+    expect(answer).not_to_be_empty(timeout=TIMEOUT_MS)
+    pasted = host.locator("[data-pair=north] textarea")
+    pasted.fill("not an answer")
+    host.locator("[data-pair=north] [data-pair-connect]").click()
+    expect(host.locator("[data-pair=north]")).to_have_attribute("data-pair-state", "bad_answer")
+    pasted.fill(answer.input_value())
+    host.locator("[data-pair=north] [data-pair-connect]").click()
+    expect(host.locator("[data-pair=north]")).to_have_attribute(
+        "data-pair-state", "connected", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    play_until(host, guest, 6)
+    assert plays(host) >= 6
+    # The guest who waited on the relays was told by now (12 s).
+    expect(lost.locator("[data-remote-panel=guest]")).to_have_attribute(
+        "data-remote-state", "unreachable", timeout=TIMEOUT_MS)
+    expect(lost.locator("[data-remote-words]")).to_contain_text("pair by hand")
+    for page in (host, guest, lost):
+        page.context.close()
+    # What a relay that cannot be reached makes the browser say; nothing else.
+    assert [p for p in problems if dead not in p] == []

@@ -15,12 +15,16 @@
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { fairnessPanel, newSeed } from "./commit.js";
+import { answerPair, readOffer, showAnswer } from "./manual.js";
+import { iceServers } from "./relays.js";
+import { savedTurn } from "./turn.js";
 import { MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const NAME_KEY = "calypso.remote-name.v1";
 const tokenKey = (room) => `calypso.remote-seat.v1.${room}`;
 const seedKey = (room) => `calypso.remote-seed.v1.${room}`; // {commitment, seed}: a fair deal
 const JOIN_RETRY_MS = 2_000;
+const NO_HOST_MS = 12_000; // no table found through the relays by then: say so, offer pairing by hand
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
 function stored(key) {
@@ -198,14 +202,26 @@ export class GuestClient {
   }
 
   async _join(name) {
-    const { openRoom } = await import("./room.js");
     const { room, secret, relays, seat } = this.invite;
     let token = stored(tokenKey(room));
     if (!token) {
       token = newToken();
       store(tokenKey(room), token);
     }
-    this._room = openRoom({ room, secret, relays });
+    const offer = readOffer(location.href);
+    if (offer) {
+      // A pairing link (manual.js): no relay; the answer goes back to the host by hand.
+      const pair = answerPair(offer, iceServers(relays, savedTurn()));
+      this._room = pair.room;
+      this._setState("pairing");
+      pair.answer.then((blob) => showAnswer(this._panel, blob), () => this._setState("bad_offer"));
+    } else {
+      const { openRoom } = await import("./room.js");
+      this._room = openRoom({ room, secret, relays });
+      setTimeout(() => {
+        if (this._host === null && this._panel.dataset.remoteState === "joining") this._setState("unreachable");
+      }, NO_HOST_MS);
+    }
     this._room.onMessage((text, peer) => this._receive(text, peer));
     const join = JSON.stringify({ t: "join", seat, name, token });
     this._room.onJoin((peer) => {
@@ -219,5 +235,10 @@ export class GuestClient {
     this._room.onLeave((peer) => {
       if (peer === this._host) this._panel.dataset.remoteState = "host_left";
     });
+  }
+
+  _setState(state) {
+    this._panel.dataset.remoteState = state;
+    this._word();
   }
 }

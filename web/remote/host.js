@@ -8,6 +8,9 @@
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { FairDeal } from "./commit.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
+import { joinRooms, pairByHand } from "./manual.js";
+import { iceServers } from "./relays.js";
+import { savedTurn } from "./turn.js";
 import { readIntent } from "./wire.js";
 
 const DEALS = new Set(["new_game", "load", "daily"]);
@@ -123,7 +126,7 @@ export class HostClient {
 
   async _open() {
     const { openRoom } = await import("./room.js");
-    this._room = openRoom(this.hosting);
+    this._room = joinRooms(openRoom(this.hosting)); // and the rooms paired by hand (manual.js)
     this._room.onMessage((text, peer) => this._receive(text, peer));
     this._room.onLeave((peer) => {
       const seat = this._peers.get(peer);
@@ -231,6 +234,8 @@ export class HostClient {
       const state = document.createElement("span");
       state.dataset.remoteSeatState = "";
       li.append(link, " ", copy, " ", state);
+      pairByHand({ hosting: this.hosting, addRoom: (room) => this._room?.add(room),
+        ice: iceServers(this.hosting.relays, savedTurn()) }, seat, li);
       lobby.querySelector("ul").append(li);
     }
     this._lobby = lobby;

@@ -13,6 +13,7 @@
 // holding no seat — is refused and counted, never acted on.
 
 export const MAX_NAME_CHARS = 20;
+export const MAX_MESSAGE_CHARS = 64_000; // a view is a few KB; anything bigger is refused
 const TOKEN = /^[0-9a-f]{32}$/;
 const CARD = /^[2-9TJQKA][SHDC]$/;
 
