@@ -75,10 +75,10 @@ export function fairnessPanel(where) {
   panel.innerHTML = `<p data-fair-words></p><p data-fair-who></p>
     <button type="button" class="btn" data-fair-replay hidden></button>`;
   where.append(panel);
-  let said = { id: "remote.fair_committed", params: {} };
+  let said = null; // nothing yet: the host has not committed
   const word = () => {
     if (!hasWords()) return;
-    panel.querySelector("[data-fair-words]").textContent = t(said.id, said.params);
+    panel.querySelector("[data-fair-words]").textContent = said ? t(said.id, said.params) : "";
     panel.querySelector("[data-fair-who]").textContent = t("remote.who_sees");
     panel.querySelector("[data-fair-replay]").textContent = t("remote.fair_replay");
   };
@@ -93,6 +93,8 @@ export function fairnessPanel(where) {
   };
   return {
     element: panel,
+    /** The host's commitment has come (with the seat). */
+    committed: () => show("committed", "remote.fair_committed"),
     /** Checks a reveal; offers the replay when it holds. */
     async revealed(reveal, mine) {
       const verdict = await checkReveal(reveal, mine);

@@ -111,6 +111,7 @@ export class GuestClient {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
       this._sendSeed(String(message.commit ?? ""));
+      this._fairness?.committed();
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._seated(message.hello);
