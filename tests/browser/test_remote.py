@@ -120,6 +120,8 @@ def table(browser: Browser, server_url: str, relay: NostrRelay
     invite.wait_for(timeout=TIMEOUT_MS)
     link = invite.get_attribute("href") or ""
     assert "#join=" in link and "&key=" in link and "friends" not in link
+    # The host's engine first (a guest's wait below is for the table, not for Pyodide's boot).
+    host.evaluate("async () => (await import('./engine-client.js')).engine().ready")
 
     guest = watched(browser, server_url, relay, problems)
     guest_requests: list[str] = []
@@ -128,9 +130,10 @@ def table(browser: Browser, server_url: str, relay: NostrRelay
     guest.goto(f"{base}?speed=instant#{fragment}")
     guest.fill("[data-remote-panel=guest] input[name=name]", "Ben")
     guest.click("[data-remote-join]")
-    # The host's first deal waits for the guest's first card (North leads or follows soon).
-    guest.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                            timeout=TIMEOUT_MS)
+    # The table drawn on both pages. Not "ready": the deal is the seeds' (a fair deal), and a
+    # page's first deal settles only once its own person is to move, which may wait for the
+    # other's card.
+    guest.wait_for_selector("[data-table][data-plays]", state="attached", timeout=TIMEOUT_MS)
     host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
     assert not [url for url in guest_requests if "pyodide" in url or url.endswith(".whl")]
     yield host, guest, problems

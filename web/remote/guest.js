@@ -49,6 +49,7 @@ export class GuestClient {
     this.game = null; // a guest keeps no recipe: the host saves the game
     this.received = []; // every message text from the host, in order (the tests read it)
     this.refused = 0; // messages not acted on
+    this.connectedAt = null; // when the first peer connected (Date.now())
     this._views = [];
     this._taken = 0; // views handed to the page so far
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
@@ -226,6 +227,7 @@ export class GuestClient {
     this._room.onMessage((text, peer) => this._receive(text, peer));
     const join = JSON.stringify({ t: "join", seat, name, token });
     this._room.onJoin((peer) => {
+      this.connectedAt ??= Date.now(); // the first connection to a peer (bench/remote.py)
       if (this._host === null) this._room.send(join, peer);
     });
     // A join sent while a connection is still settling may be lost: ask again until seated.

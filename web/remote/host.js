@@ -59,7 +59,7 @@ export class HostClient {
     if (!this._started && DEALS.has(type)) return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
-    if (CHANGES.has(type)) await this._changed(reply);
+    if (CHANGES.has(type)) this._tellGuests(reply);
     return reply;
   }
 
@@ -77,7 +77,7 @@ export class HostClient {
     const view = await this.engine.request("new_game", deal);
     this._started = true;
     this._lobby.hidden = true;
-    await this._changed(view);
+    this._tellGuests(view);
     return view;
   }
 
@@ -95,12 +95,18 @@ export class HostClient {
       this._turn = null;
       try {
         const reply = await this.engine.request("seat_play", { seat, card: intent.card });
-        await this._changed(reply);
+        this._tellGuests(reply);
         return reply;
       } catch (error) {
         this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message);
       }
     }
+  }
+
+  // This device's reply goes to its page at once; the guests' views follow (their seat_view
+  // requests are queued to the worker now, in order, so each guest gets them in order).
+  _tellGuests(reply) {
+    this._changed(reply).catch((error) => console.error("a guest's view was not sent", error));
   }
 
   // Takes a reply as this device's view and sends each guest its own.

@@ -146,7 +146,9 @@ export function joinRooms(first) {
     onMessage: (fn) => listeners.message.push(fn),
     onJoin: (fn) => listeners.join.push(fn),
     onLeave: (fn) => listeners.leave.push(fn),
-    send: (text, peer) => rooms.find((room) => room.peers().includes(peer))?.send(text, peer),
+    // A peer paired by hand is its room's only one; any other is the first room's (trystero's
+    // list of peers may lag behind a peer whose message has come).
+    send: (text, peer) => (rooms.slice(1).find((room) => room.peers().includes(peer)) ?? rooms[0]).send(text, peer),
     peers: () => rooms.flatMap((room) => room.peers()),
     leave: () => rooms.forEach((room) => room.leave()),
   };
