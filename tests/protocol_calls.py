@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from calypso_core import table
@@ -62,3 +63,26 @@ def recipe() -> dict[str, Any]:
     engine hands it over sealed until the game is over: calypso_core/table/sealed.py)."""
     saved = ok("record")
     return {**saved, "record": opened_record(saved["record"])}
+
+
+def finished_hosted_game(seed: str, guest: int = 0, games: int = 1) -> dict[str, Any]:
+    """The recipe of a whole match of ``games`` dealt from ``seed`` with South on this device
+    and a guest at ``guest`` (a remote table), every card random; the table's session is left
+    reset."""
+    rng = random.Random(3)
+    table.reset()
+    people = [{"seat": 2, "name": "Ana"}, {"seat": guest, "name": "Ben", "remote": True}]
+    view = ok("new_game", seed=seed, people=people, level="random", games=games)
+    while view["status"] != "game_over" or not view["match"]["is_over"]:
+        if view["status"] == "game_over":
+            view = ok("next_game")
+        elif view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] == guest:
+            legal = ok("seat_view", seat=guest)["legal"]
+            view = ok("seat_play", seat=guest, card=rng.choice(legal))
+        else:
+            view = ok("step")
+    saved: dict[str, Any] = ok("record")
+    table.reset()
+    return saved

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from protocol_calls import advance, call, ok
+from protocol_calls import advance, call, finished_hosted_game, ok
 
 from calypso_core import table
+from calypso_core.table.fair import commitment, fair_seed
 from calypso_core.table.transport import EFFECTS, REQUESTS
 
 pytestmark = pytest.mark.usefixtures("fresh_table")
@@ -93,6 +94,15 @@ def a_game_file() -> Payload:
     return {"text": text}
 
 
+def a_fair_check() -> Payload:
+    """A finished game dealt fair, then a game in play: the check changes neither."""
+    host, guests = "a" * 32, {0: "b" * 32}
+    recipe = finished_hosted_game(fair_seed(host, guests))
+    a_game()
+    return {"recipe": recipe, "host": host, "guests": {"0": "b" * 32},
+            "commitment": commitment(host)}
+
+
 # Each request type: how to reach a table where it succeeds; returns its payload.
 SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
@@ -120,6 +130,8 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "rerun": lambda: a_finished_game() and {"iterations": 1},
     "rerun_next": a_rerun,
     "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},
+    "fair_deal": lambda: a_game() and {"host": "a" * 32, "guests": {"0": "b" * 32}},
+    "fair_check": a_fair_check,
 }
 
 

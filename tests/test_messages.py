@@ -179,7 +179,8 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
     "save_problem.": ("msg(`save_problem.kept_${outcome.kept}`)",
                       {"full", "blocked", "kept_tab", "kept_nowhere", "todo_full",
                        "todo_blocked"}),
-    "remote.guest_": ("t(`remote.guest_${state}`", {"name", "joining", "seated", "host_left"}),
+    "remote.guest_": ("t(`remote.guest_${state}`", {"name", "joining", "seated", "host_left",
+                                                     "unreachable", "pairing", "bad_offer"}),
     "error.": ("msg(`error.${error.code}`)", set()),  # the codes: see the test below
     "tour.": ("t(`tour.${step.key}.title`)", set()),  # the steps: see the test below
 }

@@ -26,6 +26,8 @@ const ENTRIES = Object.freeze({
   remote_name: entry("calypso.remote-name.v1"), // the name a guest gave at a friend's table
   remote_seat: entry("calypso.remote-seat.v1", { family: true }), // a guest's seat token, by room
   remote_host: entry("calypso.remote-host.v1", { session: true }), // a host's room and seats, for a reload
+  turn: entry("calypso.turn.v1"), // a person's own TURN server (remote/turn.js)
+  remote_seed: entry("calypso.remote-seed.v1", { family: true }), // a guest's seed of a fair deal, by room
 });
 
 /** @typedef {keyof typeof ENTRIES} Entry */
@@ -146,6 +148,18 @@ function isPeople(people) {
     people.every((p) => isObject(p) && [0, 1, 2, 3].includes(p.seat) &&
       typeof (p.name ?? "") === "string" && (p.name ?? "").length <= 40) &&
     new Set(people.map((p) => p.seat)).size === people.length;
+}
+
+/** The TURN setting kept on this device: {url, username, credential}, or null
+ * (remote/turn.js checks it). */
+export function loadTurn() {
+  const { value } = readJson("turn");
+  return isObject(value) ? value : null;
+}
+
+/** Keeps the TURN setting (null forgets it); false when storage refused it. */
+export function saveTurn(turn) {
+  return writeJson("turn", turn);
 }
 
 /** Forgets the settings kept aside for a bug report (to make room for a save). */

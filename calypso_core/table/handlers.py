@@ -39,6 +39,7 @@ from .daily import (
     seed_date,
 )
 from .errors import ProtocolError
+from .fair import FairDealError, check_fair, fair_seed
 from .match import Match
 from .players import default_level, level_facts
 from .sealed import opened_record, sealed_record
@@ -353,6 +354,43 @@ def _guest_seat(match: Match, seat: Any) -> int:
                             f"({', '.join(str(s) for s in match.remote_seats) or 'none'}), "
                             f"not {brief_repr(seat)}")
     return seat
+
+
+def fair_deal(data: dict[str, Any]) -> dict[str, Any]:
+    """The seed of a fair deal (table.fair): the host's secret seed mixed with the guests'
+    (``guests``: {seat: seed}). Changes nothing."""
+    try:
+        return {"seed": fair_seed(data.get("host"), _guest_seeds(data.get("guests")))}
+    except FairDealError as exc:
+        raise ProtocolError("bad_seed", str(exc)) from None
+
+
+def fair_check(data: dict[str, Any]) -> dict[str, Any]:
+    """Check a finished remote match's ``recipe`` against the host's ``commitment`` and the
+    seeds revealed at its end; the reply names the deal's seed and the plays replayed, a
+    refusal (``unfair``) the first thing that does not hold."""
+    recipe = data.get("recipe")
+    if not isinstance(recipe, dict):
+        raise ProtocolError("bad_request", "fair_check needs the recipe {record, settings}")
+    _check_size("record", recipe.get("record"))
+    _check_size("history", recipe.get("history"))
+    try:
+        seed = check_fair(recipe, data.get("host"), _guest_seeds(data.get("guests")),
+                          data.get("commitment"))
+    except RecordError as exc:
+        raise ProtocolError("unfair", f"the record is impossible: {exc}",
+                            message("error.unfair_record")) from None
+    except FairDealError as exc:
+        raise ProtocolError("unfair", str(exc)) from None
+    games = [*recipe.get("history", []), recipe["record"]]
+    return {"seed": seed, "plays": sum(len(game["plays"]) for game in games)}
+
+
+def _guest_seeds(guests: Any) -> dict[int, str]:
+    if not isinstance(guests, dict) or not all(k in ("0", "1", "2", "3") for k in guests):
+        raise ProtocolError("bad_seed", "guests must be {seat: seed} with seats 0 to 3, not "
+                            f"{brief_repr(guests)}")
+    return {int(seat): seed for seat, seed in guests.items()}
 
 
 def next_game(data: dict[str, Any]) -> dict[str, Any]:

@@ -49,6 +49,11 @@ def computer_players(settings: Settings, game: int) -> dict[int, ComputerPlayer]
     }
 
 
+
+def game_seed(match_seed: str, index: int) -> str:
+    """The shuffle seed of game ``index`` (0-based) of a match dealt from ``match_seed``."""
+    return match_seed if index == 0 else f"{match_seed}/{index + 1}"
+
 class Match:
     """The games of one match, the game in play, its computer players and whose hand
     is shown."""
@@ -64,7 +69,7 @@ class Match:
 
     def game_seed(self, index: int) -> str:
         """The shuffle seed of game ``index`` (0-based) of the match."""
-        return self.settings.seed if index == 0 else f"{self.settings.seed}/{index + 1}"
+        return game_seed(self.settings.seed, index)
 
     def _deal(self, index: int) -> GameState:
         s = self.settings

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -14,9 +15,12 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
+from protocol_calls import finished_hosted_game
 
-from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
+from calypso_core.table.fair import commitment, fair_seed
+
+from .table import PLAYABLE, TIMEOUT_MS, engine_request, open_menu_item, plays
 from .watching import origin_of
 
 CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
@@ -43,12 +47,13 @@ def relay() -> Iterator[NostrRelay]:
     started.stop()
 
 
-def watched(browser: Browser, server_url: str, relay: NostrRelay,
+def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
             problems: list[str]) -> Page:
     """A fresh context's page; anything but the page's origin and the relay is a problem."""
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
-    allowed = {origin_of(server_url), origin_of(relay.url.replace("ws://", "http://"))}
+    url = relay if isinstance(relay, str) else relay.url
+    allowed = {origin_of(server_url), origin_of(url.replace("ws://", "http://"))}
 
     def check(url: str) -> None:
         parts = urlsplit(url)
@@ -127,6 +132,8 @@ def table(browser: Browser, server_url: str, relay: NostrRelay
     invite.wait_for(timeout=TIMEOUT_MS)
     link = invite.get_attribute("href") or ""
     assert "#join=" in link and "&key=" in link and "friends" not in link
+    # The host's engine first (a guest's wait below is for the table, not for Pyodide's boot).
+    host.evaluate("async () => (await import('./engine-client.js')).engine().ready")
 
     guest = watched(browser, server_url, relay, problems)
     guest_requests: list[str] = []
@@ -135,9 +142,10 @@ def table(browser: Browser, server_url: str, relay: NostrRelay
     guest.goto(f"{base}?speed=instant#{fragment}")
     guest.fill("[data-remote-panel=guest] input[name=name]", "Ben")
     guest.click("[data-remote-join]")
-    # The host's first deal waits for the guest's first card (North leads or follows soon).
-    guest.wait_for_selector("html[data-engine-state=ready]", state="attached",
-                            timeout=TIMEOUT_MS)
+    # The table drawn on both pages. Not "ready": the deal is the seeds' (a fair deal), and a
+    # page's first deal settles only once its own person is to move, which may wait for the
+    # other's card.
+    guest.wait_for_selector("[data-table][data-plays]", state="attached", timeout=TIMEOUT_MS)
     host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
     assert not [url for url in guest_requests if "pyodide" in url or url.endswith(".whl")]
     yield host, guest, problems
@@ -377,3 +385,160 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
     assert dealt["ok"] and dealt["result"]["match"]["game"] == 0
     people = engine_request(host, "record")["result"]["settings"]["people"]
     assert {"seat": 0, "name": "Ben", "remote": True} in people
+
+
+def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its_seed(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    fair = host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { fair } = engine().table;
+        return { secret: fair.secret, commitment: await fair.commitment,
+                 guests: Object.fromEntries(fair.seeds) };
+    }""")
+    mine = guest.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table._fair;
+    }""")
+    # The guest sent its seed for the commitment the host had sent it; the deal mixes both.
+    assert mine["commitment"] == fair["commitment"] == commitment(fair["secret"])
+    assert fair["guests"] == {"0": mine["seed"]}
+    dealt = engine_request(host, "record")["result"]["settings"]["seed"]
+    assert dealt == fair_seed(fair["secret"], {0: mine["seed"]})
+    assert fair["secret"] not in "".join(guest_messages(guest))  # not before the end
+
+    # The match ends (the host's page is told so): every guest gets the recipe and the seeds.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        await engine().table._changed({ status: "game_over", match: { is_over: true } });
+    }""")
+    panel = guest.locator("[data-side-panel] [data-fair]")
+    expect(panel).to_have_attribute("data-fair", "ok", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-who]")).to_contain_text("holds every hand")
+
+    # A forged reveal: a seed other than the one committed to.
+    def reveal(message: dict[str, Any]) -> None:
+        guest.evaluate("""async (message) => {
+            const { engine } = await import("./engine-client.js");
+            const guest = engine().table;
+            guest._receive(JSON.stringify(message), guest._host);
+        }""", message)
+
+    record = finished_hosted_game(fair_seed(fair["secret"], {0: mine["seed"]}))
+    honest = {"t": "reveal", "recipe": {"record": record["record"],
+                                        "settings": record["settings"]},
+              "host": fair["secret"], "guests": {"0": mine["seed"]}}
+    reveal({**honest, "host": "e" * 32})
+    expect(panel).to_have_attribute("data-fair", "bad_commitment")
+    expect(panel.locator("[data-fair-replay]")).to_be_hidden()
+    reveal({**honest, "guests": {"0": "e" * 32}})
+    expect(panel).to_have_attribute("data-fair", "bad_mine")
+    # The honest reveal of a whole game: replayed by the engine, loaded only now.
+    reveal(honest)
+    expect(panel).to_have_attribute("data-fair", "ok")
+    panel.locator("[data-fair-replay]").click()
+    expect(panel).to_have_attribute("data-fair", "replayed", timeout=TIMEOUT_MS)
+    expect(panel).to_contain_text("208")
+
+
+def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_servers(
+    page: Page, server_url: str, boot: Any,
+) -> None:
+    assert boot(page, server_url) == "ready"
+    open_menu_item(page, "Settings")
+    form = page.locator("[data-turn-form]")
+    said = form.locator("[data-turn-said]")
+
+    def save(url: str, username: str, credential: str) -> None:
+        form.get_by_label("TURN address").fill(url)
+        form.get_by_label("User name").fill(username)
+        form.get_by_label("Password").fill(credential)
+        form.get_by_role("button", name="Save the TURN server").click()
+
+    def kept() -> Any:
+        return page.evaluate("localStorage.getItem('calypso.turn.v1')")
+
+    save("http://turn.example.org", "ana", "secret")
+    expect(said).to_contain_text("must look like turn:host:port")
+    save("turn:turn.example.org:70000", "ana", "secret")
+    expect(said).to_contain_text("must look like turn:host:port")
+    save("turns:turn.example.org:5349?transport=tcp", "ana", "")
+    expect(said).to_contain_text("both a user name and a password")
+    assert kept() is None  # nothing half-kept
+    save(" turn:192.0.2.7:3478?transport=udp ", "ana", "s3cret")
+    expect(form).to_have_attribute("data-turn-state", "saved")
+    assert json.loads(kept()) == {"url": "turn:192.0.2.7:3478?transport=udp",
+                                  "username": "ana", "credential": "s3cret"}
+    servers = page.evaluate("""async () => {
+        const { iceServers } = await import("./remote/relays.js");
+        const { savedTurn } = await import("./remote/turn.js");
+        return [iceServers(["wss://relay.example.org"], savedTurn()),
+                iceServers(["ws://127.0.0.1:7000"], savedTurn())];
+    }""")
+    turn = {"urls": "turn:192.0.2.7:3478?transport=udp", "username": "ana",
+            "credential": "s3cret"}
+    assert servers[0][-1] == turn and len(servers[0]) == 3  # after the two STUN servers
+    assert servers[1] == [turn]
+    # Kept for the next visit; a hand-edited value that no longer checks out is dropped.
+    # (Opened again once the offline copy is made: leaving cuts its fetches short.)
+    page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=TIMEOUT_MS)
+    assert boot(page, server_url) == "ready"
+    open_menu_item(page, "Settings")
+    expect(form.get_by_label("TURN address")).to_have_value(turn["urls"])
+    page.evaluate("localStorage.setItem('calypso.turn.v1', '{\"url\": \"stun:x\"}')")
+    assert page.evaluate("""async () => (await import("./remote/turn.js")).savedTurn()""") is None
+    save("", "", "")
+    expect(form).to_have_attribute("data-turn-state", "cleared")
+    assert kept() is None
+
+
+def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
+    browser: Browser, server_url: str,
+) -> None:
+    # The relays named are on a port where nothing listens: no relay can be reached.
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = f"ws://127.0.0.1:{probe.getsockname()[1]}"
+    problems: list[str] = []
+    host = watched(browser, server_url, dead, problems)
+    host.goto(f"{server_url}?remote=north&level=random&speed=instant"
+              f"&relays={quote(dead, safe='')}")
+    invite = host.locator("a[data-invite=north]").get_attribute("href", timeout=TIMEOUT_MS)
+    base, fragment = (invite or "").split("#", 1)
+    # A guest who follows the ordinary invitation is told plainly, and offered pairing.
+    lost = watched(browser, server_url, dead, problems)
+    lost.goto(f"{base}?speed=instant#{fragment}")
+    lost.fill("[data-remote-panel=guest] input[name=name]", "Cleo")
+    lost.click("[data-remote-join]")
+
+    host.locator("[data-pair-start=north]").click()
+    offer = host.locator("[data-pair=north] a[data-pair-offer]")
+    expect(offer).to_have_attribute("href", re.compile("&offer="), timeout=TIMEOUT_MS)
+    link = offer.get_attribute("href") or ""
+    guest = watched(browser, server_url, dead, problems)
+    base, fragment = link.split("#", 1)
+    guest.goto(f"{base}?speed=instant#{fragment}")
+    guest.fill("[data-remote-panel=guest] input[name=name]", "Ben")
+    guest.click("[data-remote-join]")
+    answer = guest.locator("[data-pair=answer] textarea")
+    expect(answer).not_to_be_empty(timeout=TIMEOUT_MS)
+    pasted = host.locator("[data-pair=north] textarea")
+    pasted.fill("not an answer")
+    host.locator("[data-pair=north] [data-pair-connect]").click()
+    expect(host.locator("[data-pair=north]")).to_have_attribute("data-pair-state", "bad_answer")
+    pasted.fill(answer.input_value())
+    host.locator("[data-pair=north] [data-pair-connect]").click()
+    expect(host.locator("[data-pair=north]")).to_have_attribute(
+        "data-pair-state", "connected", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    play_until(host, guest, 6)
+    assert plays(host) >= 6
+    # The guest who waited on the relays was told by now (12 s).
+    expect(lost.locator("[data-remote-panel=guest]")).to_have_attribute(
+        "data-remote-state", "unreachable", timeout=TIMEOUT_MS)
+    expect(lost.locator("[data-remote-words]")).to_contain_text("pair by hand")
+    for page in (host, guest, lost):
+        page.context.close()
+    # What a relay that cannot be reached makes the browser say; nothing else.
+    assert [p for p in problems if dead not in p] == []

@@ -17,11 +17,16 @@
 
 import { EngineError } from "../engine-client.js";
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
-import { readText, writeText } from "../storage.js";
+import { readJson, readText, writeJson, writeText } from "../storage.js";
+import { fairnessPanel, newSeed } from "./commit.js";
+import { answerPair, readOffer, showAnswer } from "./manual.js";
 import { GuestPresence, readPresence } from "./presence.js";
+import { iceServers } from "./relays.js";
+import { savedTurn } from "./turn.js";
 import { ASKS, MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
+const NO_HOST_MS = 12_000; // no table found through the relays by then: say so, offer pairing by hand
 const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
 // The name a guest gave, and their seat's token at a room (storage.js names the keys). If
@@ -35,6 +40,7 @@ export class GuestClient {
     this.game = null; // a guest keeps no recipe: the host saves the game
     this.received = []; // every message text from the host, in order (the tests read it)
     this.refused = 0; // messages not acted on
+    this.connectedAt = null; // when the first peer connected (Date.now())
     this._views = [];
     this._taken = 0; // views handed to the page so far
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
@@ -42,6 +48,8 @@ export class GuestClient {
     this._host = null; // the peer that seated this guest
     this._intents = 0;
     this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
+    this._fair = null; // {commitment, seed}: this seat's part of a fair deal (commit.js)
+    this._fairness = null; // its panel
     this.ready = new Promise((resolve) => {
       this._seated = resolve;
     });
@@ -96,7 +104,7 @@ export class GuestClient {
   }
 
   _receive(text, peer) {
-    const message = readMessage(text, ["seated", "lobby", "view", "answer", "refused", "presence"]);
+    const message = readMessage(text, ["seated", "lobby", "view", "answer", "refused", "presence", "reveal", "commit"]);
     if (!message || (this._host !== null && peer !== this._host)) {
       this.refused += 1;
       return;
@@ -106,6 +114,8 @@ export class GuestClient {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
       this.presence.host(false);
+      this._sendSeed(String(message.commit ?? ""));
+      this._fairness?.committed();
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._seated(message.hello);
@@ -127,6 +137,14 @@ export class GuestClient {
     } else if (message.t === "answer" && peer === this._host) {
       this._asks.get(message.n)?.resolve(message.result);
       this._asks.delete(message.n);
+    } else if (message.t === "reveal" && peer === this._host && this._fair) {
+      const where = document.querySelector("[data-side-panel]");
+      if (where) where.prepend(this._fairness.element);
+      this._fairness.revealed(message, { ...this._fair, seat: this.invite.seat });
+    } else if (message.t === "commit" && peer === this._host) {
+      // A new match at the same table: a new commitment, a new seed of this guest's.
+      this._sendSeed(String(message.commit ?? ""));
+      this._fairness?.committed();
     } else if (message.t === "refused" && peer === this._host) {
       const text = typeof message.text?.id === "string" ? message.text : null; // drawn from our catalogs
       const error = new EngineError({ code: message.code, message: String(message.message ?? message.code), text });
@@ -136,6 +154,19 @@ export class GuestClient {
       this._asks.delete(message.n);
     }
   }
+
+  // A fair deal: this seat's seed goes to the host only once its commitment has come (the
+  // same seed again after a reload, unless the host committed to another).
+  _sendSeed(commitment) {
+    // {commitment, seed}: this seat's part of a fair deal, kept by room (a reload sends the
+    // same seed for the same commitment); a hand-edited value: a new seed.
+    const kept = readJson("remote_seed", this.invite.room).value;
+    const fair = kept?.commitment === commitment && /^[0-9a-f]{32}$/.test(kept.seed) ? kept : { commitment, seed: newSeed() };
+    writeJson("remote_seed", fair, this.invite.room);
+    this._fair = fair;
+    this._send({ t: "seed", seed: fair.seed });
+  }
+
 
   // -- joining -------------------------------------------------------------------------------
 
@@ -168,6 +199,7 @@ export class GuestClient {
     const place = () => {
       document.documentElement.dataset.remote = "guest"; // no engine loads here (style.css)
       document.querySelector(".boot-card")?.append(panel);
+      this._fairness = fairnessPanel(document.querySelector(".boot-card") ?? document.body);
       this._word();
     };
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
@@ -193,17 +225,30 @@ export class GuestClient {
   }
 
   async _join(name) {
-    const { openRoom } = await import("./room.js");
     const { room, secret, relays, seat } = this.invite;
     let token = stored("remote_seat", room);
     if (!token) {
       token = newToken();
       store("remote_seat", token, room);
     }
-    this._room = openRoom({ room, secret, relays });
+    const offer = readOffer(location.href);
+    if (offer) {
+      // A pairing link (manual.js): no relay; the answer goes back to the host by hand.
+      const pair = answerPair(offer, iceServers(relays, savedTurn()));
+      this._room = pair.room;
+      this._setState("pairing");
+      pair.answer.then((blob) => showAnswer(this._panel, blob), () => this._setState("bad_offer"));
+    } else {
+      const { openRoom } = await import("./room.js");
+      this._room = openRoom({ room, secret, relays });
+      setTimeout(() => {
+        if (this._host === null && this._panel.dataset.remoteState === "joining") this._setState("unreachable");
+      }, NO_HOST_MS);
+    }
     this._room.onMessage((text, peer) => this._receive(text, peer));
     const join = JSON.stringify({ t: "join", seat, name, token });
     this._room.onJoin((peer) => {
+      this.connectedAt ??= Date.now(); // the first connection to a peer (bench/remote.py)
       if (this._host === null) this._room.send(join, peer);
     });
     // A join sent while a connection is still settling may be lost: ask again until seated,
@@ -217,5 +262,10 @@ export class GuestClient {
       this._panel.dataset.remoteState = "host_left";
       this.presence.host(true);
     });
+  }
+
+  _setState(state) {
+    this._panel.dataset.remoteState = state;
+    this._word();
   }
 }

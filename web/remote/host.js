@@ -6,19 +6,24 @@
 // nothing else about the game.
 
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { FairDeal } from "./commit.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
-import { hosting as reopen, HostPresence } from "./presence.js";
+import { hosting as reopen, HostPresence, keep } from "./presence.js";
+import { joinRooms, pairByHand } from "./manual.js";
+import { iceServers } from "./relays.js";
+import { savedTurn } from "./turn.js";
 import { ASKS, readIntent } from "./wire.js";
 
 const DEALS = new Set(["new_game", "load", "daily"]);
 const CHANGES = new Set(["play", "step", "undo", "next_game", "view", "reveal"]);
 const RATE = { messages: 20, perMs: 1000 }; // a peer's messages beyond this are dropped
+const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
 
 export class HostClient {
   constructor(engine, asked) {
     this.engine = engine;
     // {guests, relays, room, secret}: this tab's room before a reload, else a new one
-    const { hosting, seats, resumed } = reopen(asked);
+    const { hosting, seats, resumed, fair } = reopen(asked);
     this.hosting = hosting;
     this._resumed = resumed; // a reload: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
@@ -30,6 +35,11 @@ export class HostClient {
     this._view = null; // this device's latest view
     this._started = false;
     this._turn = null; // {seat, resolve}: a guest's card awaited
+    // The deal's seed mixes this secret and the guests' seeds (a reload keeps them: the
+    // guests' pages check the reveal against the commitment they were sent).
+    this.fair = FairDeal.from(fair);
+    this._revealed = false;
+    this._fairRound = null; // a new match's round of seeds: checks whether every seed is in
     this._seatedAll = new Promise((resolve) => {
       this._allSeated = resolve;
     });
@@ -72,7 +82,7 @@ export class HostClient {
     if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
-    if (CHANGES.has(type)) await this._changed(reply);
+    if (CHANGES.has(type)) this._tellGuests(reply);
     return reply;
   }
 
@@ -86,11 +96,13 @@ export class HostClient {
     const people = [...(here.length ? here : [{ seat: this.hostSeat, name: "" }]),
       ...[...this.seats].map(([seat, s]) => ({ seat, name: s.name, remote: true }))];
     const deal = { people };
-    for (const key of ["level", "levels", "rules", "games", "suit", "seed"]) if (payload[key] !== undefined) deal[key] = payload[key];
+    for (const key of ["level", "levels", "rules", "games", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];
+    if (this._started) await this._newFairRound(); // a new match: new seeds, never the last match's
+    deal.seed = await this.fair.dealSeed(this.engine); // never ?seed=: nobody chooses the cards
     const view = await this.engine.request("new_game", deal);
     this._started = true;
     this._lobby.hidden = true;
-    await this._changed(view);
+    this._tellGuests(view);
     this.presence.changed();
     return view;
   }
@@ -132,12 +144,12 @@ export class HostClient {
       this._turn = null;
       if (intent === null) {
         const reply = await this.engine.request("step");
-        await this._changed(reply);
+        this._tellGuests(reply);
         return reply;
       }
       try {
         const reply = await this.engine.request("seat_play", { seat, card: intent.card });
-        await this._changed(reply);
+        this._tellGuests(reply);
         return reply;
       } catch (error) {
         this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message, error.text);
@@ -145,11 +157,24 @@ export class HostClient {
     }
   }
 
+  // This device's reply goes to its page at once; the guests' views follow (their seat_view
+  // requests are queued to the worker now, in order, so each guest gets them in order).
+  _tellGuests(reply) {
+    this._changed(reply).catch((error) => console.error("a guest's view was not sent", error));
+  }
+
   // Takes a reply as this device's view and sends each guest its own.
   async _changed(reply) {
     if (!reply || typeof reply.status !== "string") return;
     this._view = reply;
     await Promise.all([...this.seats.keys()].map((seat) => this._sendView(seat, reply.event ?? null)));
+    if (reply.status === "game_over" && reply.match?.is_over && !this._revealed) {
+      // The match is over (not before: the seeds deal its every game): every guest gets its
+      // recipe and the seeds.
+      this._revealed = true;
+      const reveal = this.fair.reveal(await this.engine.request("record"));
+      for (const s of this.seats.values()) if (s.peer) this._send(s.peer, reveal);
+    }
   }
 
   async _sendView(seat, event = null) {
@@ -163,7 +188,7 @@ export class HostClient {
 
   async _open() {
     const { openRoom } = await import("./room.js");
-    this._room = openRoom(this.hosting);
+    this._room = joinRooms(openRoom(this.hosting)); // and the rooms paired by hand (manual.js)
     this._room.onMessage((text, peer) => this._receive(text, peer));
     this._room.onLeave((peer) => {
       const seat = this._peers.get(peer);
@@ -213,6 +238,7 @@ export class HostClient {
     const seat = this._peers.get(peer);
     if (seat === undefined) return this._refuse(null, "no_seat");
     const held = this.seats.get(seat);
+    if (intent.t === "seed") return this._seed(seat, intent.seed, peer);
     if (intent.n <= held.lastIntent) return this._refuse(peer, "repeated", intent.n);
     held.lastIntent = intent.n;
     if (intent.t === "ask") return this._answer(peer, seat, intent);
@@ -240,7 +266,7 @@ export class HostClient {
       this._peers.set(peer, seat);
       this._drawLobby();
     }
-    this._send(peer, { t: "seated", seat, hello: await this.engine.ready });
+    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
@@ -250,8 +276,48 @@ export class HostClient {
     return undefined;
   }
 
+  // A guest's seed, sent once it had the commitment; another seed from the same seat later
+  // is refused (the deal may be dealt from the first already).
+  _seed(seat, seed, peer) {
+    if (!this.fair.take(seat, seed)) return this._refuse(peer, "seed_changed");
+    this._keep();
+    this._checkSeated();
+    this._fairRound?.();
+    return undefined;
+  }
+
+  // A new match at the same table: a new secret, its commitment to every guest here, and
+  // their new seeds (FAIR_ROUND_MS at most: a guest away is left out of the mix, and its page
+  // says the deal was not checked with its seed).
+  async _newFairRound() {
+    this.fair = new FairDeal();
+    this._revealed = false;
+    this._keep();
+    const commit = await this.fair.commitment;
+    const here = [...this.seats].filter(([, s]) => s.peer);
+    for (const [, s] of here) this._send(s.peer, { t: "commit", commit });
+    await new Promise((resolve) => {
+      const done = () => {
+        this._fairRound = null;
+        resolve(undefined);
+      };
+      this._fairRound = () => {
+        if (this.fair.hasAll(here.map(([seat]) => seat))) done();
+      };
+      this._fairRound();
+      setTimeout(done, FAIR_ROUND_MS);
+    });
+  }
+
+  // The first deal waits for every guest's seat and seed.
   _checkSeated() {
-    if ([...this.seats.values()].every((s) => s.token !== null)) this._allSeated();
+    const seats = [...this.seats.keys()];
+    if (seats.every((seat) => this.seats.get(seat).token !== null) && this.fair.hasAll(seats)) this._allSeated();
+  }
+
+  // Keeps the room, its seats and the fair deal's secret and seeds for a reload of this tab.
+  _keep() {
+    keep(this.hosting, this.seats, this.fair.kept());
   }
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------
@@ -262,6 +328,7 @@ export class HostClient {
     lobby.dataset.remotePanel = "host";
     lobby.setAttribute("aria-live", "polite");
     lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>
+      <p class="remote-note" data-i18n="remote.who_sees"></p>
       <button type="button" class="btn" data-remote-start data-i18n="remote.start_now">Start now</button>`;
     lobby.querySelector("[data-remote-start]").addEventListener("click", () => this.startNow());
     for (const seat of this.seats.keys()) {
@@ -278,6 +345,8 @@ export class HostClient {
       const state = document.createElement("span");
       state.dataset.remoteSeatState = "";
       li.append(link, " ", copy, " ", state);
+      pairByHand({ hosting: this.hosting, addRoom: (room) => this._room?.add(room),
+        ice: iceServers(this.hosting.relays, savedTurn()) }, seat, li);
       lobby.querySelector("ul").append(li);
       import("./qr.js").then(({ qrCode }) => {
         li.append(qrCode(link.href, ""));

@@ -20,20 +20,20 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
  * The room a host's page opens: the one this tab opened before (a reload) when it was for the
  * same guests' seats and relays, with its seats' names, tokens and stand-ins; else the new
  * one the address asked for. Returns {hosting, seats: [[seat, {name, token, computer}]],
- * resumed}.
+ * resumed, fair: the fair deal kept, or null}.
  */
 export function hosting(asked) {
   const kept = readJson("remote_host").value ?? null; // unreadable or blocked: a new room
   const fresh = (seat) => [seat, { name: null, token: null, computer: null }];
   if (!kept || !same(kept.guests, asked.guests) || !same(kept.relays, asked.relays)
       || typeof kept.room !== "string" || typeof kept.secret !== "string" || !Array.isArray(kept.seats)) {
-    return { hosting: asked, seats: asked.guests.map(fresh), resumed: false };
+    return { hosting: asked, seats: asked.guests.map(fresh), resumed: false, fair: null };
   }
   const seats = asked.guests.map((seat) => {
     const s = kept.seats.find((k) => k?.seat === seat);
     return s ? [seat, { name: s.name ?? null, token: s.token ?? null, computer: s.computer ?? null }] : fresh(seat);
   });
-  return { hosting: { ...asked, room: kept.room, secret: kept.secret }, seats, resumed: true };
+  return { hosting: { ...asked, room: kept.room, secret: kept.secret }, seats, resumed: true, fair: kept.fair ?? null };
 }
 
 /** The guests' seats as every screen is told: [{seat, name, here, computer}]. */
@@ -50,12 +50,13 @@ export function readPresence(seats) {
   return ok ? seats.map(({ seat, name, here, computer }) => ({ seat, name, here, computer })) : null;
 }
 
-/** Keeps the host's room and seats for a reload of this tab. */
-export function keep(hostingNow, seats) {
+/** Keeps the host's room, seats and fair deal ({secret, seeds}: commit.js) for a reload of
+ * this tab. */
+export function keep(hostingNow, seats, fair) {
   const { guests, relays, room, secret } = hostingNow;
   const kept = [...seats].map(([seat, s]) => ({ seat, name: s.name, token: s.token, computer: s.computer }));
   // storage blocked: a reload opens a new room (the guests need new links)
-  writeJson("remote_host", { guests, relays, room, secret, seats: kept });
+  writeJson("remote_host", { guests, relays, room, secret, seats: kept, fair });
 }
 
 // -- what screen readers hear ------------------------------------------------------------------
@@ -180,7 +181,7 @@ export class HostPresence {
     const said = changes(this._said, now);
     this._said = now;
     if (host.started) announce(said);
-    keep(host.hosting, host.seats);
+    keep(host.hosting, host.seats, host.fair.kept());
     for (const s of host.seats.values()) if (s.peer) host.send(s.peer, { t: "presence", seats: now });
     host.room?.quiet(now.every((p) => p.here));
     this.draw();

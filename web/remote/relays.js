@@ -42,7 +42,9 @@ export function allLoopback(relays) {
   return relays.every((url) => LOOPBACK.has(new URL(url).hostname));
 }
 
-/** The ICE servers for a table found through these relays. */
-export function iceServers(relays) {
-  return allLoopback(relays) ? [] : STUN_SERVERS.map((urls) => ({ urls }));
+/** The ICE servers for a table found through these relays, with this person's own TURN
+ * server when they set one (remote/turn.js). */
+export function iceServers(relays, turn = null) {
+  const stun = allLoopback(relays) ? [] : STUN_SERVERS.map((urls) => ({ urls }));
+  return turn ? [...stun, turn] : stun;
 }

@@ -13,16 +13,17 @@
 
 import { getRelaySockets, joinRoom, pauseRelayReconnection, resumeRelayReconnection } from "../vendor/nostr/index.mjs";
 import { iceServers } from "./relays.js";
+import { MAX_MESSAGE_CHARS } from "./wire.js";
+import { savedTurn } from "./turn.js";
 
 const APP_ID = "calypso-card-game";
-export const MAX_MESSAGE_CHARS = 64_000; // a view is a few KB; anything bigger is refused
 
 export function openRoom({ room, secret, relays }) {
   const joined = joinRoom({
     appId: APP_ID,
     password: secret,
     relayConfig: { urls: relays, redundancy: relays.length },
-    rtcConfig: { iceServers: iceServers(relays) },
+    rtcConfig: { iceServers: iceServers(relays, savedTurn()) },
   }, room);
   const action = joined.makeAction("calypso");
   const listeners = { message: [], join: [], leave: [] };

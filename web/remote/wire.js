@@ -3,14 +3,19 @@
 //   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
 //   {t: "ask", what, n}              a question for the host's engine about one's own seat
 //                                    (ASKS: what → the engine's request, given the seat)
+//   {t: "seed", seed}                the guest's part of a fair deal, once the host committed
 // and the host answers with:
-//   {t: "seated", seat, hello}       the seat is the guest's; hello: the engine's facts
+//   {t: "seated", seat, hello, commit}  the seat is the guest's; hello: the engine's facts;
+//                                    commit: SHA-256 of the host's secret seed (commit.js)
 //   {t: "lobby", seats}              who has joined: [{seat, name}] of the guests' seats
 //   {t: "view", view}                the table as this seat sees it (after every change)
 //   {t: "answer", n, result}         the engine's answer to ask n
 //   {t: "refused", code, message, n} an intent refused; nothing changed
 //   {t: "presence", seats}           who is connected, who is away, who a computer plays
 //                                    for: [{seat, name, here, computer}] (presence.js)
+//   {t: "commit", commit}           a new match at the same table: a new commitment, for a
+//                                    new seed of the guest's
+//   {t: "reveal", recipe, host, guests}  once the match is over: its recipe and every seed
 // Anything else — malformed, oversized, for another seat, out of turn, repeated, from a peer
 // holding no seat — is refused and counted, never acted on.
 
@@ -18,6 +23,7 @@ export const MAX_NAME_CHARS = 20;
 /** What a guest may ask: the engine's request for it, which answers from that seat's
  * observation only (docs/protocol.md). */
 export const ASKS = { hint: "seat_hint" };
+export const MAX_MESSAGE_CHARS = 64_000; // a view is a few KB; anything bigger is refused
 const TOKEN = /^[0-9a-f]{32}$/;
 const CARD = /^[2-9TJQKA][SHDC]$/;
 
@@ -38,11 +44,13 @@ export function readMessage(text, kinds) {
  * A guest's intent checked for shape (the engine checks the rest), else null.
  * @param {string} text
  * @returns {{t: "join", seat: number, name: string, token: string}
- *   | {t: "play", card: string, n: number} | {t: "ask", what: string, n: number} | null}
+ *   | {t: "play", card: string, n: number} | {t: "ask", what: string, n: number}
+ *   | {t: "seed", seed: string} | null}
  */
 export function readIntent(text) {
-  const message = readMessage(text, ["join", "play", "ask"]);
+  const message = readMessage(text, ["join", "play", "ask", "seed"]);
   if (!message) return null;
+  if (message.t === "seed") return typeof message.seed === "string" && TOKEN.test(message.seed) ? { t: "seed", seed: message.seed } : null;
   if (message.t === "join") {
     const { seat, name, token } = message;
     if (!Number.isInteger(seat) || seat < 0 || seat > 3) return null;
