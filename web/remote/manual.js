@@ -151,6 +151,8 @@ export function joinRooms(first) {
     send: (text, peer) => (rooms.slice(1).find((room) => room.peers().includes(peer)) ?? rooms[0]).send(text, peer),
     peers: () => rooms.flatMap((room) => room.peers()),
     leave: () => rooms.forEach((room) => room.leave()),
+    // The relays' room goes quiet (room.js); a room paired by hand has no relay to quiet.
+    quiet: (on) => first.quiet?.(on),
   };
   joined.add(first);
   return joined;
