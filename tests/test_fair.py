@@ -29,12 +29,13 @@ def test_the_deals_seed_depends_on_every_seed_and_on_the_seats() -> None:
               fair_seed(HOST, {0: BEN, 1: "e" * 32}), fair_seed(HOST, {0: CLEO, 1: BEN}),
               fair_seed(HOST, {0: BEN})}
     assert seed not in others and len(others) == 5
+    # A table started before any guest was seated: the host's seed alone.
+    assert fair_seed(HOST, {}) not in others | {seed}
 
 
 @pytest.mark.parametrize(("host", "guests", "says"), [
     ("friends", {0: BEN}, "the host's seed must be 32 hexadecimal digits"),
     (HOST.upper(), {0: BEN}, "the host's seed must be"),
-    (HOST, {}, "1 to 3 guests' seeds, not 0"),
     (HOST, {0: BEN, 1: BEN, 2: BEN, 3: BEN}, "not 4"),
     (HOST, {4: BEN}, "a guest's seat is 0 to 3, not 4"),
     (HOST, {0: BEN[:-1]}, "the seed of seat 0 must be 32 hexadecimal digits"),

@@ -42,8 +42,10 @@ def commitment(host_seed: Any) -> str:
 def fair_seed(host_seed: Any, guest_seeds: Mapping[int, Any]) -> str:
     """The deal's seed: SHA-256 of the host's seed and each guest's, by seat, in hex."""
     _check_seed("the host's seed", host_seed)
-    if not guest_seeds or len(guest_seeds) > 3:
-        raise FairDealError(f"a fair deal mixes 1 to 3 guests' seeds, not {len(guest_seeds)}")
+    # No guest's seed: a table started before any guest was seated (computers in every
+    # guest's seat); the host's secret seed alone, still revealed at the end.
+    if len(guest_seeds) > 3:
+        raise FairDealError(f"a fair deal mixes 0 to 3 guests' seeds, not {len(guest_seeds)}")
     for seat, seed in guest_seeds.items():
         if type(seat) is not int or not 0 <= seat <= 3:
             raise FairDealError(f"a guest's seat is 0 to 3, not {seat!r}")

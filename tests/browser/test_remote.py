@@ -241,7 +241,7 @@ def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
     # only, tests/test_remote_seats.py), one the guest may play.
     answers = [json.loads(text) for text in guest_messages(guest)]
     assert [a["result"]["card"] for a in answers if a["t"] == "answer"][-1] == shown
-    assert guest.locator(f"{PLAYABLE}[data-card='{shown}']").count() == 1
+    assert guest.locator(f"{PLAYABLE}[data-card='{shown}']").count() >= 1  # four packs: maybe two
     assert guest.locator("[data-notice]").inner_text()
     # Each page calls its own person's seat "You"; the host names the guest.
     assert names(host, "isYou", 2)
