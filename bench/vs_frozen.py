@@ -74,15 +74,21 @@ class FrozenSeat:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
+    @property
+    def last_result(self) -> Any:
+        return self.bot.last_result
+
     def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any:
         return CARDS[int(self.bot.choose(observation, legal))]
 
 
 def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -> dict[str, Any]:
-    """One board: A as North-South, then as East-West; A's margin a game and move times."""
+    """One board: A as North-South, then as East-West; A's margin a game, and each side's
+    time and iterations spent a move with a choice."""
     state0 = new_game(board_seed(seed, board), Rules())
     margin = 0.0
     times: dict[str, list[float]] = {"a": [], "b": []}
+    spent: dict[str, list[int]] = {"a": [], "b": []}
     calypsos = {"a": 0, "b": 0}
     for a_side in (0, 1):
         bots: list[Any] = []
@@ -102,13 +108,15 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
             side = "a" if seat & 1 == a_side else "b"
             if len(legal) > 1:
                 times[side].append(time.perf_counter() - start)
+                spent[side].append(bots[seat].last_result.iterations)
             state.play(card)
         scores = state.partnership_scores()
         margin += (scores[a_side] - scores[a_side ^ 1]) / 2
         for seat in range(4):
             calypsos["a" if seat & 1 == a_side else "b"] += state.completed(seat)
     return {"margin": margin, "calypsos": calypsos,
-            "ms": {k: [round(1000 * t, 1) for t in v] for k, v in times.items()}}  # fmt: skip
+            "ms": {k: [round(1000 * t, 1) for t in v] for k, v in times.items()},
+            "iterations": spent}  # fmt: skip
 
 
 def search_settings(bot: type) -> dict[str, Any]:
@@ -168,13 +176,16 @@ def report(rows: dict[int, dict[str, Any]]) -> str:
     half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else math.inf
     parts = [f"{n} boards: A {mean:+.0f} a game (95% interval {mean - half:+.0f} to "
              f"{mean + half:+.0f}), boards won {sum(m > 0 for m in margins)}"]  # fmt: skip
-    for side in ("a", "b"):
-        ms = sorted(t for r in rows.values() for t in r["ms"][side])
-        if ms:
-            p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-            average = statistics.fmean(ms)
-            parts.append(f"{side.upper()} ms a move with a choice: mean {average:.0f}, "
-                         f"p50 {statistics.median(ms):.0f}, p95 {p95:.0f}")  # fmt: skip
+    # Iterations a move are the load-free measure of what each side spends (boards logged
+    # before they were recorded have none).
+    for field, unit in (("ms", "ms"), ("iterations", "iterations")):
+        for side in ("a", "b"):
+            values = sorted(t for r in rows.values() for t in r.get(field, {}).get(side, []))
+            if values:
+                p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+                average = statistics.fmean(values)
+                parts.append(f"{side.upper()} {unit} a move with a choice: mean {average:.0f}, "
+                             f"p50 {statistics.median(values):.0f}, p95 {p95:.0f}")  # fmt: skip
     cal = {s: sum(r["calypsos"][s] for r in rows.values()) / (2 * n) for s in ("a", "b")}
     parts.append(f"calypsos a game A {cal['a']:.2f} / B {cal['b']:.2f}")
     return "; ".join(parts)

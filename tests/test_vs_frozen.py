@@ -28,6 +28,8 @@ def test_a_master_against_the_same_code_draws_every_board(vs_frozen: ModuleType)
     assert row["margin"] == 0
     assert row["calypsos"]["a"] == row["calypsos"]["b"]
     assert len(row["ms"]["a"]) > 50 and len(row["ms"]["b"]) > 50
+    assert sorted(row["iterations"]["a"]) == sorted(row["iterations"]["b"])
+    assert len(row["iterations"]["a"]) == len(row["ms"]["a"])
 
 
 def test_the_frozen_master_is_the_commit_s_code_under_another_name(
