@@ -13,10 +13,14 @@ the same run, so the budgets can be matched in time (the report gives mean, p50 
 
 ``--set NAME=VALUE`` overrides a class constant of A's ``MasterBot`` (a screen of a
 variant without editing the code, such as ``--set DROP_Z=2.0``). ``--log`` appends each
-finished board as a JSON line; a run with the same log and the same key (label, seed,
-budgets, frozen commit, overrides) skips the boards already there, so a long run can be
-stopped and resumed. After every board one line reports the mean margin of A a game with
-its 95% interval (mean ± 1.96 standard errors over boards).
+finished board as a JSON line with the match's key: label, seed, budgets, the frozen
+commit and every search constant of A as it plays (its ``--set`` overrides applied), so a
+variant turned on by default later still matches its run with ``--set``. A log holds one
+match: the same command skips the boards already there, so a long run can be stopped and
+resumed, and a run whose key differs from the log's is refused, naming what differs (a
+resume cannot mix variants). A last line cut short by a kill is dropped. After every board
+one line reports the mean margin of A a game with its 95% interval (mean ± 1.96 standard
+errors over boards).
 """
 
 from __future__ import annotations
@@ -70,15 +74,21 @@ class FrozenSeat:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
 
+    @property
+    def last_result(self) -> Any:
+        return self.bot.last_result
+
     def choose(self, observation: dict[str, Any], legal: list[Any]) -> Any:
         return CARDS[int(self.bot.choose(observation, legal))]
 
 
 def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -> dict[str, Any]:
-    """One board: A as North-South, then as East-West; A's margin a game and move times."""
+    """One board: A as North-South, then as East-West; A's margin a game, and each side's
+    time and iterations spent a move with a choice."""
     state0 = new_game(board_seed(seed, board), Rules())
     margin = 0.0
     times: dict[str, list[float]] = {"a": [], "b": []}
+    spent: dict[str, list[int]] = {"a": [], "b": []}
     calypsos = {"a": 0, "b": 0}
     for a_side in (0, 1):
         bots: list[Any] = []
@@ -98,13 +108,65 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
             side = "a" if seat & 1 == a_side else "b"
             if len(legal) > 1:
                 times[side].append(time.perf_counter() - start)
+                spent[side].append(bots[seat].last_result.iterations)
             state.play(card)
         scores = state.partnership_scores()
         margin += (scores[a_side] - scores[a_side ^ 1]) / 2
         for seat in range(4):
             calypsos["a" if seat & 1 == a_side else "b"] += state.completed(seat)
     return {"margin": margin, "calypsos": calypsos,
-            "ms": {k: [round(1000 * t, 1) for t in v] for k, v in times.items()}}  # fmt: skip
+            "ms": {k: [round(1000 * t, 1) for t in v] for k, v in times.items()},
+            "iterations": spent}  # fmt: skip
+
+
+def search_settings(bot: type) -> dict[str, Any]:
+    """Every search constant of a bot class as JSON values, less the budget and clock the
+    match sets itself."""
+    plain = (bool, int, float, str, tuple, list, type(None))
+    values = {n: getattr(bot, n) for n in dir(bot) if n.isupper()}
+    return {n: json.loads(json.dumps(v)) for n, v in values.items()
+            if isinstance(v, plain) and n not in ("ITERATIONS", "TIME_LIMIT")}  # fmt: skip
+
+
+def read_log(log: Path, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The boards of the match in ``log`` by number; refused if the log is of another match.
+
+    A last line without its newline was cut short by a kill: it is dropped from the file.
+    """
+    if not log.exists():
+        return {}
+    text = log.read_text(encoding="utf-8")
+    if text and not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+        log.write_text(text, encoding="utf-8")
+        print(f"{log}: dropped an unfinished last line", flush=True)
+    rows: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            row = json.loads(line)
+            theirs = {k: row[k] for k in key}
+            board = int(row["board"])
+        except (ValueError, KeyError, TypeError) as error:
+            raise SystemExit(f"{log}, line {number}: {error!r}") from None
+        if theirs != key:
+            differ = ", ".join(f"{name} {old!r} in the log, {new!r} now"
+                               for name, old, new in _differences(theirs, key))  # fmt: skip
+            raise SystemExit(f"{log}, line {number} is of another match ({differ}): "
+                             "resume it with its own settings or use another log")  # fmt: skip
+        rows[board] = row
+    return rows
+
+
+def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """The entries that differ, a nested dict's by its own names (``a_settings.DROP_Z``)."""
+    found = []
+    for name in sorted(old.keys() | new.keys()):
+        a, b = old.get(name), new.get(name)
+        if isinstance(a, dict) and isinstance(b, dict):
+            found += [(f"{name}.{n}", x, y) for n, x, y in _differences(a, b)]
+        elif a != b:
+            found.append((name, a, b))
+    return found
 
 
 def report(rows: dict[int, dict[str, Any]]) -> str:
@@ -114,13 +176,16 @@ def report(rows: dict[int, dict[str, Any]]) -> str:
     half = 1.96 * statistics.stdev(margins) / math.sqrt(n) if n > 1 else math.inf
     parts = [f"{n} boards: A {mean:+.0f} a game (95% interval {mean - half:+.0f} to "
              f"{mean + half:+.0f}), boards won {sum(m > 0 for m in margins)}"]  # fmt: skip
-    for side in ("a", "b"):
-        ms = sorted(t for r in rows.values() for t in r["ms"][side])
-        if ms:
-            p95 = ms[min(len(ms) - 1, int(0.95 * len(ms)))]
-            average = statistics.fmean(ms)
-            parts.append(f"{side.upper()} ms a move with a choice: mean {average:.0f}, "
-                         f"p50 {statistics.median(ms):.0f}, p95 {p95:.0f}")  # fmt: skip
+    # Iterations a move are the load-free measure of what each side spends (boards logged
+    # before they were recorded have none).
+    for field, unit in (("ms", "ms"), ("iterations", "iterations")):
+        for side in ("a", "b"):
+            values = sorted(t for r in rows.values() for t in r.get(field, {}).get(side, []))
+            if values:
+                p95 = values[min(len(values) - 1, int(0.95 * len(values)))]
+                average = statistics.fmean(values)
+                parts.append(f"{side.upper()} {unit} a move with a choice: mean {average:.0f}, "
+                             f"p50 {statistics.median(values):.0f}, p95 {p95:.0f}")  # fmt: skip
     cal = {s: sum(r["calypsos"][s] for r in rows.values()) / (2 * n) for s in ("a", "b")}
     parts.append(f"calypsos a game A {cal['a']:.2f} / B {cal['b']:.2f}")
     return "; ".join(parts)
@@ -150,17 +215,10 @@ def main() -> int:
         setattr(MasterBot, name, value)
         overrides[name] = value
     frozen = frozen_package(args.frozen)
-    key = {"label": args.label, "seed": args.seed, "frozen": args.frozen, "set": overrides,
-           "a_iterations": args.a_iterations, "b_iterations": args.b_iterations}  # fmt: skip
-    rows: dict[int, dict[str, Any]] = {}
-    if args.log and args.log.exists():
-        for number, line in enumerate(args.log.read_text(encoding="utf-8").splitlines(), 1):
-            try:
-                row = json.loads(line)
-                if {k: row[k] for k in key} == key:
-                    rows[int(row["board"])] = row
-            except (ValueError, KeyError, TypeError) as error:
-                raise SystemExit(f"{args.log}, line {number}: {error!r}") from None
+    key = {"label": args.label, "seed": args.seed, "frozen": frozen.__name__.split(".")[0],
+           "a_iterations": args.a_iterations, "b_iterations": args.b_iterations,
+           "a_settings": search_settings(MasterBot)}  # fmt: skip
+    rows = read_log(args.log, key) if args.log else {}
     boards = range(args.first, args.first + args.boards)
     rows = {i: r for i, r in rows.items() if i in boards}
     if rows:
@@ -170,7 +228,7 @@ def main() -> int:
             continue
         start = time.time()
         played = play_board(frozen, args.seed, board, args.a_iterations, args.b_iterations)
-        row = {**key, "board": board, **played}
+        row = {**key, "set": overrides, "board": board, **played}
         rows[board] = row
         if args.log:
             args.log.parent.mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,8 @@ def test_a_master_against_the_same_code_draws_every_board(vs_frozen: ModuleType)
     assert row["margin"] == 0
     assert row["calypsos"]["a"] == row["calypsos"]["b"]
     assert len(row["ms"]["a"]) > 50 and len(row["ms"]["b"]) > 50
+    assert sorted(row["iterations"]["a"]) == sorted(row["iterations"]["b"])
+    assert len(row["iterations"]["a"]) == len(row["ms"]["a"])
 
 
 def test_the_frozen_master_is_the_commit_s_code_under_another_name(
@@ -63,11 +65,60 @@ def test_a_run_is_resumed_from_its_log(
     assert vs_frozen.main() == 0
     assert calls == [0, 1, 2]  # boards 0 and 1 came from the log
     assert "3 boards: A +10 a game" in capsys.readouterr().out
-    # Another budget is another match: nothing of the log is taken for it.
-    monkeypatch.setattr(sys, "argv", [*argv[:4], "8", *argv[5:]])
+    assert all(json.loads(line)["a_settings"]["MISS_WEIGHTS"] == [] for line in log.open())
+
+
+def test_a_log_of_another_match_is_refused_naming_what_differs(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = tmp_path / "boards.log"
+    calls: list[int] = []
+
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        calls.append(board)
+        return {"margin": 1.0, "calypsos": {"a": 0, "b": 0}, "ms": {"a": [], "b": []}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    monkeypatch.setattr(MasterBot, "MISS_WEIGHTS", MasterBot.MISS_WEIGHTS)  # undone after
+    argv = ["vs_frozen.py", "--boards", "1", "--frozen", "HEAD", "--log", str(log)]
+    monkeypatch.setattr(sys, "argv", [*argv, "--set", "MISS_WEIGHTS=[0.3,0.85]"])
     assert vs_frozen.main() == 0
-    assert calls == [0, 1, 2, 0, 1]
-    assert all(json.loads(line)["a_iterations"] in (7, 8) for line in log.open())
+    # The variant is off again: resuming the log would mix two masters in one figure.
+    monkeypatch.setattr(MasterBot, "MISS_WEIGHTS", ())
+    monkeypatch.setattr(sys, "argv", [*argv[:2], "2", *argv[3:]])
+    with pytest.raises(SystemExit, match=r"a_settings\.MISS_WEIGHTS \[0\.3, 0\.85\] in the log, "
+                       r"\[\] now"):  # fmt: skip
+        vs_frozen.main()
+    monkeypatch.setattr(sys, "argv", [*argv[:2], "2", *argv[3:], "--b-iterations", "9"])
+    with pytest.raises(SystemExit, match=r"b_iterations 5000 in the log, 9 now"):
+        vs_frozen.main()
+    assert calls == [0] and len(log.read_text().splitlines()) == 1
+
+
+def test_a_line_cut_short_by_a_kill_is_dropped_and_its_board_played_again(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = tmp_path / "boards.log"
+    calls: list[int] = []
+
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        calls.append(board)
+        return {"margin": 1.0, "calypsos": {"a": 0, "b": 0}, "ms": {"a": [], "b": []}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    argv = ["vs_frozen.py", "--boards", "1", "--frozen", "HEAD", "--log", str(log)]
+    monkeypatch.setattr(sys, "argv", argv)
+    assert vs_frozen.main() == 0
+    with log.open("a") as handle:
+        handle.write('{"label": "", "seed": 1, "fro')
+    monkeypatch.setattr(sys, "argv", [*argv[:2], "2", *argv[3:]])
+    assert vs_frozen.main() == 0
+    assert calls == [0, 1]
+    assert [json.loads(line)["board"] for line in log.open()] == [0, 1]
 
 
 def test_a_broken_log_line_stops_the_run_saying_where(
