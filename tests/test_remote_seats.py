@@ -14,6 +14,7 @@ from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record
 from calypso_core.bots.hints import suggest
+from calypso_core.messages import message, render
 from calypso_core.table import players
 from calypso_core.table.aids import memory_aids
 
@@ -137,6 +138,20 @@ def test_each_device_calls_its_own_persons_seat_you() -> None:
     guest = ok("seat_view", seat=GUEST)["table"]["seats"]
     assert guest[GUEST]["called"] == "you" and guest[GUEST]["label"]["id"] == "label.you"
     assert guest[HOST]["called"] == "name" and guest[HOST]["label"]["params"] == {"name": "Ana"}
+
+
+def test_a_guest_sees_an_unnamed_host_as_the_host_and_other_unnamed_people_by_seat() -> None:
+    people = [{"seat": HOST, "name": ""}, {"seat": 3, "name": ""},
+              {"seat": GUEST, "name": "Ben", "remote": True}]
+    view = ok("new_game", seed="remote-6", people=people, level="random")
+    mine = view["table"]["seats"]  # this device: two people, no "You", no "Host"
+    assert [mine[s]["called"] for s in (HOST, 3, GUEST)] == ["seat", "seat", "name"]
+    table = ok("seat_view", seat=GUEST)["table"]
+    seats = table["seats"]
+    assert [seats[s]["called"] for s in (HOST, 3, GUEST, 1)] == ["host", "seat", "you", "seat"]
+    assert seats[HOST]["label"] == message("label.host")
+    assert [render(seats[HOST]["label"], lang) for lang in ("en", "ru")] == ["Host", "Хозяин стола"]
+    assert render(table["sides"][0], "en") == "Host & You"
 
 
 def test_only_a_person_after_the_first_can_be_remote() -> None:

@@ -108,9 +108,10 @@ class Settings:
         return seat_labels(self.people, viewer)
 
     def called(self, viewer: int | None = None) -> list[str]:
-        """How each seat's label is made: ``you``, ``name`` or ``seat`` (words.seat_called)."""
-        you = you_seat(self.people, viewer)
-        return [words.seat_called(self.name_of(s), s == you) for s in range(4)]
+        """How each seat's label is made: ``you``, ``name``, ``host`` or ``seat``
+        (words.seat_called)."""
+        you, host = you_seat(self.people, viewer), host_seat(self.people, viewer)
+        return [words.seat_called(self.name_of(s), s == you, s == host) for s in range(4)]
 
     def side_labels(self, viewer: int | None = None) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
@@ -134,12 +135,21 @@ def you_seat(people: tuple[Person, ...], viewer: int | None = None) -> int | Non
     return here[0] if len(here) == 1 else None
 
 
+def host_seat(people: tuple[Person, ...], viewer: int | None = None) -> int | None:
+    """The seat called "Host" when its person gave no name: in a guest's view (``viewer``
+    given), the first person's, who plays on the host's device; else none."""
+    if viewer is None or people[0].seat == viewer:
+        return None
+    return people[0].seat
+
+
 def seat_labels(people: tuple[Person, ...], viewer: int | None = None) -> list[Message]:
     """What to call each seat: "You" for ``you_seat``, else a person's name (the seat's
-    name when none was given); a computer's seat by its name. Messages (``words``)."""
+    name when none was given, "Host" for an unnamed ``host_seat``); a computer's seat by its
+    name. Messages (``words``)."""
     names = {p.seat: p.name for p in people}
-    you = you_seat(people, viewer)
-    return [words.seat_label(s, names.get(s), s == you) for s in range(4)]
+    you, host = you_seat(people, viewer), host_seat(people, viewer)
+    return [words.seat_label(s, names.get(s), s == you, s == host) for s in range(4)]
 
 
 def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:

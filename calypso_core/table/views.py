@@ -167,7 +167,7 @@ def seen_by(state: GameState, seat: int) -> dict[str, Any]:
 def seat_setup(state: GameState, labels: list[Message], levels: tuple[str, ...],
                people: tuple[int, ...], called: list[str]) -> list[dict[str, Any]]:
     """What stays the same at each seat through a match: its label and how it is made
-    (``called``: you, name or seat), whether a person plays it (else its level), its suit
+    (``called``: you, name, host or seat), whether a person plays it (else its level), its suit
     and its side."""
     return [
         {

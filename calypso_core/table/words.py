@@ -44,20 +44,25 @@ def option_help(key: str) -> Message:
     return message(f"option_help.{key}")
 
 
-def seat_called(name: str | None, you: bool) -> str:
+def seat_called(name: str | None, you: bool, host: bool = False) -> str:
     """How a seat is called: ``you`` (the person of the device that shows it), ``name`` (a
-    person's name), else ``seat`` (its seat's name: a computer, or a person who gave no
-    name)."""
+    person's name), ``host`` (the unnamed host, on a guest's device), else ``seat`` (its
+    seat's name: a computer, or a person who gave no name)."""
     if name is not None and you:
         return "you"
+    if name == "" and host:
+        return "host"
     return "name" if name else "seat"
 
 
-def seat_label(seat: int, name: str | None, you: bool) -> Message:
-    """What to call a seat: "You" (see seat_called), a person's name, else the seat."""
-    called = seat_called(name, you)
+def seat_label(seat: int, name: str | None, you: bool, host: bool = False) -> Message:
+    """What to call a seat: "You", "Host" (see seat_called), a person's name, else the
+    seat."""
+    called = seat_called(name, you, host)
     if called == "you":
         return message("label.you")
+    if called == "host":
+        return message("label.host")
     if called == "name":
         return message("label.person", name=name)
     return message("label.seat", seat=seat)

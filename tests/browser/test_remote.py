@@ -248,6 +248,7 @@ def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
     assert names(guest, "isYou", 0)
     assert not names(guest, "isYou", 2)
     assert names(host, "label", 0) == "Ben"
+    assert names(guest, "label", 2) == "Host"  # the host gave no name (its saved settings)
     # A guest cannot deal: its bar offers leaving the table instead.
     assert guest.locator(".bar [data-leave-table]").is_visible()
     assert not guest.locator(".bar [data-action=new_game]").is_visible()
@@ -502,6 +503,10 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
         dead = f"ws://127.0.0.1:{probe.getsockname()[1]}"
     problems: list[str] = []
     host = watched(browser, server_url, dead, problems)
+    # The host's name is in its saved settings (the New game dialog keeps it there), not in
+    # the address.
+    named = json.dumps({"people": [{"seat": 2, "name": "Ana"}]})
+    host.add_init_script(f"localStorage.setItem('calypso.settings.v1', {json.dumps(named)})")
     host.goto(f"{server_url}?remote=north&level=random&speed=instant"
               f"&relays={quote(dead, safe='')}")
     invite = host.locator("a[data-invite=north]").get_attribute("href", timeout=TIMEOUT_MS)
@@ -516,6 +521,12 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     offer = host.locator("[data-pair=north] a[data-pair-offer]")
     expect(offer).to_have_attribute("href", re.compile("&offer="), timeout=TIMEOUT_MS)
     link = offer.get_attribute("href") or ""
+    # Its QR code, beside the invitation's: a bigger one (the link holds the offer).
+    code = host.locator("[data-pair=north] svg[data-qr]")
+    expect(code).to_have_attribute("aria-label", "QR code of the pairing link for North",
+                                   timeout=TIMEOUT_MS)
+    invitation = host.locator("[data-seat=north] > svg[data-qr]").get_attribute("data-qr")
+    assert int(code.get_attribute("data-qr") or "0") > int(invitation or "0") >= 21
     guest = watched(browser, server_url, dead, problems)
     base, fragment = link.split("#", 1)
     guest.goto(f"{base}?speed=instant#{fragment}")
@@ -532,6 +543,7 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     expect(host.locator("[data-pair=north]")).to_have_attribute(
         "data-pair-state", "connected", timeout=TIMEOUT_MS)
     guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert names(guest, "label", 2) == "Ana"  # the host, by the name its page keeps
     play_until(host, guest, 6)
     assert plays(host) >= 6
     # The guest who waited on the relays was told by now (12 s).

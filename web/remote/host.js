@@ -12,6 +12,7 @@ import { hosting as reopen, HostPresence, keep } from "./presence.js";
 import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
+import { loadSettings } from "../storage.js";
 import { ASKS, readIntent } from "./wire.js";
 
 const DEALS = new Set(["new_game", "load", "daily"]);
@@ -90,10 +91,13 @@ export class HostClient {
 
   // A match dealt once every guest is seated: the page's level, rules and match length, with
   // this device's people (the page's, in seats no guest takes; else hostSeat) and the guests.
+  // A person of this device the address left unnamed (?humans= holds seats only) gets the
+  // name the saved settings give that seat, so that the guests see the host by name.
   async _deal(payload) {
     await this._seatedAll;
-    const here = (payload.people ?? []).filter((p) => !this.seats.has(p.seat));
-    const people = [...(here.length ? here : [{ seat: this.hostSeat, name: "" }]),
+    const here = (payload.people ?? []).filter((p) => !this.seats.has(p.seat))
+      .map((p) => ({ ...p, name: p.name || this._savedName(p.seat) }));
+    const people = [...(here.length ? here : [{ seat: this.hostSeat, name: this._savedName(this.hostSeat) }]),
       ...[...this.seats].map(([seat, s]) => ({ seat, name: s.name, remote: true }))];
     const deal = { people };
     for (const key of ["level", "levels", "rules", "games", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];
@@ -105,6 +109,14 @@ export class HostClient {
     this._tellGuests(view);
     this.presence.changed();
     return view;
+  }
+
+  // The name this device's saved settings give the person in seat, "" when none or when a
+  // guest took it (two people of one name cannot sit at a table).
+  _savedName(seat) {
+    const name = loadSettings().people?.find((p) => p.seat === seat)?.name ?? "";
+    const taken = [...this.seats.values()].some((s) => s.name?.toLowerCase() === name.toLowerCase());
+    return taken ? "" : name;
   }
 
   // A reload of the host's page: the saved game of this table (its guests in their seats)

@@ -1,10 +1,11 @@
 // Pairing by hand, with no relay at all (docs/remote.md#pairing-by-hand): when the relays
 // cannot be reached, the host's page makes a WebRTC offer for one guest's seat and shows it
-// as a link (the seat's invitation with &offer=…); the guest's page opens it, answers, and
-// shows its answer as text to send back; the host pastes it, and the two pages talk over one
-// data channel, carrying the same messages as a room found through relays (room.js). Both
-// blobs are the session description after every ICE candidate was gathered (no trickle),
-// deflated and in base64url: a few hundred characters.
+// as a link (the seat's invitation with &offer=…) and its QR code; the guest's page opens it,
+// answers, and shows its answer as text to send back (no QR code: docs/remote.md says why);
+// the host pastes it, and the two pages talk over one data channel, carrying the same
+// messages as a room found through relays (room.js). Both blobs are the session description
+// after every ICE candidate was gathered (no trickle), deflated and in base64url: a few
+// hundred characters.
 //
 //   const rooms = joinRooms(openRoom(...));  rooms.add(room)   one room surface over several
 //   const pair = offerPair(ice);  await pair.offer;  await pair.accept(answer)   (the host)
@@ -202,11 +203,18 @@ export function pairByHand({ hosting, addRoom, ice }, seat, where) {
       if (hasWords()) {
         translatePage(box);
         link.textContent = t("remote.pair_offer_for", { seat });
+        box.querySelector("svg")?.setAttribute("aria-label", t("remote.pair_qr_for", { seat }));
       }
     };
     onLanguage(word);
     word();
     link.href = `${inviteUrl(location.href, hosting, seat)}&offer=${await pair.offer}`;
+    // Its QR code too, for a guest beside the host (a phone's camera opens the link); loaded
+    // with the host's table only, as the invitations' are.
+    import("./qr.js").then(({ qrCode }) => {
+      box.querySelector("[data-pair-answer]").closest("label").before(qrCode(link.href, ""));
+      word();
+    });
     box.querySelector("[data-pair-connect]").addEventListener("click", async () => {
       const taken = await pair.accept(box.querySelector("textarea").value);
       box.dataset.pairState = taken ? "connecting" : "bad_answer";
