@@ -109,8 +109,7 @@ class Settings:
 
     def called(self, viewer: int | None = None) -> list[str]:
         """How each seat's label is made: ``you``, ``name`` or ``seat`` (words.seat_called)."""
-        you = you_seat(self.people, viewer)
-        return [words.seat_called(self.name_of(s), s == you) for s in range(4)]
+        return seat_calls(self.people, viewer)
 
     def side_labels(self, viewer: int | None = None) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
@@ -140,6 +139,13 @@ def seat_labels(people: tuple[Person, ...], viewer: int | None = None) -> list[M
     names = {p.seat: p.name for p in people}
     you = you_seat(people, viewer)
     return [words.seat_label(s, names.get(s), s == you) for s in range(4)]
+
+
+def seat_calls(people: tuple[Person, ...], viewer: int | None = None) -> list[str]:
+    """How each seat's label (``seat_labels``) is made: ``you``, ``name`` or ``seat``."""
+    names = {p.seat: p.name for p in people}
+    you = you_seat(people, viewer)
+    return [words.seat_called(names.get(s), s == you) for s in range(4)]
 
 
 def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:
