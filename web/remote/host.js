@@ -74,7 +74,9 @@ export class HostClient {
 
   // What each request does comes from the engine's hello (engine.effect, engine.givesView):
   // the first request that starts a game deals it here; a reply that is a view of the table is
-  // this device's latest view, and the guests are sent theirs.
+  // this device's latest view, and the guests are sent theirs, unless it starts another match
+  // (a view with a table of its own: a game opened, or the day's deal, once this table's match
+  // is under way), whose seats are not the guests'.
   async request(type, payload = {}) {
     await this.engine.ready;
     if (!this._started && this.engine.effect(type) === "starts") {
@@ -84,7 +86,8 @@ export class HostClient {
     if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
-    if (this.engine.givesView(type)) this._tellGuests(reply);
+    const another = this.engine.effect(type) === "starts" && reply.table;
+    if (this.engine.givesView(type) && !another) this._tellGuests(reply);
     return reply;
   }
 
