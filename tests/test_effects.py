@@ -207,7 +207,32 @@ def test_a_false_declaration_is_caught(kind: str, false: str) -> None:
 
 
 def test_hello_announces_every_request_and_its_effect() -> None:
-    assert ok("hello")["requests"] == {kind: r.effect for kind, r in REQUESTS.items()}
+    assert ok("hello")["requests"] == {kind: {"effect": r.effect, "view": r.view}
+                                       for kind, r in REQUESTS.items()}
+
+
+def is_a_view(result: Any) -> bool:
+    """Whether a reply is a view of the table (calypso_core/table/views.py)."""
+    return isinstance(result, dict) and {"status", "viewer", "to_move", "trick"} <= set(result)
+
+
+def check_view(kind: str, view: bool) -> None:
+    """Send ``kind`` where it succeeds; its reply must be a view exactly when it says so."""
+    result = ok(kind, **SCENARIOS[kind]())
+    assert is_a_view(result) == view, f"{kind} says view={view}"
+
+
+@pytest.mark.parametrize("kind", sorted(REQUESTS))
+def test_each_request_says_whether_its_reply_is_a_view(kind: str) -> None:
+    # A friends' table sends its guests their views after each reply that is one (host.js).
+    check_view(kind, REQUESTS[kind].view)
+
+
+@pytest.mark.parametrize(("kind", "false"), [("view", False), ("reveal", False),
+                                              ("hint", True), ("record", True)])
+def test_a_false_view_declaration_is_caught(kind: str, false: bool) -> None:
+    with pytest.raises(AssertionError):
+        check_view(kind, false)
 
 
 def test_a_whole_match_is_kept_from_the_replies_alone() -> None:
@@ -238,11 +263,14 @@ def test_a_whole_match_is_kept_from_the_replies_alone() -> None:
 
 
 def test_the_protocol_doc_lists_every_request_with_its_declared_effect() -> None:
+    # Its result column starts with "view" (or "the view") exactly for the replies that are one.
     text = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()
     section = text[text.index("| type | effect |"):]
     section = section[: section.index("\n\n")]
-    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z]+)` \|", section, flags=re.M)
-    assert dict(rows) == {kind: r.effect for kind, r in REQUESTS.items()}
+    rows = re.findall(r"^\| `([a-z_]+)` \| `([a-z]+)` \| .*? \| (.*) \|$", section, flags=re.M)
+    assert {kind: (effect, re.match(r"(?:the )?view\b", result) is not None)
+            for kind, effect, result in rows} == {kind: (r.effect, r.view)
+                                                  for kind, r in REQUESTS.items()}
     assert len(rows) == len(REQUESTS)
 
 

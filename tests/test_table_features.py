@@ -247,6 +247,7 @@ def test_replay_refuses_the_game_in_play_and_shows_a_finished_one() -> None:
     assert sum(len(s["hand"]) for s in shown["seats"]) == 52
     assert all_said(shown["labels"]) == ["North", "East", "You", "West"]
     assert all_said(shown["sides"]) == ["You & North", "East & West"]
+    assert shown["called"] == ["seat", "seat", "you", "seat"]
     assert error("replay", tricks=53) == "bad_request"
 
 

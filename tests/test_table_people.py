@@ -300,6 +300,7 @@ def test_a_game_file_keeps_the_players_and_continues_with_them() -> None:
     assert opened["settings"]["levels"] == ["human", "club", "human", "club"]
     shown = ok("replay", record=opened["record"], tricks=2)
     assert all_said(shown["labels"]) == ["Ben", "East", "Ana", "West"]
+    assert shown["called"] == ["name", "seat", "name", "seat"]  # the page decides by these
     assert all_said(shown["sides"]) == ["Ana & Ben", "East & West"]
     resumed = ok("load", record=opened["record"], settings=opened["settings"])
     assert resumed["plays"] == 12 and resumed["viewer"] is None

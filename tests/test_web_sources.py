@@ -1,11 +1,14 @@
 """Rules the page's modules keep, read from their sources (web/, the friends' table too):
 one module owns the page's state, one owns the browser's storage, and the page repeats no
-clamp of the deal the engine sends. Each check is shown to fire on a planted violation."""
+clamp of the deal the engine sends, nor a list of request types (hello declares what each
+does). Each check is shown to fire on a planted violation."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+
+from calypso_core.table.transport import REQUESTS
 
 WEB = Path(__file__).resolve().parents[1] / "web"
 STATE_OWNER = "state.js"
@@ -22,6 +25,8 @@ _STATE_WRITES = re.compile(
 _STORAGE = re.compile(r"\b(?:localStorage|sessionStorage|indexedDB)\b")
 # A clamp of a deal number: ``Math.min(view.deal, 3)``, ``Math.min(3, deal)``.
 _DEAL_CLAMP = re.compile(r"\bMath\.min\([^)]*\bdeal\b[^)]*\)")
+# An array literal (a Set's too) of quoted words only: ``["play", "step"]``.
+_WORD_LIST = re.compile(r"\[\s*(['\"][a-z_]+['\"](?:\s*,\s*['\"][a-z_]+['\"])*)\s*,?\s*\]")
 
 
 def code_of(source: str) -> str:
@@ -43,6 +48,17 @@ def storage_uses(source: str) -> list[str]:
 def deal_clamps(source: str) -> list[str]:
     """Each place in a module's source that clamps a deal number itself."""
     return [match.group(0) for match in _DEAL_CLAMP.finditer(code_of(source))]
+
+
+def request_lists(source: str) -> list[str]:
+    """Each array literal in a module's source that lists two or more request types and
+    nothing else: a decision about requests the engine's hello declares."""
+    found = []
+    for match in _WORD_LIST.finditer(code_of(source)):
+        words = re.findall(r"['\"]([a-z_]+)['\"]", match.group(1))
+        if len(words) >= 2 and set(words) <= set(REQUESTS):
+            found.append(match.group(0))
+    return found
 
 
 def modules() -> dict[str, str]:
@@ -94,3 +110,18 @@ def test_the_deal_clamp_check_fires_on_a_clamp() -> None:
     assert deal_clamps("const shown = Math.min(view.deal, 3);") == ["Math.min(view.deal, 3)"]
     assert deal_clamps("Math.min(3, deal)") == ["Math.min(3, deal)"]
     assert deal_clamps("Math.min(tally.cards, 5)") == []
+
+
+def test_the_page_lists_no_request_types() -> None:
+    # Which requests deal, change the game or answer with a view: hello.requests says.
+    found = {name: request_lists(source) for name, source in modules().items()}
+    assert {name: lists for name, lists in found.items() if lists} == {}
+
+
+def test_the_request_list_check_fires_on_a_list_of_request_types() -> None:
+    assert request_lists('const DEALS = new Set(["new_game", "load", "daily"]);') == [
+        '["new_game", "load", "daily"]']
+    assert request_lists("for (const t of ['view', 'reveal',]) f(t);") == ["['view', 'reveal',]"]
+    others = ['readMessage(text, ["join", "play", "ask", "seed"]);', 'const one = ["view"];',
+              '// DEALS = ["new_game", "load"]', 'const t = ["play", x];']
+    assert [request_lists(line) for line in others] == [[]] * len(others)

@@ -51,7 +51,7 @@ function draw() {
   drawScoreSheet(ui);
   rerun.drawMaster($("[data-sheet-master]"), ui);
   daily.drawDaily($("[data-sheet-daily]"), ui);
-  review.draw();
+  review.draw(ui);
   render(ui);
   if (takeOpenSheet()) openDialog("score_sheet");
 }
@@ -119,7 +119,7 @@ const INTENTS = {
     const target = review.replayTarget(value);
     if (target) replay.openReplay(target);
   },
-  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 })),
+  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 }, app.hello)),
   master_replay: () => {
     const record = rerun.masterRecord();
     if (record) replay.openReplay({ record });

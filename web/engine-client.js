@@ -8,12 +8,14 @@
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
 //   client.game;                           // the game's recipe after its last change
 //   client.effect("daily");                // "starts": what a request does, as hello declares
+//   client.givesView("undo");              // true: its reply is a view of the table (hello)
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message, text}.
 //
 // Crash recovery needs nothing from the page. The engine declares what each request does to
 // the recipe of the game in play ({record, settings, history}, what "record" gives), and
-// hello announces it (hello.requests: "starts", "changes" or "reads"; docs/protocol.md).
+// hello announces it (hello.requests: {type: {effect: "starts", "changes" or "reads", view}};
+// docs/protocol.md).
 // Every reply to a request that starts or changes a game carries the recipe the engine
 // computed: whole after a start, as a change ({keep, add, deck?}: the plays kept, the cards
 // played after them, and the deck when the game's end unseals it) after a move. The deck of
@@ -69,7 +71,7 @@ export class EngineClient {
     this._restartListeners = new Set();
     this._restartTimes = [];
     this._saved = null; // the recipe of the game in play: {record, settings, history}
-    this._effects = {}; // request type -> "starts" | "changes" | "reads", from hello
+    this._requests = {}; // request type -> {effect, view}, as hello declares them
     this._viewer = null; // the seat whose hand the last view showed
     this._watchdog = null;
     this._startWorker();
@@ -80,7 +82,12 @@ export class EngineClient {
   /** What a request type does to the game in play, as hello declares it: "starts",
    * "changes" or "reads" (undefined before hello, or for a type the engine does not know). */
   effect(type) {
-    return this._effects[type];
+    return this._requests[type]?.effect;
+  }
+
+  /** Whether a request type's reply is a view of the table, as hello declares it. */
+  givesView(type) {
+    return this._requests[type]?.view === true;
   }
 
   /** Calls listener({stage, fraction}) as loading advances; returns an unsubscribe function. */
@@ -120,10 +127,10 @@ export class EngineClient {
       return;
     }
     if (!reply.ok) return;
-    if (entry.type === "hello") this._effects = reply.result.requests ?? {};
+    if (entry.type === "hello") this._requests = reply.result.requests ?? {};
     const result = reply.result;
     if (result && "viewer" in result) this._viewer = result.viewer;
-    const effect = this._effects[entry.type];
+    const effect = this.effect(entry.type);
     if (effect !== "starts" && effect !== "changes") return;
     const recipe = result?.recipe;
     delete result.recipe; // the client's to keep (client.game): the page draws the view

@@ -42,6 +42,8 @@ export function namesOf(table) {
     alone: () => peopleSeats().length === 1,
     /** Whether the engine calls this seat "You" (the one person at the table). */
     isYou: (seat) => table?.seats[seat]?.called === "you",
+    /** Whether the engine calls this seat by its seat's name ("North"). */
+    calledBySeat: (seat) => (table?.seats[seat]?.called ?? "seat") === "seat",
     /** Whether a person sits in this seat without a name (the seat's name is their label). */
     unnamedPerson: (seat) => Boolean(table?.seats[seat]?.person) && table.seats[seat].called === "seat",
   };

@@ -7,10 +7,10 @@ import { h, points, redraw } from "./dom.js";
 import { noun, say, t } from "./i18n.js";
 import { seatName } from "./names.js";
 
-function seatTag(seat, { label, labelOf }) {
+function seatTag(seat, { label, calledBySeat }) {
   const name = seatName(seat);
   return h("span", { class: "log-seat", text: noun(`seat_letter.${seat}`),
-    title: labelOf(seat).id === "label.seat" ? name : t("seat.aria_person", { seat, name: label(seat) }) });
+    title: calledBySeat(seat) ? name : t("seat.aria_person", { seat, name: label(seat) }) });
 }
 
 /** "You win." or "Ana wins.": who took a trick, as the log says it. */
@@ -189,7 +189,7 @@ export function drawReplay(el, pos) {
     h("div", { class: "replay-table" },
       pos.seats.map((s, seat) => {
         const suit = suitOf(s.suit);
-        const name = pos.labels[seat].id === "label.seat" ? seatName(seat) : t("seat.title_person", { seat, name: names[seat] });
+        const name = pos.called[seat] === "seat" ? seatName(seat) : t("seat.title_person", { seat, name: names[seat] });
         return h("section", { class: `replay-seat replay-${seat}`, "data-replay-seat": seat },
           h("h3", {}, `${name} `, h("span", { "data-suit": suit.key, text: suit.symbol }),
             h("small", { text: ` ${t("replay.tally", { score: s.score, completed: s.completed, pile: s.pile })}` })),

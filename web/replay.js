@@ -83,7 +83,7 @@ async function replayTo(tricks) {
   if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
   setReplayPosition(position);
   panels.drawReplay($("[data-replay]"), position);
-  markReplay($("[data-replay-review]"), app.replay);
+  markReplay($("[data-replay-review]"), app.replay, app);
   $("[data-replay-status]").textContent = position.trick
     ? t("replay.status", { count: position.tricks, total: position.total, reason: position.trick.reason })
     : t("replay.status_start");

@@ -35,14 +35,16 @@ const review = {
   trying: null, // {index, picked, shown} while a costly card is tried again
 };
 
-const grades = () => app.hello?.review?.grades ?? [];
-const gradeLabel = (key) => { const found = grades().find((g) => g.key === key); return found ? say(found.label) : key; };
-const playsPerDeal = () => 4 * app.hello.deals.tricks;
+// The engine's facts (its hello): the review's grades, a trick's cards (one a seat) and a deal's.
+const grades = (hello) => hello?.review?.grades ?? [];
+const gradeLabel = (hello, key) => { const found = grades(hello).find((g) => g.key === key); return found ? say(found.label) : key; };
+const trickCards = (hello) => hello.seats.length;
+const playsPerDeal = (hello) => trickCards(hello) * hello.deals.tricks;
 const rankLabel = (key) => rankList().find((r) => r.key === key)?.label ?? key;
 
-/** The game in play's key, to tell its review from another game's. */
-function gameKey() {
-  return app.table && app.view ? `${app.table.settings.seed}|${app.view.match.game}` : null;
+/** The key of the game in play (its table and view), to tell its review from another game's. */
+function gameKey(table, view) {
+  return table && view ? `${table.settings.seed}|${view.match.game}` : null;
 }
 
 // The people of the game reviewed, [{seat, label}]: the match's, or a record's players.
@@ -62,7 +64,7 @@ let offer = null; // {game, deal, plays}: the deal just over, while its offer st
 /** After a deal of the game in play: offers its review, until "Not now", another game, or the
  * next deal's first trick is over. */
 export function offerDeal(view) {
-  offer = { game: gameKey(), deal: Math.floor(view.plays / playsPerDeal()) - 1, plays: view.plays };
+  offer = { game: gameKey(app.table, view), deal: Math.floor(view.plays / playsPerDeal(app.hello)) - 1, plays: view.plays };
   requestDraw();
 }
 
@@ -79,10 +81,11 @@ export function reviewOffered() {
   reviewInPlay(deal);
 }
 
-function drawOffer() {
+// The offer stands until the next deal's first trick is over.
+function drawOffer({ table, view, hello }) {
   const box = $("[data-review-offer]");
-  const shown = offer && offer.game === gameKey() && app.view?.status !== "game_over"
-    && app.view.plays < offer.plays + 4 ? offer : null;
+  const shown = offer && offer.game === gameKey(table, view) && view?.status !== "game_over"
+    && view.plays < offer.plays + trickCards(hello) ? offer : null;
   box.hidden = !shown;
   if (!shown) return;
   $("[data-review-offer-text]", box).textContent = W.reviewOffer(shown.deal);
@@ -97,7 +100,7 @@ export function reviewInPlay(deal = null) {
   const view = app.view;
   if (!view) return;
   const over = view.status === "game_over";
-  const complete = Math.floor(view.plays / playsPerDeal());
+  const complete = Math.floor(view.plays / playsPerDeal(app.hello));
   if (!over && !complete) {
     renderNotice(W.noDealOver());
     return;
@@ -114,10 +117,10 @@ export function reviewReplay() {
 function open({ record, deal }) {
   const people = peopleOf(record);
   const same = review.source && review.source.record === record && review.source.deal === deal
-    && (record || review.source.game === gameKey());
+    && (record || review.source.game === gameKey(app.table, app.view));
   if (!same || review.problem) {
     stop();
-    review.source = { record, game: record ? null : gameKey(), deal, people, seat: null };
+    review.source = { record, game: record ? null : gameKey(app.table, app.view), deal, people, seat: null };
     review.started = null;
     review.moves = [];
     review.problem = null;
@@ -233,10 +236,10 @@ export function backToList() {
 
 // -- the replay -------------------------------------------------------------------------------
 
-function reviewedInReplay(replay) {
+function reviewedInReplay(replay, { table, view }) {
   if (!review.source || !replay || !review.moves.length) return false;
   return replay.record ? replay.record === review.source.record
-    : !review.source.record && review.source.game === gameKey();
+    : !review.source.record && review.source.game === gameKey(table, view);
 }
 
 // The costly cards (cost above nothing), in the order played: [{index, move}].
@@ -244,40 +247,41 @@ function costly() {
   return review.moves.map((m, index) => ({ index, move: m.move })).filter(({ move }) => move.cost > 0);
 }
 
-const trickOf = (move) => move.deal * app.hello.deals.tricks + move.trick;
+const trickOf = (move, hello) => move.deal * hello.deals.tricks + move.trick;
 
 /** Where "Show in the replay" goes: the reviewed game after the trick of costly card
  * ``value`` (an index of the review's cards). */
 export function replayTarget(value) {
   const move = review.moves[Number(value)]?.move;
   if (!move) return null;
-  return { record: review.source.record, at: trickOf(move) + 1 };
+  return { record: review.source.record, at: trickOf(move, app.hello) + 1 };
 }
 
 /** The first trick after the replay's position holding a costly card (for "next costly
  * card"), or null. */
-export function nextCostly(position) {
-  const later = costly().map(({ move }) => trickOf(move) + 1).filter((at) => at > position.tricks);
+export function nextCostly(position, hello) {
+  const later = costly().map(({ move }) => trickOf(move, hello) + 1).filter((at) => at > position.tricks);
   return later.length ? Math.min(...later) : null;
 }
 
 /** Marks the replay's trick: the reviewed person's costly card with its grade and cost, and
- * the better card with its reason. */
-export function markReplay(el, replay) {
+ * the better card with its reason. ``game`` is the game in play: {table, view, hello}. */
+export function markReplay(el, replay, game) {
+  const { hello } = game;
   const position = replay?.position;
-  const shown = reviewedInReplay(replay) && position;
-  const marks = shown ? costly().filter(({ move }) => trickOf(move) === position.tricks - 1) : [];
+  const shown = reviewedInReplay(replay, game) && position;
+  const marks = shown ? costly().filter(({ move }) => trickOf(move, hello) === position.tricks - 1) : [];
   const dialog = el.closest("dialog");
   for (const slot of dialog.querySelectorAll(".compass-slot")) {
     const mark = marks.length && Number(slot.dataset.seat) === review.started.seat ? marks[0] : null;
     if (mark) slot.dataset.reviewGrade = mark.move.grade ?? "slip";
     else delete slot.dataset.reviewGrade;
   }
-  const after = shown ? nextCostly(position) : null;
+  const after = shown ? nextCostly(position, hello) : null;
   redraw(el, JSON.stringify([shown ? position.tricks : null, marks.map((m) => m.index), after, review.moves.length]), () => (shown
     ? [
       ...marks.map(({ move }) => h("p", { class: "review-mark", "data-review-mark": move.grade ?? "slip" },
-        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) }), " ",
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(hello, move.grade)) }), " ",
         W.better(move.best, move.reason))),
       h("p", { class: "review-costly-nav" },
         W.costlyCount(costly().length), " ",
@@ -287,9 +291,10 @@ export function markReplay(el, replay) {
 
 // -- drawing ----------------------------------------------------------------------------------
 
-/** Draws the review dialog (every frame something changed; each part only when it did). */
-export function draw() {
-  drawOffer();
+/** Draws the offer and the review dialog (every frame something changed; each part only when
+ * it did), with the game in play as the page's draw hands it: {table, view, hello}. */
+export function draw(ui) {
+  drawOffer(ui);
   const box = $("[data-review]");
   if (!box || !review.source) return;
   const people = review.source.people;
@@ -319,8 +324,8 @@ export function draw() {
   ]);
   drawProgress($("[data-review-progress]", box));
   const body = $("[data-review-body]", box);
-  if (review.trying) drawTry(body);
-  else drawSummary(body);
+  if (review.trying) drawTry(body, ui.hello);
+  else drawSummary(body, ui);
 }
 
 function drawProgress(el) {
@@ -339,14 +344,14 @@ function drawProgress(el) {
   ]);
 }
 
-function drawSummary(el) {
+function drawSummary(el, { view, hello }) {
   const last = review.moves.at(-1);
   const summary = last?.summary ?? null;
-  const key = JSON.stringify([summary, review.moves.length, review.source.record === null && app.view?.status]);
+  const key = JSON.stringify([summary, review.moves.length, review.source.record === null && view?.status]);
   redraw(el, key, () => {
     if (!summary) return [];
     const rows = summary.per_deal;
-    const counts = grades().map((g) => ({ ...g, count: rows.reduce((sum, r) => sum + r[g.key], 0) }));
+    const counts = grades(hello).map((g) => ({ ...g, count: rows.reduce((sum, r) => sum + r[g.key], 0) }));
     const parts = [
       h("p", { class: "review-total", "data-review-total-cost": summary.total_cost },
         h("b", { text: W.pointsLost(summary.total_cost) }), " ", W.overCards(review.moves.length),
@@ -358,19 +363,19 @@ function drawSummary(el) {
         xs: rows.map((r) => W.dealName(r.deal)),
         values: rows.map((r) => r.cost),
         table: {
-          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades().map((g) => say(g.label))],
-          rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades().map((g) => r[g.key])]),
+          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades(hello).map((g) => say(g.label))],
+          rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades(hello).map((g) => r[g.key])]),
         },
       }),
     ];
     const list = costly();
-    const replayable = review.source.record !== null || app.view?.status === "game_over";
+    const replayable = review.source.record !== null || view?.status === "game_over";
     parts.push(h("h3", { text: W.costlyTitle() }));
     parts.push(list.length
       ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
         class: "review-item", "data-review-play": move.play, "data-review-grade": move.grade ?? "slip" },
       h("p", {}, h("span", { class: "review-where", text: W.where(move.deal, move.trick) }), " ",
-        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(move.grade)) })),
+        h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(hello, move.grade)) })),
       h("p", { class: "review-better", text: W.better(move.best, move.reason) }),
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
@@ -380,7 +385,7 @@ function drawSummary(el) {
   });
 }
 
-function drawTry(el) {
+function drawTry(el, hello) {
   const { index, picked, shown } = review.trying;
   const { move, position } = review.moves[index];
   const labels = review.started.labels.map(say);
@@ -408,7 +413,7 @@ function drawTry(el) {
           "data-picked": code === picked ? "true" : null,
         }))),
       option ? h("p", { class: "review-answer", role: "status", "data-try-cost": option.cost,
-        text: W.tryAnswer(option.card, option.cost, option.grade && gradeLabel(option.grade),
+        text: W.tryAnswer(option.card, option.cost, option.grade && gradeLabel(hello, option.grade),
           option.card === move.best, option.card === move.card) }) : null,
       shown ? h("p", { class: "review-better", "data-try-best": move.best,
         text: W.better(move.best, move.reason) }) : null,

@@ -169,10 +169,13 @@ function drawTrick(ui) {
   caption.textContent = !last || !(trick.done || sameDeal) ? ""
     : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
   drawDealSummary($("[data-deal-summary]"), view.log, ui.names);
+  // One card back for each deal the stock still holds (hello: a deal is a card a seat a trick).
+  const { deals, seats } = ui.hello;
   const stock = $("[data-stock]");
   redraw(stock, String(view.stock), () => [
     h("span", { class: "stock-pile", "aria-hidden": "true" },
-      Array.from({ length: Math.min(4, Math.ceil(view.stock / 52)) }, () => cardBack("stacked"))),
+      Array.from({ length: Math.min(deals.count, Math.ceil(view.stock / (seats.length * deals.tricks))) },
+        () => cardBack("stacked"))),
     h("span", { class: "stock-text", "data-stock-size": view.stock },
       view.stock ? t("table.stock", { count: view.stock }) : t("table.stock_empty")),
   ]);

@@ -49,6 +49,7 @@ from .settings import (
     MAX_NAME_CHARS,
     Settings,
     people_of,
+    seat_calls,
     seat_labels,
     side_labels,
 )
@@ -444,11 +445,12 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         state = match.state
         if not state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)
-        labels, sides = match.settings.labels(), match.settings.side_labels()
+        settings = match.settings
+        labels, called, sides = settings.labels(), settings.called(), settings.side_labels()
     else:
         state = _state_of(given)
         people = people_of(given["players"]) if "players" in given else ()
-        labels = seat_labels(people)
+        labels, called = seat_labels(people), seat_calls(people)
         sides = side_labels(labels, tuple(p.seat for p in people))
     tricks = data.get("tricks")
     if tricks is None:  # not given, or given as null (as for every optional key): all of them
@@ -459,7 +461,7 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
             f"not {brief_repr(tricks)}"
         )
     # A record of a game not over replays as far as it goes, showing only what was public.
-    return {**replay_position(state, tricks), "labels": labels, "sides": sides}
+    return {**replay_position(state, tricks), "labels": labels, "called": called, "sides": sides}
 
 
 # -- after the game: the Calypso of the day, the review, the master in your seat ---------------

@@ -110,8 +110,7 @@ class Settings:
     def called(self, viewer: int | None = None) -> list[str]:
         """How each seat's label is made: ``you``, ``name``, ``host`` or ``seat``
         (words.seat_called)."""
-        you, host = you_seat(self.people, viewer), host_seat(self.people, viewer)
-        return [words.seat_called(self.name_of(s), s == you, s == host) for s in range(4)]
+        return seat_calls(self.people, viewer)
 
     def side_labels(self, viewer: int | None = None) -> list[Message]:
         """What to call each partnership: its people first, in the order given."""
@@ -150,6 +149,14 @@ def seat_labels(people: tuple[Person, ...], viewer: int | None = None) -> list[M
     names = {p.seat: p.name for p in people}
     you, host = you_seat(people, viewer), host_seat(people, viewer)
     return [words.seat_label(s, names.get(s), s == you, s == host) for s in range(4)]
+
+
+def seat_calls(people: tuple[Person, ...], viewer: int | None = None) -> list[str]:
+    """How each seat's label (``seat_labels``) is made: ``you``, ``name``, ``host`` or
+    ``seat``."""
+    names = {p.seat: p.name for p in people}
+    you, host = you_seat(people, viewer), host_seat(people, viewer)
+    return [words.seat_called(names.get(s), s == you, s == host) for s in range(4)]
 
 
 def people_of(players: list[dict[str, str]]) -> tuple[Person, ...]:

@@ -15,9 +15,10 @@ the game in play (``{record, settings, history}``, what ``record`` returns): ``s
 (its reply carries the whole new recipe as ``recipe``), ``changes`` the game in play (its reply
 carries the change as ``recipe``: ``{"keep": n, "add": [cards]}``, the plays kept and the cards
 played after them, with ``deck`` when the game's end unseals it), or only ``reads`` it (no
-``recipe``). ``hello`` announces them as
-``requests``, so the page keeps the recipe by following the engine, with no list of its own;
-tests/test_effects.py holds every request to its declaration.
+``recipe``). Each also says whether its reply is a ``view`` of the table (what a page draws:
+a friends' table sends its guests their views after each one). ``hello`` announces both as
+``requests``, so the page keeps the recipe and the guests' views by following the engine,
+with no list of its own; tests/test_effects.py holds every request to its declaration.
 """
 
 from __future__ import annotations
@@ -49,45 +50,49 @@ COMMON_KEYS = frozenset({"id", "type", "today"})
 
 
 class Request(NamedTuple):
-    """A request type: its handler, the payload keys it accepts besides the common ones, and
-    what it does to the game's recipe (see the module's docstring)."""
+    """A request type: its handler, the payload keys it accepts besides the common ones, what
+    it does to the game's recipe, and whether its reply is a view (see the module's docstring)."""
 
     handler: Handler
     accepts: frozenset[str]
     effect: Effect
+    view: bool = False
 
 
 def _hello(data: dict[str, Any]) -> dict[str, Any]:
     return {**handlers.hello(data),
-            "requests": {kind: request.effect for kind, request in REQUESTS.items()}}
+            "requests": {kind: {"effect": request.effect, "view": request.view}
+                         for kind, request in REQUESTS.items()}}
 
 
 REQUESTS: dict[str, Request] = {
     "hello": Request(_hello, frozenset(), "reads"),
     "new_game": Request(handlers.new_game, frozenset(
-        {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts"),
-    "view": Request(handlers.view, frozenset(), "reads"),
-    "play": Request(handlers.play, frozenset({"card"}), "changes"),
-    "step": Request(handlers.step, frozenset(), "changes"),
-    "reveal": Request(handlers.reveal, frozenset({"seat"}), "reads"),
-    "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads"),
-    "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes"),
-    "seat_stand_in": Request(handlers.seat_stand_in, frozenset({"seat", "level"}), "reads"),
+        {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
+    "view": Request(handlers.view, frozenset(), "reads", view=True),
+    "play": Request(handlers.play, frozenset({"card"}), "changes", view=True),
+    "step": Request(handlers.step, frozenset(), "changes", view=True),
+    "reveal": Request(handlers.reveal, frozenset({"seat"}), "reads", view=True),
+    "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads", view=True),
+    "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes", view=True),
+    "seat_stand_in": Request(handlers.seat_stand_in, frozenset({"seat", "level"}), "reads",
+                             view=True),
     "seat_hint": Request(handlers.seat_hint, frozenset({"seat"}), "reads"),
     "fair_deal": Request(handlers.fair_deal, frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(handlers.fair_check,
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
-    "next_game": Request(handlers.next_game, frozenset(), "starts"),
+    "next_game": Request(handlers.next_game, frozenset(), "starts", view=True),
     "hint": Request(handlers.hint, frozenset(), "reads"),
     "aids": Request(handlers.aids, frozenset(), "reads"),
     "record": Request(handlers.record, frozenset(), "reads"),
     "load": Request(handlers.load,
-                    frozenset({"record", "settings", "history", "viewer", "ahead"}), "starts"),
-    "undo": Request(handlers.undo, frozenset(), "changes"),
+                    frozenset({"record", "settings", "history", "viewer", "ahead"}), "starts",
+                    view=True),
+    "undo": Request(handlers.undo, frozenset(), "changes", view=True),
     "replay": Request(handlers.replay, frozenset({"record", "tricks"}), "reads"),
     "import": Request(handlers.import_file, frozenset({"text"}), "reads"),
     "examples": Request(handlers.examples, frozenset(), "reads"),
-    "daily": Request(handlers.daily, frozenset({"date", "practice"}), "starts"),
+    "daily": Request(handlers.daily, frozenset({"date", "practice"}), "starts", view=True),
     "review": Request(handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
                       "reads"),
     "review_next": Request(handlers.review_next, frozenset({"job"}), "reads"),

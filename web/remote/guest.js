@@ -3,9 +3,9 @@
 // is answered from what the host sends this seat.
 //
 //   hello                     the host's hello, once the seat is taken
-//   new_game, load, view,     the latest view of this seat (the host deals; a guest saves
-//   next_game                 nothing: `game` stays null); next_game after a game's end
-//                             waits for the host to deal the next game
+//   view, and any request     the latest view of this seat (the host deals; a guest saves
+//   that starts a game        nothing: `game` stays null); next_game after a game's end
+//   (hello.requests)          waits for the host to deal the next game
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the view after it, or the host's refusal
 //   hint (ASKS in wire.js)    asks the host, whose engine answers from this seat's
@@ -27,7 +27,6 @@ import { ASKS, MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
 const NO_HOST_MS = 12_000; // no table found through the relays by then: say so, offer pairing by hand
-const TABLE_VIEWS = new Set(["new_game", "load", "view", "next_game", "daily"]);
 
 // The name a guest gave, and their seat's token at a room (storage.js names the keys). If
 // the storage refuses, the name is asked again and the seat taken afresh.
@@ -68,9 +67,9 @@ export class GuestClient {
 
   async request(type, payload = {}) {
     if (type === "hello") return this.ready;
-    await this.ready;
+    const hello = await this.ready;
     if (type === "next_game" && this._views.at(-1)?.status === "game_over") await this._next();
-    if (TABLE_VIEWS.has(type)) {
+    if (type === "view" || hello.requests?.[type]?.effect === "starts") {
       if (!this._views.length) await new Promise((resolve, reject) => this._waiting.push({ resolve, reject }));
       this._taken = this._views.length;
       return this._views.at(-1);

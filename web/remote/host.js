@@ -15,8 +15,6 @@ import { savedTurn } from "./turn.js";
 import { loadSettings } from "../storage.js";
 import { ASKS, readIntent } from "./wire.js";
 
-const DEALS = new Set(["new_game", "load", "daily"]);
-const CHANGES = new Set(["play", "step", "undo", "next_game", "view", "reveal"]);
 const RATE = { messages: 20, perMs: 1000 }; // a peer's messages beyond this are dropped
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
 
@@ -75,15 +73,22 @@ export class HostClient {
     return [2, 3, 0, 1].find((seat) => !this.seats.has(seat));
   }
 
+  // What each request does comes from the engine's hello (engine.effect, engine.givesView):
+  // the first request that starts a game deals it here; a reply that is a view of the table is
+  // this device's latest view, and the guests are sent theirs, unless it starts another match
+  // (a view with a table of its own: a game opened, or the day's deal, once this table's match
+  // is under way), whose seats are not the guests'.
   async request(type, payload = {}) {
-    if (!this._started && DEALS.has(type)) {
+    await this.engine.ready;
+    if (!this._started && this.engine.effect(type) === "starts") {
       return type === "load" && this._resumed && this._sameTable(payload) ? this._resume(payload) : this._deal(payload);
     }
     // A new match keeps the guests (the page's own settings know only this device's people).
     if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
     const reply = await this.engine.request(type, payload);
-    if (CHANGES.has(type)) this._tellGuests(reply);
+    const another = this.engine.effect(type) === "starts" && reply.table;
+    if (this.engine.givesView(type) && !another) this._tellGuests(reply);
     return reply;
   }
 
