@@ -474,7 +474,7 @@ def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_serve
     servers = page.evaluate("""async () => {
         const { iceServers } = await import("./remote/relays.js");
         const { savedTurn } = await import("./remote/turn.js");
-        return [iceServers(["wss://relay.example.org"], savedTurn()),
+        return [iceServers(["ws://192.0.2.9:7000"], savedTurn()),
                 iceServers(["ws://127.0.0.1:7000"], savedTurn())];
     }""")
     turn = {"urls": "turn:192.0.2.7:3478?transport=udp", "username": "ana",
