@@ -74,10 +74,12 @@ RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
 ENGINE_SITE = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 # A memory image of the runtime with the engine imported, which the worker restores instead
 # of starting Python on later visits (see make_snapshot); named after its content, so two
-# builds' snapshots never share a URL. Its modules: what the page's first game imports.
+# builds' snapshots never share a URL. Its modules: what the page's first game imports, and
+# the standard library's fallback finder, which the worker installs at every start (imported
+# from source after a restore, it cost a later visit 0.1 s under Node).
 # Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
 SNAPSHOT_FOLDER = "snapshot"
-SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots"]
+SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots", "calypso_stdlib_fallback"]
 # The page's standard library: only the modules the game imports, as traced (stdlib_trace),
 # with the finder that brings in any other from Pyodide's whole zip, shipped beside it and
 # fetched only then (boot/stdlib_fallback.py). Pyodide's lock file goes out with no package:
