@@ -24,8 +24,10 @@ of the rounds' ratios (a round pairs runs made one after the other, under the sa
 report also gives the times' medians and ranges, how the runtime started (``plain`` or
 ``snapshot``), the bytes each visit took from the link until the hand was playable (the
 offline copy's download after a first visit apart) and the CPU time the browser spent (all
-its processes, from /proc on Linux). Timings on a shared machine are noisy: use several
-rounds and note the load (printed); CPU time varies less with the load.
+its processes, from /proc on Linux), in all and by threads: the engine's worker (Python), the
+pool (V8's background compiling, the .wasm's tier-up among it, and garbage collection), the
+processes' main threads (the page's among them) and the rest. Timings on a shared machine
+are noisy: use several rounds and note the load (printed); CPU time varies less with the load.
 Builds dist/ if missing (CALYPSO_DIST names another); results also go to
 bench/results/firstvisit-<time>.json.
 """
@@ -72,20 +74,25 @@ new MutationObserver((records, observer) => {
 """.replace("PLAYABLE", PLAYABLE)
 
 
-def browser_cpu() -> dict[int, float]:
-    """CPU seconds used so far by each running descendant of this process (the browser's
-    processes), from /proc; empty where there is no /proc."""
+# What the browser's threads do, by their names in /proc (cut to 15 characters): the engine's
+# worker (Python), the pool threads (V8's background work: compiling and tiering up the .wasm
+# and scripts, garbage collection), each process's main thread (the page's own, the browser's,
+# the GPU's) and the rest (network, compositing, the service worker).
+THREAD_GROUPS = {"DedicatedWorker": "worker", "ThreadPoolForeg": "pool", "chromium": "main"}
+CPU_GROUPS = (*dict.fromkeys(THREAD_GROUPS.values()), "other")
+
+
+def browser_cpu() -> dict[tuple[int, int], tuple[str, float]]:
+    """CPU seconds used so far by each thread of each running descendant of this process (the
+    browser's processes), with the thread's group, from /proc; empty where there is no /proc."""
     parents: dict[int, int] = {}
-    cpu: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
     for entry in Path("/proc").glob("[0-9]*"):
         try:
             stat = (entry / "stat").read_text()
         except OSError:
             continue  # ended meanwhile
-        fields = stat[stat.rindex(")") + 2:].split()
-        parents[int(entry.name)] = int(fields[1])
-        cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+        parents[int(entry.name)] = int(stat[stat.rindex(")") + 2:].split()[1])
 
     def descends(pid: int) -> bool:
         while pid > 1:
@@ -94,22 +101,36 @@ def browser_cpu() -> dict[int, float]:
                 return True
         return False
 
-    return {pid: seconds for pid, seconds in cpu.items() if descends(pid)}
+    cpu: dict[tuple[int, int], tuple[str, float]] = {}
+    for pid in filter(descends, parents):
+        for thread in Path(f"/proc/{pid}/task").glob("[0-9]*"):
+            try:
+                stat = (thread / "stat").read_text()
+            except OSError:
+                continue
+            name = stat[stat.index("(") + 1:stat.rindex(")")]
+            fields = stat[stat.rindex(")") + 2:].split()
+            cpu[pid, int(thread.name)] = (THREAD_GROUPS.get(name, "other"),
+                                          (int(fields[11]) + int(fields[12])) / tick)
+    return cpu
 
 
-def cpu_since(before: dict[int, float]) -> float:
-    """CPU seconds the browser's processes used since ``before`` (processes that ended
-    meanwhile are left out)."""
-    return sum(seconds - before.get(pid, 0.0) for pid, seconds in browser_cpu().items())
+def cpu_since(before: dict[tuple[int, int], tuple[str, float]]) -> dict[str, float]:
+    """CPU seconds the browser's threads used since ``before``, by group and in all (threads
+    that ended meanwhile are left out)."""
+    groups = dict.fromkeys(CPU_GROUPS, 0.0)
+    for key, (group, seconds) in browser_cpu().items():
+        groups[group] += seconds - before.get(key, (group, 0.0))[1]
+    return {**groups, "all": sum(groups.values())}
 
 
 def new_context(browser: Browser) -> BrowserContext:
     return browser.new_context(viewport={"width": 1280, "height": 900})
 
 
-def time_bare(browser: Browser, url: str, link: Any) -> tuple[float, float, int]:
-    """Milliseconds to a loaded runtime, the browser's CPU seconds meanwhile and the bytes
-    the link carried."""
+def time_bare(browser: Browser, url: str, link: Any) -> tuple[float, dict[str, float], int]:
+    """Milliseconds to a loaded runtime, the browser's CPU seconds meanwhile (by group of
+    threads) and the bytes the link carried."""
     context = new_context(browser)
     page = context.new_page()
     sent = link.sent
@@ -140,8 +161,9 @@ def time_visits(browser: Browser, url: str, link: Any, later: bool) -> dict[str,
     page.goto(url + PAGE_QUERY)
     page.wait_for_function("() => window.__playable !== undefined", polling=POLL_MS,
                            timeout=TIMEOUT_MS)
+    cpu = cpu_since(cpu_before)
     result: dict[str, Any] = {"first_ms": float(page.evaluate("window.__playable")),
-                              "first_cpu_s": cpu_since(cpu_before),
+                              "first_cpu_s": cpu.pop("all"), "first_cpu_groups": cpu,
                               "first_bytes": link.sent - sent}
     page.wait_for_selector("html[data-engine-state=ready]", state="attached",
                            timeout=TIMEOUT_MS)
@@ -185,7 +207,7 @@ def measure_link(browser: Browser, dist: Path, name: str, rounds: int) -> dict[s
              "/bench-bare-worker.js": (web.BARE_WORKER.encode(), "text/javascript")}
     later = name == "fast"
     bare: list[float] = []
-    bare_cpu: list[float] = []
+    bare_cpu: list[dict[str, float]] = []
     bare_bytes: list[int] = []
     visits: list[dict[str, Any]] = []
     for number in range(rounds):
@@ -203,17 +225,23 @@ def measure_link(browser: Browser, dist: Path, name: str, rounds: int) -> dict[s
             bare_bytes.append(sent)
         finally:
             stop()
-        print(f"{name} round {number + 1}/{rounds}: bare {bare[-1]:.0f} ms {cpu:.2f} cpu_s, "
-              + ", ".join(f"{k} {v:.5g}" if isinstance(v, int | float) else f"{k} {v}"
-                          for k, v in visits[-1].items()), file=sys.stderr, flush=True)
+        print(f"{name} round {number + 1}/{rounds}: bare {bare[-1]:.0f} ms {cpu['all']:.2f} "
+              "cpu_s, " + ", ".join(f"{k} {v:.5g}" if isinstance(v, int | float) else f"{k} {v}"
+                                    for k, v in visits[-1].items() if k != "first_cpu_groups"),
+              file=sys.stderr, flush=True)
     first = [v["first_ms"] for v in visits]
     report: dict[str, Any] = {
         "rate_mbit": rate, "delay_ms": delay,
         "bare_ms": spread(bare), "first_ms": spread(first),
         "first_to_bare": ratios(first, bare),
         "first_start": sorted({v["first_start"] for v in visits}),
-        "bare_cpu_s": round(statistics.median(bare_cpu), 2),
+        "bare_cpu_s": round(statistics.median(c["all"] for c in bare_cpu), 2),
         "first_cpu_s": round(statistics.median(v["first_cpu_s"] for v in visits), 2),
+        "bare_cpu_groups": {group: round(statistics.median(c[group] for c in bare_cpu), 2)
+                            for group in CPU_GROUPS},
+        "first_cpu_groups": {group: round(statistics.median(v["first_cpu_groups"][group]
+                                                            for v in visits), 2)
+                             for group in CPU_GROUPS},
         "first_bytes": round(statistics.median(v["first_bytes"] for v in visits)),
         "bare_bytes": round(statistics.median(bare_bytes)),
     }
@@ -278,7 +306,9 @@ def main(argv: list[str]) -> int:
               f"{r['first_bytes'] / mb:.2f} MB over the link (target <= {BYTES_TARGET / mb:g}), "
               f"bare {r['bare_bytes'] / mb:.2f} MB")
         print(f"  browser CPU time: first visit {r['first_cpu_s']:.2f} s, bare loadPyodide "
-              f"{r['bare_cpu_s']:.2f} s (medians)")
+              f"{r['bare_cpu_s']:.2f} s (medians); by threads, first / bare: "
+              + ", ".join(f"{group} {r['first_cpu_groups'][group]:.2f} / "
+                          f"{r['bare_cpu_groups'][group]:.2f}" for group in CPU_GROUPS))
         if "later_ms" in r:
             print(f"  later visit / first visit = {r['later_to_first']['median']:.2f}  (target <= "
                   f"{LATER_TARGET}; median of {r['later_to_first']['by_round']})")

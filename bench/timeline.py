@@ -1,6 +1,6 @@
 """Where a first visit's time goes: one visit's requests and phases on one clock.
 
-    .venv/bin/python bench/timeline.py [--link slow|fast] [--bare] [--json]
+    .venv/bin/python bench/timeline.py [--link slow|fast] [--bare] [--later] [--json]
 
 Opens the game's page as bench/firstvisit.py does (fresh context, through bench/throttle.py's
 link) and prints, in milliseconds from navigation, every request of the page and of the
@@ -8,7 +8,9 @@ engine's worker (Resource Timing: when it was asked for, when its first and last
 the bytes it took) and the phases both mark (``calypso:*`` performance marks: the worker's
 start, the runtime's loader in, ``loadPyodide`` resolved, the wheel in, the engine imported;
 the page's hello and first deal), then the moment the hand became playable. ``--bare`` does
-the same for the bare ``loadPyodide()`` page first. The worker's clock is moved onto the
+the same for the bare ``loadPyodide()`` page first; ``--later`` then reloads the page once the
+service worker has cached the build, as a later visit (its worker marks the snapshot read,
+checked and unzipped before the runtime). The worker's clock is moved onto the
 page's by their ``performance.timeOrigin``.
 """
 
@@ -50,7 +52,8 @@ def entries_of(page: Page) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda e: e["start"])
 
 
-def visit(browser: Any, url: str, bare: bool) -> dict[str, Any]:
+def visit(browser: Any, url: str, bare: bool, later: bool = False) -> dict[str, Any]:
+    """One visit's entries; with ``later``, those of a reload once the build is cached."""
     context = firstvisit.new_context(browser)
     if not bare:
         context.add_init_script(firstvisit.PLAYABLE_PROBE)
@@ -59,6 +62,12 @@ def visit(browser: Any, url: str, bare: bool) -> dict[str, Any]:
     done = "window.__bareReady" if bare else "window.__playable"
     page.wait_for_function(f"() => {done} !== undefined", polling=firstvisit.POLL_MS,
                            timeout=firstvisit.TIMEOUT_MS)
+    if later:
+        page.wait_for_selector("html[data-offline=ready]", state="attached",
+                               timeout=firstvisit.OFFLINE_TIMEOUT_MS)
+        page.reload()
+        page.wait_for_function(f"() => {done} !== undefined", polling=firstvisit.POLL_MS,
+                               timeout=firstvisit.TIMEOUT_MS)
     result = {"done_ms": float(page.evaluate(done)), "entries": entries_of(page)}
     context.close()
     return result
@@ -82,6 +91,8 @@ def main(argv: list[str]) -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--link", default="slow", choices=list(throttle.LINKS))
     parser.add_argument("--bare", action="store_true", help="the bare loadPyodide() page too")
+    parser.add_argument("--later", action="store_true",
+                        help="time a later visit (a reload from the offline copy) instead")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     args = parser.parse_args(argv)
     build = common.load_build()
@@ -95,7 +106,8 @@ def main(argv: list[str]) -> int:
         for name in (["bare"] if args.bare else []) + ["first"]:
             url, _, stop = throttle.start_throttled_server(dist, rate, delay, extra)
             try:
-                results[name] = visit(browser, url, name == "bare")
+                results[name] = visit(browser, url, name == "bare",
+                                      later=args.later and name == "first")
             finally:
                 stop()
         browser.close()
@@ -107,7 +119,7 @@ def main(argv: list[str]) -> int:
           f"{results['load_before']} before, {results['load_after']} after")
     for name in ("bare", "first"):
         if name in results:
-            show(name, results[name])
+            show("later" if name == "first" and args.later else name, results[name])
     return 0
 
 

@@ -84,7 +84,7 @@ def test_pages_have_no_inline_script_handler_or_style(page: Path) -> None:
     for script in re.findall(r"<script\b[^>]*>(.*?)</script>", html, re.S | re.I):
         assert not script.strip(), "inline <script>"
     for tag in re.findall(r"<script\b[^>]*>", html, re.I):  # modules from files of the site
-        assert re.fullmatch(r'<script type="module" src="[^":]+\.js">', tag), tag
+        assert re.fullmatch(r'<script type="module" src="[^":]+\.js"( async)?>', tag), tag
     assert not re.search(r"\son[a-z]+\s*=", html, re.I), "inline event handler"
     assert not re.search(r"\sstyle\s*=", html, re.I), "inline style attribute"
     assert "javascript:" not in html.lower()
@@ -109,17 +109,19 @@ def static_imports(module: Path) -> set[Path]:
 
 
 def test_the_engine_starter_and_every_module_it_imports_load_in_one_round_trip() -> None:
-    # The worker starts as soon as start-engine.js runs: its whole graph is preloaded, and
-    # the page's other modules load after it (start-engine.js imports them once the worker
-    # has asked for the runtime's files), so none of them is a script of the page.
+    # The worker starts as soon as the page's first script runs (early-worker.js imports
+    # nothing), and start-engine.js's whole graph is preloaded; the page's other modules load
+    # after it (start-engine.js imports them once the worker has asked for the runtime's
+    # files), so none of them is a script of the page.
     html = (WEB / "index.html").read_text()
     head = html.split("</head>", 1)[0]
-    scripts = re.findall(r'<script type="module" src="([^"]+)">', head)
-    assert scripts == ["start-engine.js"]
+    scripts = re.findall(r'<script type="module" src="([^"]+)"( async)?>', head)
+    assert scripts == [("early-worker.js", " async"), ("start-engine.js", "")]
+    assert not static_imports(WEB / "early-worker.js")
     preloaded = {(WEB / href).resolve()
                  for href in re.findall(r'<link rel="modulepreload" href="([^"]+)">', head)}
     graph = static_imports(WEB / "start-engine.js")
-    assert graph and preloaded == graph
+    assert graph and preloaded | {(WEB / "early-worker.js").resolve()} == graph
     assert head.index("start-engine.js") < head.index("<link")
 
 

@@ -33,6 +33,7 @@
 // id could not be read (null: the request was refused before it could be parsed) belongs to
 // the oldest request still waiting: no request waits for a reply that cannot come.
 
+import { takeEarlyWorker } from "./early-worker.js";
 import { tableClient } from "./remote/choose.js";
 
 export class EngineError extends Error {
@@ -184,28 +185,38 @@ export class EngineClient {
   // -- the worker ---------------------------------------------------------------------------
 
   _startWorker() {
-    const worker = new Worker(this.workerUrl, { type: "module" });
+    // The page's first script may have started it already (early-worker.js).
+    const early = takeEarlyWorker(this.workerUrl);
+    const worker = early?.worker ?? new Worker(this.workerUrl, { type: "module" });
     this.worker = worker;
     this._booted = false;
     this._unanswered = [];
     const current = () => worker === this.worker && !this.failure;
-    worker.addEventListener("message", (event) => {
-      if (current()) this._receive(event.data);
-    });
-    // Fires when the script fails to load, or throws outside its own handlers.
-    worker.addEventListener("error", (event) => {
-      event.preventDefault();
-      if (!current()) return;
-      const error = {
-        code: "worker_failed",
-        message: event.message || `the engine worker ${this.workerUrl} failed`,
-      };
-      if (this._booted) this._crashed(error);
-      else this._fail(error);
-    });
-    worker.addEventListener("messageerror", () => {
-      if (current()) this._fail({ code: "worker_failed", message: "a worker message could not be read" });
-    });
+    const handlers = {
+      message: (event) => {
+        if (current()) this._receive(event.data);
+      },
+      error: (event) => this._workerError(event, current),
+      messageerror: () => {
+        if (current()) this._fail({ code: "worker_failed", message: "a worker message could not be read" });
+      },
+    };
+    for (const [kind, handler] of Object.entries(handlers)) worker.addEventListener(kind, handler);
+    // What it said before, in a microtask: after whoever made this client has listened to its
+    // progress, before the events that come next.
+    if (early?.held.length) queueMicrotask(() => early.held.forEach((event) => handlers[event.type](event)));
+  }
+
+  // Fires when the script fails to load, or throws outside its own handlers.
+  _workerError(event, current) {
+    event.preventDefault();
+    if (!current()) return;
+    const error = {
+      code: "worker_failed",
+      message: event.message || `the engine worker ${this.workerUrl} failed`,
+    };
+    if (this._booted) this._crashed(error);
+    else this._fail(error);
   }
 
   // Queues a request; entry.promise gives the raw reply {id, ok, result | error} and rejects

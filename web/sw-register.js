@@ -98,7 +98,9 @@ async function register() {
 
 // On a first visit the precache takes the runtime from the HTTP cache and downloads the
 // snapshot that later visits start from; starting it only once the table is playable keeps
-// it from competing with the boot for the network and the CPU.
+// it from competing with the boot for the network and the CPU. "Playable" is said before the
+// table's first frame is drawn, so the service worker waits a moment more (on every visit:
+// its script's evaluation and update check are work the first frame need not wait for).
 function whenEngineSettled() {
   const root = document.documentElement;
   const settled = () => ["ready", "error"].includes(root.dataset.engineState);
@@ -114,4 +116,8 @@ function whenEngineSettled() {
   });
 }
 
-whenEngineSettled().then(register);
+const AFTER_SETTLED_MS = 1000;
+
+whenEngineSettled()
+  .then(() => new Promise((resolve) => setTimeout(resolve, AFTER_SETTLED_MS)))
+  .then(register);
