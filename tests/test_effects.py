@@ -286,6 +286,23 @@ def test_an_error_says_whether_what_the_request_carried_is_refused() -> None:
     assert call("play", card="ZZ")["error"]["input"] is True
 
 
+def test_an_error_says_whether_the_engine_holds_no_game() -> None:
+    # The page's client once tested the code "no_game" to forget the recipe it kept.
+    for kind in ("record", "view", "step", "hint", "replay"):
+        assert call(kind)["error"]["no_game"] is True, kind
+    ok("new_game", seed="x")
+    assert call("undo")["error"]["no_game"] is False  # a game, and nothing to take back
+    assert call("replay")["error"]["no_game"] is False  # a game, not over yet
+
+
+def test_the_master_says_in_its_own_words_why_it_cannot_play_a_game_again() -> None:
+    # The page once chose its sentence by the code "unavailable".
+    ok("load", **finished_hosted_game("x"))  # two people: the master takes neither seat
+    refused = call("rerun")["error"]
+    assert refused["text"] == {"id": "master.one_person"}
+    assert (refused["input"], refused["no_game"]) == (False, False)
+
+
 def test_each_seat_says_how_its_label_is_made() -> None:
     # The page once read the label's message id to know whether a seat is "You".
     alone = ok("new_game", seed="x")["table"]["seats"]

@@ -94,7 +94,8 @@ def reset() -> None:
 
 def _match(kind: str) -> Match:
     if _session.match is None:
-        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
+        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)",
+                            no_game=True)
     return _session.match
 
 
@@ -441,7 +442,8 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     given = data.get("record")
     if given is None:
         if match is None:
-            raise ProtocolError("no_game", "replay: no game in play and no record given")
+            raise ProtocolError("no_game", "replay: no game in play and no record given",
+                                no_game=True)
         state = match.state
         if not state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)

@@ -1,11 +1,12 @@
 """The worker protocol: one function from a JSON request string to a JSON reply string.
 
 Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` or
-``{"id", "ok": false, "error": {"code", "message", "text", "input"}}`` (``text`` is what people
-read, a message; ``message`` the same in plain English, for logs; ``input`` whether what the
-request carried is refused, so that the same request would be refused again). ``REQUESTS``
-maps each request type to its handler (``handlers``), the payload keys it accepts and its
-declared effect (below); the limits are checked before anything is parsed. One match is kept
+``{"id", "ok": false, "error": {"code", "message", "text", "input", "no_game"}}`` (``text`` is
+what people read, a message; ``message`` the same in plain English, for logs; ``input``
+whether what the request carried is refused, so that the same request would be refused again;
+``no_game`` whether the engine holds no game in play). The page decides nothing from ``code``.
+``REQUESTS`` maps each request type to its handler (``handlers``), the payload keys it accepts
+and its declared effect (below); the limits are checked before anything is parsed. One match is kept
 between requests (the worker runs one page); apart from that, and from fresh random seeds when
 none is given, a reply depends only on the request. A refused request changes nothing.
 docs/protocol.md describes every request.
@@ -118,12 +119,12 @@ def handle(request: str) -> str:
     except ProtocolError as exc:
         return _reply(_id_of(request, req_id),
                       error={"code": exc.code, "message": str(exc), "text": exc.text,
-                             "input": exc.is_input})
+                             "input": exc.is_input, "no_game": exc.no_game})
     except Exception as exc:  # a bug must still answer, or the page waits forever
         english = f"the engine failed: {type(exc).__name__}: {exc}"
         return _reply(_id_of(request, req_id), error={"code": "internal", "message": english,
                                                       "text": message("error.internal"),
-                                                      "input": False})
+                                                      "input": False, "no_game": False})
     return _reply(req_id, result=result)
 
 
