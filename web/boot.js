@@ -32,9 +32,10 @@ export async function main() {
   setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
 
+  const judged = await judgeSettings();
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);
-  await firstGame(link, await claimed);
+  await firstGame(link, await claimed, judged);
   performance.mark("calypso:dealt");
   // The link's game is dealt once: a reload now resumes it (saves.js) instead.
   if (link.url !== location.href) history.replaceState(history.state, "", link.url);
@@ -51,9 +52,9 @@ export async function main() {
 // one the link names, else a new one; says whatever the person should know about it. A saved
 // game of several people comes back with every hand covered: the hand-off screen first. What
 // the page says is a list of messages, one sentence after another.
-/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found */
-async function firstGame(link, { game: saved, notice, problem: unreadable }) {
-  const told = [...link.notices, notice].filter(Boolean);
+/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found @param {any[]} judged */
+async function firstGame(link, { game: saved, notice, problem: unreadable }, judged) {
+  const told = [...link.notices, notice, ...judged].filter(Boolean);
   if (saved) {
     if (await show(() => client.request("load", saved), msg("problem.restore"))) {
       page.renderNotice(told);
@@ -74,6 +75,23 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }) {
     return fallBack([page.currentNotice()], told);
   }
   return fallBack(unreadable ? [unreadable, msg("boot.set_aside")] : [], told);
+}
+
+// The person's saved settings, judged by the engine (it holds the limits: the page keeps
+// none): each value it refuses goes back to its default, the settings as they were are set
+// aside, and the page says why (messages, [] when all were fine). Where the engine does not
+// judge them (a guest's table), they stay as they are: new_game judges them when it deals.
+async function judgeSettings() {
+  const { speed, ...settings } = app.settings;
+  let verdict;
+  try {
+    verdict = await client.request("check_settings", { settings });
+  } catch {
+    return [];
+  }
+  if (!verdict.refused.length) return [];
+  setSettings(storage.keepJudged(app.settings, verdict.settings));
+  return [msg("boot.settings_refused"), ...verdict.refused.map((r) => r.text)];
 }
 
 // Deals a game with the person's usual settings; if even that fails, says so plainly. The

@@ -48,6 +48,7 @@ from .settings import (
     MAX_GAMES,
     MAX_NAME_CHARS,
     Settings,
+    check_kept,
     people_of,
     seat_calls,
     seat_labels,
@@ -219,6 +220,15 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
         "limits": {"file_bytes": MAX_RECORD_BYTES},
         "review": _review_facts(),
     }
+
+
+def check_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """The settings a page kept for new games, judged as ``new_game`` would judge them: each
+    refused one at its default, with the refusals' words (the page keeps no limits of its
+    own)."""
+    kept, refused = check_kept(data.get("settings"))
+    return {"settings": kept, "refused": [{"key": key, "text": error.text}
+                                          for key, error in refused]}
 
 
 def _review_facts() -> dict[str, Any]:

@@ -70,6 +70,7 @@ REQUESTS: dict[str, Request] = {
     "hello": Request(_hello, frozenset(), "reads"),
     "new_game": Request(handlers.new_game, frozenset(
         {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
+    "check_settings": Request(handlers.check_settings, frozenset({"settings"}), "reads"),
     "view": Request(handlers.view, frozenset(), "reads", view=True),
     "play": Request(handlers.play, frozenset({"card"}), "changes", view=True),
     "step": Request(handlers.step, frozenset(), "changes", view=True),
