@@ -296,7 +296,7 @@ def test_kept_settings_are_judged_by_the_engine_each_refused_one_at_its_default(
     assert result["settings"] == {**kept, "rules": {}, "games": 1, "suit": "random"}
     assert [(r["key"], r["text"]["id"]) for r in result["refused"]] == [
         ("rules", "error.bad_rules"), ("games", "error.bad_games"), ("suit", "error.bad_suit")]
-    fine = {"level": None, "levels": ["random", None, None, "random"],
+    fine: dict[str, Any] = {"level": None, "levels": ["random", None, None, "random"],
             "people": [{"seat": 2}, {"seat": 1}], "rules": {}, "games": 4, "suit": "S"}
     assert ok("check_settings", settings=fine) == {"settings": fine, "refused": []}
 
