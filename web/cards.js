@@ -124,8 +124,12 @@ export function miniCard(code, extra = {}) {
 export function compassTrick(trick, labels) {
   const named = (seat, code) => t(trick.winner === seat ? "trick.card_wins" : "trick.card",
     { who: labels[seat], card: code });
-  const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
-  return h("div", { class: "compass" }, [0, 3, 1, 2].map((seat) => {
+  // The card i of the trick was played i seats after its leader (one label a seat).
+  const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % labels.length, code]));
+  // In the order played, the leader first (a screen reader reads the trick as it went):
+  // style.css places each seat on the compass.
+  const played = labels.map((_, i) => (trick.leader + i) % labels.length);
+  return h("div", { class: "compass" }, played.map((seat) => {
     const code = bySeat.get(seat);
     const led = trick.leader === seat;
     return h("div", { class: `compass-slot compass-${seat}`, "data-seat": seat,

@@ -11,7 +11,7 @@ const PERSON = "person";
 const GUEST = "guest";
 // The order the dialog lists people in, so that the first person (whose suit "suit" sets) is
 // the engine's default person (South) when that seat has one: from there, clockwise.
-let peopleOrder = [0, 1, 2, 3];
+let peopleOrder = [];
 let defaultPeople = [];
 
 const form = () => $("[data-new-game-form]");
@@ -123,7 +123,7 @@ export function readNewGameForm() {
   const seats = $$("[data-seat-select]", f).map((select) => select.value);
   const people = peopleOrder.filter((seat) => seats[seat] === PERSON)
     .map((seat) => ({ seat, name: f.elements[`name_${seat}`].value.trim() }));
-  const guests = [0, 1, 2, 3].filter((seat) => seats[seat] === GUEST);
+  const guests = seats.flatMap((value, seat) => (value === GUEST ? [seat] : []));
   const levels = seats.map((value) => (value === PERSON ? null : value === GUEST ? level : value));
   const rules = {};
   for (const box of $$("[data-rule]", f)) rules[box.dataset.rule] = box.checked;
