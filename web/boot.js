@@ -2,7 +2,6 @@
 // then the first game is dealt — the saved one, else the one a link names, else a new one —
 // and, if even that fails, the page says why instead of going blank.
 
-import { setVocabulary } from "./cards.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
@@ -29,7 +28,6 @@ export async function main() {
     return;
   }
   page.renderBoot({ stage: "ready", fraction: 1 });
-  setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
 
   const judged = await judgeSettings();
