@@ -107,6 +107,7 @@ def a_fair_check() -> Payload:
 SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
     "new_game": lambda: a_game() and {"seed": "next", "level": "random"},
+    "check_settings": lambda: a_game() and {"settings": {"games": 9, "suit": "S"}},
     "view": lambda: a_game() and {},
     "play": on_move,
     "step": at_step,
@@ -284,6 +285,53 @@ def test_an_error_says_whether_what_the_request_carried_is_refused() -> None:
     assert call("step")["error"]["input"] is False  # no game yet: the moment, not the input
     ok("new_game", seed="x")
     assert call("play", card="ZZ")["error"]["input"] is True
+
+
+def test_kept_settings_are_judged_by_the_engine_each_refused_one_at_its_default() -> None:
+    # The page once checked its stored settings against limits of its own (games 1-4, the
+    # suits, seats 0-3), written again in JavaScript.
+    kept = {"level": "random", "levels": None, "people": [{"seat": 2, "name": "Ana"}],
+            "rules": {"x": True}, "games": 9, "suit": "Q"}
+    result = ok("check_settings", settings=kept)
+    assert result["settings"] == {**kept, "rules": {}, "games": 1, "suit": "random"}
+    assert [(r["key"], r["text"]["id"]) for r in result["refused"]] == [
+        ("rules", "error.bad_rules"), ("games", "error.bad_games"), ("suit", "error.bad_suit")]
+    fine: dict[str, Any] = {"level": None, "levels": ["random", None, None, "random"],
+            "people": [{"seat": 2}, {"seat": 1}], "rules": {}, "games": 4, "suit": "S"}
+    assert ok("check_settings", settings=fine) == {"settings": fine, "refused": []}
+
+
+def test_kept_levels_are_judged_against_the_people_kept() -> None:
+    # A person's seat has no level; once the people are refused, South is the person.
+    levels = [None, "random", "random", "random"]
+    seated = ok("check_settings", settings={"people": [{"seat": 0}], "levels": levels})
+    assert seated["refused"] == []
+    unseated = ok("check_settings", settings={"people": [{"seat": 7}], "levels": levels})
+    assert [r["key"] for r in unseated["refused"]] == ["people", "levels"]
+    assert (unseated["settings"]["people"], unseated["settings"]["levels"]) == (None, None)
+
+
+def test_kept_settings_that_are_not_an_object_of_known_keys_are_refused() -> None:
+    for settings in ([1], "x", {"speed": 5}, None):
+        error = call("check_settings", settings=settings)["error"]
+        assert (error["code"], error["input"]) == ("bad_settings", True), settings
+
+
+def test_an_error_says_whether_the_engine_holds_no_game() -> None:
+    # The page's client once tested the code "no_game" to forget the recipe it kept.
+    for kind in ("record", "view", "step", "hint", "replay"):
+        assert call(kind)["error"]["no_game"] is True, kind
+    ok("new_game", seed="x")
+    assert call("undo")["error"]["no_game"] is False  # a game, and nothing to take back
+    assert call("replay")["error"]["no_game"] is False  # a game, not over yet
+
+
+def test_the_master_says_in_its_own_words_why_it_cannot_play_a_game_again() -> None:
+    # The page once chose its sentence by the code "unavailable".
+    ok("load", **finished_hosted_game("x"))  # two people: the master takes neither seat
+    refused = call("rerun")["error"]
+    assert refused["text"] == {"id": "master.one_person"}
+    assert (refused["input"], refused["no_game"]) == (False, False)
 
 
 def test_each_seat_says_how_its_label_is_made() -> None:

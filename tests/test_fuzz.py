@@ -74,8 +74,9 @@ def send(request: Any) -> dict[str, Any]:
     else:
         assert set(reply) == {"id", "ok", "error"}
         error = reply["error"]
-        assert set(error) == {"code", "message", "text", "input"}, error
+        assert set(error) == {"code", "message", "text", "input", "no_game"}, error
         assert error["input"] is error["code"].startswith("bad_"), error
+        assert error["no_game"] is (error["code"] == "no_game"), error
         assert CODE.match(error["code"]) and error["code"] != "internal", (text[:300], error)
         for lang in LANGUAGES:  # what people read of it has words in every language
             assert render(error["text"], lang).strip(), (lang, error)

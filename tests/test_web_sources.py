@@ -1,7 +1,10 @@
 """Rules the page's modules keep, read from their sources (web/, the friends' table too):
 one module owns the page's state, one owns the browser's storage, and the page repeats no
 clamp of the deal the engine sends, nor a list of request types (hello declares what each
-does). Each check is shown to fire on a planted violation."""
+does), nor the number of seats or their numbers (hello's seats), the match lengths or the
+suits (the engine judges saved settings: check_settings), and decides nothing from an error's
+code (the engine says what a refusal means). Each check is shown to fire on a planted
+violation."""
 
 from __future__ import annotations
 
@@ -27,6 +30,19 @@ _STORAGE = re.compile(r"\b(?:localStorage|sessionStorage|indexedDB)\b")
 _DEAL_CLAMP = re.compile(r"\bMath\.min\([^)]*\bdeal\b[^)]*\)")
 # An array literal (a Set's too) of quoted words only: ``["play", "step"]``.
 _WORD_LIST = re.compile(r"\[\s*(['\"][a-z_]+['\"](?:\s*,\s*['\"][a-z_]+['\"])*)\s*,?\s*\]")
+
+# The number of seats or a list of seat numbers: ``(leader + i) % 4``, ``[0, 1, 2, 3]``,
+# ``[2, 3, 0, 1]``, ``seat <= 3``, ``people.length <= 4``, ``levels.length === 4``, a default
+# seat ``?? 2``; the match lengths ``[1, 2, 3, 4]`` too. (``4 * n`` is arithmetic.)
+_SEAT_FACTS = re.compile(
+    r"%\s*4\b|\[\s*[0-4](?:\s*,\s*[0-4]){2,}\s*\]|(?:[<>]=?|[!=]==?)\s*[34]\b(?!\s*[*.\d])"
+    r"|\?\?\s*2\b")
+# A list of suit letters: ``["random", "S", "H", "D", "C"]``.
+_SUIT_LIST = re.compile(r"""\[\s*(?:['"]random['"]\s*,\s*)?"""
+                        r"""['"][SHDC]['"](?:\s*,\s*['"][SHDC]['"])+\s*,?\s*\]""")
+# A decision by an error's code: ``error.code === "no_game"``, ``"unavailable" !== code``,
+# ``/^bad_/.test(error.code)``.
+_CODE_TEST = re.compile(r"""\bcode\s*[!=]==?\s*['"`]|['"`]\s*[!=]==?\s*[\w.?]*\bcode\b|/\^bad_/""")
 
 
 def code_of(source: str) -> str:
@@ -125,3 +141,42 @@ def test_the_request_list_check_fires_on_a_list_of_request_types() -> None:
     others = ['readMessage(text, ["join", "play", "ask", "seed"]);', 'const one = ["view"];',
               '// DEALS = ["new_game", "load"]', 'const t = ["play", x];']
     assert [request_lists(line) for line in others] == [[]] * len(others)
+
+
+def engine_facts(source: str) -> list[str]:
+    """Each place in a module's source that writes an engine fact again: the seats' number or
+    numbers, the match lengths, the suits, or a decision by an error's code."""
+    code = code_of(source)
+    return [match.group(0) for pattern in (_SEAT_FACTS, _SUIT_LIST, _CODE_TEST)
+            for match in pattern.finditer(code)]
+
+
+def test_the_page_repeats_no_seat_count_suit_list_or_error_code() -> None:
+    # Seats come from hello (names.seats and names.after), saved settings are judged by the
+    # engine (check_settings), and a refusal says what it means (input, no_game, text).
+    found = {name: engine_facts(source) for name, source in modules().items()}
+    assert {name: facts for name, facts in found.items() if facts} == {}
+
+
+def test_the_engine_fact_check_fires_on_each_line_it_replaced() -> None:
+    # Each line below was in web/ before the engine was asked instead.
+    planted = [
+        "const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));",
+        "labels: () => [0, 1, 2, 3].map(label),",
+        "return [2, 3, 0, 1].find((seat) => !this.seats.has(seat));",
+        "return h('div', { class: 'compass' }, [0, 3, 1, 2].map((seat) => {",
+        "?? peopleSeats()[0] ?? 2;",
+        "if (![1, 2, 3, 4].includes(clean.games)) clean.games = 1;",
+        "people.length >= 1 && people.length <= 4 &&",
+        "if (!Number.isInteger(seat) || seat < 0 || seat > 3) return null;",
+        "Array.isArray(clean.levels) && clean.levels.length === 4",
+        'if (!["random", "S", "H", "D", "C"].includes(clean.suit)) clean.suit = "random";',
+        'export const masterUnavailable = (problem) => (problem?.code === "unavailable"',
+        'else if (reply.error.code === "no_game") this._saved = null;',
+        "if (/^bad_/.test(error.code)) reset();",
+    ]
+    assert [len(engine_facts(line)) for line in planted] == [1] * len(planted), [
+        (line, engine_facts(line)) for line in planted if len(engine_facts(line)) != 1]
+    others = ["return sdp.length <= 4 * MAX_BLOB_CHARS;", "const PIPS = { 3: [[2, 1], [2, 5]] };",
+              "if (error.noGame) forget();", "// seat % 4", "x = a[4];", "const cards = 13;"]
+    assert [engine_facts(line) for line in others] == [[]] * len(others)

@@ -93,8 +93,10 @@ export const masterReplay = () => t("master.replay");
 export const masterPlaying = () => t("master.playing");
 export const masterProgressLabel = () => t("master.progress_label");
 export const masterProgress = (done, total) => t("master.progress", { done, total });
-export const masterUnavailable = (problem) => (problem?.code === "unavailable"
-  ? t("master.only_here") : t("master.failed", { reason: reasonOf(problem) }));
+// The engine's refusal is its own sentence ("The master in your seat plays only games dealt
+// at this table."); a failure of the worker is said as the master's.
+export const masterUnavailable = (problem) => (problem?.text
+  ? say(problem.text) : t("master.failed", { reason: reasonOf(problem) }));
 export const masterStatsTitle = () => t("master.stats_title");
 export const masterAverage = ({ games, average }) => (!games ? t("master.average_none")
   : average === 0 ? t("master.average_same", { games })

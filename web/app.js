@@ -43,6 +43,8 @@ function draw() {
     chosen: app.chosen,
     undoAllowed: app.prefs.undo,
     showCut: true,
+    review: review.current(),
+    master: rerun.current(),
   };
   // The panels first: render() ends by focusing the hand, which lays the page out, so every
   // change should be in by then.

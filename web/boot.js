@@ -2,7 +2,6 @@
 // then the first game is dealt — the saved one, else the one a link names, else a new one —
 // and, if even that fails, the page says why instead of going blank.
 
-import { setVocabulary } from "./cards.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine-client.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
@@ -29,12 +28,12 @@ export async function main() {
     return;
   }
   page.renderBoot({ stage: "ready", fraction: 1 });
-  setVocabulary(app.hello.cards);
   forms.fillNewGameForm(app.hello);
 
+  const judged = await judgeSettings();
   const link = readLink(address, app.hello);
   setSpeed(link.speed ?? app.settings.speed);
-  await firstGame(link, await claimed);
+  await firstGame(link, await claimed, judged);
   performance.mark("calypso:dealt");
   // The link's game is dealt once: a reload now resumes it (saves.js) instead.
   if (link.url !== location.href) history.replaceState(history.state, "", link.url);
@@ -51,9 +50,9 @@ export async function main() {
 // one the link names, else a new one; says whatever the person should know about it. A saved
 // game of several people comes back with every hand covered: the hand-off screen first. What
 // the page says is a list of messages, one sentence after another.
-/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found */
-async function firstGame(link, { game: saved, notice, problem: unreadable }) {
-  const told = [...link.notices, notice].filter(Boolean);
+/** @param {any} link @param {{game?: any, notice?: any, problem?: any}} found @param {any[]} judged */
+async function firstGame(link, { game: saved, notice, problem: unreadable }, judged) {
+  const told = [...link.notices, notice, ...judged].filter(Boolean);
   if (saved) {
     if (await show(() => client.request("load", saved), msg("problem.restore"))) {
       page.renderNotice(told);
@@ -74,6 +73,23 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }) {
     return fallBack([page.currentNotice()], told);
   }
   return fallBack(unreadable ? [unreadable, msg("boot.set_aside")] : [], told);
+}
+
+// The person's saved settings, judged by the engine (it holds the limits: the page keeps
+// none): each value it refuses goes back to its default, the settings as they were are set
+// aside, and the page says why (messages, [] when all were fine). Where the engine does not
+// judge them (a guest's table), they stay as they are: new_game judges them when it deals.
+async function judgeSettings() {
+  const { speed, ...settings } = app.settings;
+  let verdict;
+  try {
+    verdict = await client.request("check_settings", { settings });
+  } catch {
+    return [];
+  }
+  if (!verdict.refused.length) return [];
+  setSettings(storage.keepJudged(app.settings, verdict.settings));
+  return [msg("boot.settings_refused"), ...verdict.refused.map((r) => r.text)];
 }
 
 // Deals a game with the person's usual settings; if even that fails, says so plainly. The

@@ -1,11 +1,12 @@
 // Cards as the page draws them. The engine sends cards as their codes ("QH": rank, then
 // suit); the ranks and suits, their order, symbols and colours come once, in the engine's
-// hello (setVocabulary), so nothing here repeats an engine fact; their words ("Queen of
-// hearts", «Дама червей», "Q", «Д») come from the catalogs (i18n.js).
+// hello (app.hello.cards: read there, not copied), so nothing here repeats an engine fact;
+// their words ("Queen of hearts", «Дама червей», "Q", «Д») come from the catalogs (i18n.js).
 
 import { h } from "./dom.js";
 import { cardName, cardShort, rankLabel, suitName, t } from "./i18n.js";
 import { ledBy } from "./names.js";
+import { app } from "./state.js";
 
 // Pip positions (column 1-3, row 1-9) of the number cards, as on a printed deck.
 const PIPS = {
@@ -21,34 +22,38 @@ const PIPS = {
 };
 const FACES = new Set(["J", "Q", "K"]);
 
-let ranks = new Map(); // "Q" -> {key}
-let suits = new Map(); // "H" -> {key, symbol, color}
-let rankOrder = []; // rank keys, ace to two
-
-/** Takes the cards' vocabulary from the engine's hello (hello.cards). */
-export function setVocabulary(vocabulary) {
-  ranks = new Map(vocabulary.ranks.map((r) => [r.key, r]));
-  suits = new Map(vocabulary.suits.map((s) => [s.key, s]));
-  rankOrder = vocabulary.ranks.map((r) => r.key);
+// The engine's hello.cards, looked up by key: {ranks: "Q" -> {key}, suits: "H" -> {key,
+// symbol, color}}, made once for each hello (a cache of the state's, not a copy to keep).
+const indexes = new WeakMap();
+const NONE = { ranks: [], suits: [] }; // before hello
+function vocabulary() {
+  const cards = app.hello?.cards ?? NONE;
+  let found = indexes.get(cards);
+  if (!found) {
+    found = { ranks: new Map(cards.ranks.map((r) => [r.key, r])), suits: new Map(cards.suits.map((s) => [s.key, s])) };
+    indexes.set(cards, found);
+  }
+  return found;
 }
 
 /** The ranks, ace down to two: [{key, label}] (label: "10", "Q"; in Russian «Д»). */
 export function rankList() {
-  return rankOrder.map((key) => ({ key, label: rankLabel(key) }));
+  return (app.hello?.cards ?? NONE).ranks.map(({ key }) => ({ key, label: rankLabel(key) }));
 }
 
 /** The suits in the engine's order (S, H, D, C): [{key, symbol, name, color}]. */
 export function suitList() {
-  return [...suits.keys()].map(suitOf);
+  return (app.hello?.cards ?? NONE).suits.map(({ key }) => suitOf(key));
 }
 
 /** A suit's facts and words: {key, symbol, name ("hearts"), color}. */
 export function suitOf(key) {
-  return { ...suits.get(key), name: suitName(key) };
+  return { ...vocabulary().suits.get(key), name: suitName(key) };
 }
 
 /** A card from its code: {code, rank, label ("10"), suit, symbol, name, color}. */
 export function cardOf(code) {
+  const { ranks, suits } = vocabulary();
   const rank = ranks.get(code[0]);
   const suit = suits.get(code[1]);
   return {
@@ -124,8 +129,12 @@ export function miniCard(code, extra = {}) {
 export function compassTrick(trick, labels) {
   const named = (seat, code) => t(trick.winner === seat ? "trick.card_wins" : "trick.card",
     { who: labels[seat], card: code });
-  const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
-  return h("div", { class: "compass" }, [0, 3, 1, 2].map((seat) => {
+  // The card i of the trick was played i seats after its leader (one label a seat).
+  const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % labels.length, code]));
+  // In the order played, the leader first (a screen reader reads the trick as it went):
+  // style.css places each seat on the compass.
+  const played = labels.map((_, i) => (trick.leader + i) % labels.length);
+  return h("div", { class: "compass" }, played.map((seat) => {
     const code = bySeat.get(seat);
     const led = trick.leader === seat;
     return h("div", { class: `compass-slot compass-${seat}`, "data-seat": seat,

@@ -10,7 +10,9 @@
 //   client.effect("daily");                // "starts": what a request does, as hello declares
 //   client.givesView("undo");              // true: its reply is a view of the table (hello)
 //
-// Every failure rejects with an EngineError carrying the protocol's {code, message, text}.
+// Every failure rejects with an EngineError carrying the protocol's {code, message, text,
+// input, no_game}. The page decides nothing from the code (it is for logs and tests): the
+// engine says what a refusal means where it raises it (docs/protocol.md).
 //
 // Crash recovery needs nothing from the page. The engine declares what each request does to
 // the recipe of the game in play ({record, settings, history}, what "record" gives), and
@@ -37,12 +39,13 @@ import { takeEarlyWorker } from "./early-worker.js";
 import { tableClient } from "./remote/choose.js";
 
 export class EngineError extends Error {
-  constructor({ code, message, text = null, input = false }) {
+  constructor({ code, message, text = null, input = false, no_game = false }) {
     super(message);
     this.name = "EngineError";
     this.code = code;
     this.text = text; // what people read: a message {id, params} (the engine's refusals)
     this.input = input; // the engine refused what the request carried: sending it again fails
+    this.noGame = no_game; // the engine holds no game in play
   }
 }
 
@@ -124,7 +127,7 @@ export class EngineClient {
   _follow(entry, reply) {
     if (entry.keep) {
       if (reply.ok) this._saved = reply.result;
-      else if (reply.error.code === "no_game") this._saved = null;
+      else if (reply.error.no_game) this._saved = null; // the engine holds no game in play
       return;
     }
     if (!reply.ok) return;

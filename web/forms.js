@@ -6,13 +6,15 @@
 
 import { $, $$, h, redraw } from "./dom.js";
 import { msg, say, seatName, t } from "./i18n.js";
+import { app } from "./state.js";
 
 const PERSON = "person";
 const GUEST = "guest";
 // The order the dialog lists people in, so that the first person (whose suit "suit" sets) is
-// the engine's default person (South) when that seat has one: from there, clockwise.
-let peopleOrder = [0, 1, 2, 3];
-let defaultPeople = [];
+// the engine's default person (South) when that seat has one: from there, clockwise (the
+// seats and the default people as the engine's hello gives them).
+const peopleOrder = ({ seats, people }) => seats.map((_, i) => (people.default[0] + i) % seats.length);
+const defaultPeople = ({ people }) => people.default.map((seat) => ({ seat, name: "" }));
 
 const form = () => $("[data-new-game-form]");
 
@@ -54,15 +56,13 @@ export function fillNewGameForm(hello) {
     h("option", { value: "random", text: t("form.random_suit") }),
     ...hello.cards.suits.map((s) => h("option", { value: s.key, text: t("form.suit", { suit: s.key }) }))]);
   f.dataset.levels = JSON.stringify(hello.levels);
-  defaultPeople = hello.people.default.map((seat) => ({ seat, name: "" }));
-  peopleOrder = hello.seats.map((_, i) => (hello.people.default[0] + i) % hello.seats.length);
 }
 
 /** Puts settings into the new-game form: {level, levels, people, rules, games, suit, speed}. */
 export function setNewGameForm(settings) {
   const f = form();
   f.elements.level.value = settings.level;
-  const everyone = settings.people ?? defaultPeople;
+  const everyone = settings.people ?? defaultPeople(app.hello);
   const people = new Map(everyone.map((p) => [p.seat, p.name ?? ""]));
   const guests = everyone.filter((p) => p.remote).map((p) => p.seat);
   f.dataset.hosting = JSON.stringify(guests); // the guests of the table in play, if any
@@ -96,7 +96,7 @@ export function setAllLevels() {
 export function updateNewGameForm() {
   const f = form();
   const seats = $$("[data-seat-select]", f);
-  const people = peopleOrder.filter((seat) => seats[seat]?.value === PERSON);
+  const people = peopleOrder(app.hello).filter((seat) => seats[seat]?.value === PERSON);
   for (const select of seats) {
     const seat = Number(select.dataset.seatSelect);
     f.elements[`name_${seat}`].hidden = !people.includes(seat);
@@ -121,9 +121,9 @@ export function readNewGameForm() {
   const f = form();
   const level = f.elements.level.value;
   const seats = $$("[data-seat-select]", f).map((select) => select.value);
-  const people = peopleOrder.filter((seat) => seats[seat] === PERSON)
+  const people = peopleOrder(app.hello).filter((seat) => seats[seat] === PERSON)
     .map((seat) => ({ seat, name: f.elements[`name_${seat}`].value.trim() }));
-  const guests = [0, 1, 2, 3].filter((seat) => seats[seat] === GUEST);
+  const guests = seats.flatMap((value, seat) => (value === GUEST ? [seat] : []));
   const levels = seats.map((value) => (value === PERSON ? null : value === GUEST ? level : value));
   const rules = {};
   for (const box of $$("[data-rule]", f)) rules[box.dataset.rule] = box.checked;

@@ -27,13 +27,19 @@ export function namesOf(table) {
   /** The engine's label of a partnership (0: North-South, 1: East-West), as a message. */
   const sideOf = (side) => table?.sides[side]
     ?? msg("label.side", { first: msg("label.seat", { seat: side }), second: msg("label.seat", { seat: side + 2 }) });
+  /** The table's seats (numbers), North first: as many as the engine seats. */
+  const seats = () => (table ? table.seats.map((_, seat) => seat) : []);
   /** The seats people play, North first. */
-  const peopleSeats = () => (table ? [0, 1, 2, 3].filter((seat) => table.seats[seat].person) : []);
+  const peopleSeats = () => seats().filter((seat) => table.seats[seat].person);
   return {
     labelOf,
     label,
-    /** The four labels, North first. */
-    labels: () => [0, 1, 2, 3].map(label),
+    seats,
+    /** The seat ``by`` places after ``seat`` in playing order (clockwise): who played the
+     * card ``by`` of a trick ``seat`` led. */
+    after: (seat, by) => (seat + by) % seats().length,
+    /** Every seat's label, North first. */
+    labels: () => seats().map(label),
     sideOf,
     /** What the engine calls a partnership. */
     sideLabel: (side) => say(sideOf(side)),

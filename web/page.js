@@ -3,10 +3,9 @@
 
 import { $, $$ } from "./dom.js";
 import { decimal, hasWords, say, t } from "./i18n.js";
+import { app, setBoot, setNotice } from "./state.js";
 
 const ORDER = ["runtime", "engine", "ready"]; // the stages; each has words "boot.<stage>"
-let boot = null; // the last progress shown, to word again in another language
-let notice = null; // the notice shown: a message, a list of them, or null
 
 function megabytes(bytes) {
   return decimal(bytes / 1e6, 1);
@@ -20,7 +19,7 @@ function megabytes(bytes) {
  * @param {{stage: string, fraction: number, received?: number, expected?: number}} progress
  */
 export function renderBoot({ stage, fraction, received, expected }) {
-  boot = { stage, fraction, received, expected };
+  setBoot({ stage, fraction, received, expected });
   $("[data-boot-progress]").value = fraction;
   const words = hasWords();
   if (words) $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
@@ -39,7 +38,7 @@ export function renderBoot({ stage, fraction, received, expected }) {
 /** Shows why the engine could not start; the page never goes blank. What went wrong
  * (error.message) is shown as the engine or the browser said it, for a bug report. */
 export function renderBootError(error) {
-  boot = { failed: error };
+  setBoot({ failed: error });
   $("[data-boot]").hidden = false;
   $("[data-table]").hidden = true;
   const box = $("[data-engine-error]");
@@ -52,22 +51,22 @@ export function renderBootError(error) {
 
 /** Words the loading screen again (the language changed). */
 export function redrawBoot() {
-  if (boot?.failed) renderBootError(boot.failed);
-  else if (boot) renderBoot(boot);
+  if (app.boot?.failed) renderBootError(app.boot.failed);
+  else if (app.boot) renderBoot(app.boot);
 }
 
 /** Shows a problem that does not stop the game (a refused save, a failed request): a
  * message, or a list of them (sentences one after another); null or [] hides it. */
 export function renderNotice(said) {
-  notice = Array.isArray(said) && !said.length ? null : said ?? null;
+  setNotice(Array.isArray(said) && !said.length ? null : said ?? null);
   const box = $("[data-notice]");
-  box.textContent = say(notice);
-  box.hidden = !notice;
+  box.textContent = say(app.notice);
+  box.hidden = !app.notice;
 }
 
 /** The notice shown now, as messages (null when none), to say again with more. */
 export function currentNotice() {
-  return notice;
+  return app.notice;
 }
 
 export function setEngineReady(hello) {

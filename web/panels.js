@@ -25,7 +25,7 @@ function trickItem(number, trick, names, { current = false } = {}) {
     h("span", { class: "log-number", text: `${number}` }),
     h("span", { class: "log-cards" },
       trick.cards.map((code, i) => {
-        const seat = (trick.leader + i) % 4;
+        const seat = names.after(trick.leader, i);
         return h("span", { class: "log-play", "data-won": seat === trick.winner ? "true" : null },
           seatTag(seat, names), miniCard(code));
       })),

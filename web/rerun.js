@@ -115,19 +115,27 @@ export function masterRecord() {
   return rerun.result?.record ?? null;
 }
 
-/** Draws the master in your seat on the score sheet of a finished game of one person. */
+/** The master in your seat as it stands ({key, running, done, total, result, problem, ms}):
+ * the page's draw hands it to drawMaster(). */
+export function current() {
+  const { key, running, done, total, result, problem, ms } = rerun;
+  return { key, running, done, total, result, problem, ms };
+}
+
+/** Draws the master in your seat on the score sheet of a finished game of one person, from
+ * what the page's draw hands it: {view, table, master (current())}. */
 export function drawMaster(el, ui) {
-  const { view, table } = ui;
+  const { view, table, master: m } = ui;
   const alone = table.seats.filter((s) => s.person).length === 1;
   const key = view.status === "game_over" && alone ? stats.gameId(view, table) : null;
-  const mine = key !== null && rerun.key === key;
-  const state = !mine ? "none" : rerun.result ? "done" : rerun.running ? "running" : rerun.problem ? "failed" : "none";
+  const mine = key !== null && m.key === key;
+  const state = !mine ? "none" : m.result ? "done" : m.running ? "running" : m.problem ? "failed" : "none";
   el.dataset.master = state;
-  if (rerun.ms !== null && mine) el.dataset.masterMs = rerun.ms;
-  redraw(el, JSON.stringify([state, rerun.done, rerun.total, rerun.result && [rerun.result.you, rerun.result.master,
-    Boolean(rerun.result.record)], rerun.problem?.code]), () => {
+  if (m.ms !== null && mine) el.dataset.masterMs = m.ms;
+  redraw(el, JSON.stringify([state, m.done, m.total, m.result && [m.result.you, m.result.master,
+    Boolean(m.result.record)], m.problem?.message, m.problem?.text]), () => {
     if (state === "done") {
-      const { you, master, record } = rerun.result;
+      const { you, master, record } = m.result;
       return [
         h("p", { class: "master-line", "data-master-you": you, "data-master-score": master, text: W.masterLine(you, master) }),
         h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
@@ -137,11 +145,11 @@ export function drawMaster(el, ui) {
     if (state === "running") {
       return [
         h("p", { class: "master-wait", text: W.masterPlaying() }),
-        h("progress", { max: Math.max(rerun.total, 1), value: rerun.done, "aria-label": W.masterProgressLabel() }),
-        h("p", { class: "detail", role: "status", text: W.masterProgress(rerun.done, rerun.total) }),
+        h("progress", { max: Math.max(m.total, 1), value: m.done, "aria-label": W.masterProgressLabel() }),
+        h("p", { class: "detail", role: "status", text: W.masterProgress(m.done, m.total) }),
       ];
     }
-    if (state === "failed") return h("p", { class: "detail", text: W.masterUnavailable(rerun.problem) });
+    if (state === "failed") return h("p", { class: "detail", text: W.masterUnavailable(m.problem) });
     return [];
   });
 }

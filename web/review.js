@@ -82,7 +82,7 @@ export function reviewOffered() {
 }
 
 // The offer stands until the next deal's first trick is over.
-function drawOffer({ table, view, hello }) {
+function drawOffer({ table, view, hello }, offer) {
   const box = $("[data-review-offer]");
   const shown = offer && offer.game === gameKey(table, view) && view?.status !== "game_over"
     && view.plays < offer.plays + trickCards(hello) ? offer : null;
@@ -145,8 +145,8 @@ export function chooseSeat(value) {
   run();
 }
 
-function isFinished() {
-  return Boolean(review.started) && review.moves.length === review.started.total;
+function isFinished(r = review) {
+  return Boolean(r.started) && r.moves.length === r.started.total;
 }
 
 async function run() {
@@ -236,15 +236,15 @@ export function backToList() {
 
 // -- the replay -------------------------------------------------------------------------------
 
-function reviewedInReplay(replay, { table, view }) {
-  if (!review.source || !replay || !review.moves.length) return false;
-  return replay.record ? replay.record === review.source.record
-    : !review.source.record && review.source.game === gameKey(table, view);
+function reviewedInReplay(replay, { table, view, review: r }) {
+  if (!r.source || !replay || !r.moves.length) return false;
+  return replay.record ? replay.record === r.source.record
+    : !r.source.record && r.source.game === gameKey(table, view);
 }
 
-// The costly cards (cost above nothing), in the order played: [{index, move}].
-function costly() {
-  return review.moves.map((m, index) => ({ index, move: m.move })).filter(({ move }) => move.cost > 0);
+// The costly cards (cost above nothing) of a review, in the order played: [{index, move}].
+function costly(r = review) {
+  return r.moves.map((m, index) => ({ index, move: m.move })).filter(({ move }) => move.cost > 0);
 }
 
 const trickOf = (move, hello) => move.deal * hello.deals.tricks + move.trick;
@@ -258,56 +258,64 @@ export function replayTarget(value) {
 }
 
 /** The first trick after the replay's position holding a costly card (for "next costly
- * card"), or null. */
-export function nextCostly(position, hello) {
-  const later = costly().map(({ move }) => trickOf(move, hello) + 1).filter((at) => at > position.tricks);
+ * card") of the review ``r`` (the one in progress when not given), or null. */
+export function nextCostly(position, hello, r = review) {
+  const later = costly(r).map(({ move }) => trickOf(move, hello) + 1).filter((at) => at > position.tricks);
   return later.length ? Math.min(...later) : null;
 }
 
 /** Marks the replay's trick: the reviewed person's costly card with its grade and cost, and
- * the better card with its reason. ``game`` is the game in play: {table, view, hello}. */
+ * the better card with its reason. ``game`` is the game in play and the review as they stand:
+ * {table, view, hello, review (current())}. */
 export function markReplay(el, replay, game) {
-  const { hello } = game;
+  const { hello, review: r } = game;
   const position = replay?.position;
   const shown = reviewedInReplay(replay, game) && position;
-  const marks = shown ? costly().filter(({ move }) => trickOf(move, hello) === position.tricks - 1) : [];
+  const marks = shown ? costly(r).filter(({ move }) => trickOf(move, hello) === position.tricks - 1) : [];
   const dialog = el.closest("dialog");
   for (const slot of dialog.querySelectorAll(".compass-slot")) {
-    const mark = marks.length && Number(slot.dataset.seat) === review.started.seat ? marks[0] : null;
+    const mark = marks.length && Number(slot.dataset.seat) === r.started.seat ? marks[0] : null;
     if (mark) slot.dataset.reviewGrade = mark.move.grade ?? "slip";
     else delete slot.dataset.reviewGrade;
   }
-  const after = shown ? nextCostly(position, hello) : null;
-  redraw(el, JSON.stringify([shown ? position.tricks : null, marks.map((m) => m.index), after, review.moves.length]), () => (shown
+  const after = shown ? nextCostly(position, hello, r) : null;
+  redraw(el, JSON.stringify([shown ? position.tricks : null, marks.map((m) => m.index), after, r.moves.length]), () => (shown
     ? [
       ...marks.map(({ move }) => h("p", { class: "review-mark", "data-review-mark": move.grade ?? "slip" },
         h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(hello, move.grade)) }), " ",
         W.better(move.best, move.reason))),
       h("p", { class: "review-costly-nav" },
-        W.costlyCount(costly().length), " ",
+        W.costlyCount(costly(r).length), " ",
         after === null ? null : h("button", { type: "button", class: "btn", "data-action": "replay_costly", text: W.nextCostly() })),
     ] : []));
 }
 
 // -- drawing ----------------------------------------------------------------------------------
 
+/** The review and the offer as they stand ({source, started, moves, running, problem, ms,
+ * trying, offer}): the page's draw hands them to draw() and markReplay(). */
+export function current() {
+  return { ...review, offer };
+}
+
 /** Draws the offer and the review dialog (every frame something changed; each part only when
- * it did), with the game in play as the page's draw hands it: {table, view, hello}. */
+ * it did), with what the page's draw hands it: {table, view, hello, review (current())}. */
 export function draw(ui) {
-  drawOffer(ui);
+  const r = ui.review;
+  drawOffer(ui, r.offer);
   const box = $("[data-review]");
-  if (!box || !review.source) return;
-  const people = review.source.people;
-  const seat = review.source.seat;
+  if (!box || !r.source) return;
+  const people = r.source.people;
+  const seat = r.source.seat;
   const who = seat !== null ? people.find((p) => p.seat === seat)?.label ?? null
-    : review.started ? review.started.labels[review.started.seat] : null;
-  $("[data-review-title]").textContent = W.reviewTitle(who, people.length <= 1 && !review.source.record,
-    review.source.deal);
-  $("[data-action=review_cancel]").hidden = !review.running;
+    : r.started ? r.started.labels[r.started.seat] : null;
+  $("[data-review-title]").textContent = W.reviewTitle(who, people.length <= 1 && !r.source.record,
+    r.source.deal);
+  $("[data-action=review_cancel]").hidden = !r.running;
   const dialog = $("[data-dialog=review]");
-  dialog.dataset.reviewState = review.running ? "running" : review.problem ? "failed"
-    : isFinished() ? "done" : review.started ? "stopped" : "choosing";
-  if (review.ms !== null) dialog.dataset.reviewMs = review.ms;
+  dialog.dataset.reviewState = r.running ? "running" : r.problem ? "failed"
+    : isFinished(r) ? "done" : r.started ? "stopped" : "choosing";
+  if (r.ms !== null) dialog.dataset.reviewMs = r.ms;
   else delete dialog.dataset.reviewMs;
   if (seat === null && people.length > 1) {
     redraw(box, JSON.stringify(["choose", people]), () => [
@@ -317,26 +325,26 @@ export function draw(ui) {
     ]);
     return;
   }
-  redraw(box, JSON.stringify(["review", Boolean(review.trying)]), () => [
+  redraw(box, JSON.stringify(["review", Boolean(r.trying)]), () => [
     h("p", { class: "dialog-lead", text: W.reviewLead() }),
     h("div", { class: "review-progress", "data-review-progress": true }),
     h("div", { "data-review-body": true }),
   ]);
-  drawProgress($("[data-review-progress]", box));
+  drawProgress($("[data-review-progress]", box), r);
   const body = $("[data-review-body]", box);
-  if (review.trying) drawTry(body, ui.hello);
-  else drawSummary(body, ui);
+  if (r.trying) drawTry(body, r, ui.hello);
+  else drawSummary(body, r, ui);
 }
 
-function drawProgress(el) {
-  const total = review.started?.total ?? 0;
-  const done = review.moves.length;
-  const state = review.running ? "running" : review.problem ? "failed" : isFinished() ? "done" : "stopped";
-  redraw(el, JSON.stringify([state, done, total, review.problem?.message, review.problem?.text]), () => [
+function drawProgress(el, r) {
+  const total = r.started?.total ?? 0;
+  const done = r.moves.length;
+  const state = r.running ? "running" : r.problem ? "failed" : isFinished(r) ? "done" : "stopped";
+  redraw(el, JSON.stringify([state, done, total, r.problem?.message, r.problem?.text]), () => [
     h("progress", { max: Math.max(total, 1), value: done, "aria-label": W.progressLabel() }),
     h("p", { role: "status", "data-review-done": done, "data-review-total": total,
-      text: review.problem ? W.reviewFailed(review.problem)
-        : !review.started ? W.reviewStarting()
+      text: r.problem ? W.reviewFailed(r.problem)
+        : !r.started ? W.reviewStarting()
           : state === "running" ? W.reviewing(done, total)
             : state === "done" ? W.reviewed(total) : W.reviewStopped(done, total) }),
     state === "stopped" || state === "failed"
@@ -344,17 +352,17 @@ function drawProgress(el) {
   ]);
 }
 
-function drawSummary(el, { view, hello }) {
-  const last = review.moves.at(-1);
+function drawSummary(el, r, { view, hello }) {
+  const last = r.moves.at(-1);
   const summary = last?.summary ?? null;
-  const key = JSON.stringify([summary, review.moves.length, review.source.record === null && view?.status]);
+  const key = JSON.stringify([summary, r.moves.length, r.source.record === null && view?.status]);
   redraw(el, key, () => {
     if (!summary) return [];
     const rows = summary.per_deal;
     const counts = grades(hello).map((g) => ({ ...g, count: rows.reduce((sum, r) => sum + r[g.key], 0) }));
     const parts = [
       h("p", { class: "review-total", "data-review-total-cost": summary.total_cost },
-        h("b", { text: W.pointsLost(summary.total_cost) }), " ", W.overCards(review.moves.length),
+        h("b", { text: W.pointsLost(summary.total_cost) }), " ", W.overCards(r.moves.length),
         counts.some((g) => g.count) ? ` — ${counts.filter((g) => g.count).map((g) => W.gradeCount(g.count, g.label)).join(", ")}` : ""),
       barChart({
         id: "review-deals",
@@ -368,8 +376,8 @@ function drawSummary(el, { view, hello }) {
         },
       }),
     ];
-    const list = costly();
-    const replayable = review.source.record !== null || view?.status === "game_over";
+    const list = costly(r);
+    const replayable = r.source.record !== null || view?.status === "game_over";
     parts.push(h("h3", { text: W.costlyTitle() }));
     parts.push(list.length
       ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
@@ -380,19 +388,19 @@ function drawSummary(el, { view, hello }) {
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
         replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
-      : h("p", { "data-review-none": true, text: W.noCostly(isFinished()) }));
+      : h("p", { "data-review-none": true, text: W.noCostly(isFinished(r)) }));
     return parts;
   });
 }
 
-function drawTry(el, hello) {
-  const { index, picked, shown } = review.trying;
-  const { move, position } = review.moves[index];
-  const labels = review.started.labels.map(say);
-  const seat = review.started.seat;
+function drawTry(el, r, hello) {
+  const { index, picked, shown } = r.trying;
+  const { move, position } = r.moves[index];
+  const labels = r.started.labels.map(say);
+  const seat = r.started.seat;
   redraw(el, JSON.stringify(["try", index, picked, shown]), () => {
     const legal = new Set(move.options.map((o) => o.card));
-    const suit = suitOf(review.started.suits[seat]);
+    const suit = suitOf(r.started.suits[seat]);
     const trick = { leader: position.trick.leader, cards: position.trick.cards, winner: null };
     const option = picked ? move.options.find((o) => o.card === picked) : null;
     return [
@@ -401,7 +409,7 @@ function drawTry(el, hello) {
         h("div", { class: "review-trick" },
           trick.cards.length ? compassTrick(trick, labels) : h("p", { text: W.youLead() })),
         h("ul", { class: "review-calypsos", "aria-label": W.calypsosLabel() }, position.seats.map((tally, s) => {
-          const own = suitOf(review.started.suits[s]);
+          const own = suitOf(r.started.suits[s]);
           return h("li", {}, `${labels[s]} `, h("span", { "data-suit": own.key, text: own.symbol }),
             `: ${W.calypsoState([...tally.calypso].map(rankLabel).join(" "), tally.completed)}`);
         }))),

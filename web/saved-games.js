@@ -5,11 +5,9 @@
 
 import { h } from "./dom.js";
 import { dateTime, msg, say, t } from "./i18n.js";
+import { app, setSaveFailure } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
-
-let failing = false;
-let lastFailure = null; // the outcome the banner shows, to word again in another language
 
 /**
  * Shows or hides the banner for the outcome of a save ({ok} or {ok: false, reason, kept}).
@@ -18,14 +16,12 @@ let lastFailure = null; // the outcome the banner shows, to word again in anothe
 export function showSaveOutcome(outcome) {
   const banner = $("[data-save-problem]");
   if (outcome.ok) {
-    const was = failing;
-    failing = false;
-    lastFailure = null;
+    const was = app.saveFailure !== null;
+    setSaveFailure(null);
     banner.hidden = true;
     return was ? "recovered" : "ok";
   }
-  failing = true;
-  lastFailure = outcome;
+  setSaveFailure(outcome);
   banner.dataset.reason = outcome.reason;
   // Three sentences: what failed (full or blocked), where the game is kept, and what to do.
   $("[data-save-problem-text]").textContent = say([msg(`save_problem.${outcome.reason}`),
@@ -36,7 +32,7 @@ export function showSaveOutcome(outcome) {
 
 /** Words the banner again (the language changed). */
 export function redrawSaveOutcome() {
-  if (lastFailure) showSaveOutcome(lastFailure);
+  if (app.saveFailure) showSaveOutcome(app.saveFailure);
 }
 
 function describe(row, hello) {

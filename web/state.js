@@ -26,6 +26,11 @@ const state = {
   examples: null, // the rules' worked examples, fetched once
   lastError: null,
   openSheet: false, // the score sheet opens at the next draw (the game is over)
+  // What the screen shows besides the table, to word again in another language:
+  notice: null, // the notice: a message, a list of them, or null (page.js)
+  boot: null, // the engine's loading as last shown: {stage, fraction, received, expected} or {failed} (page.js)
+  saveFailure: null, // while saving fails, the last save's outcome {ok: false, reason, kept} (saved-games.js)
+  tourStep: -1, // the walkthrough's step shown, -1 while it is closed (tour.js)
 };
 
 /** The page's state, to read: change it through this module's functions. */
@@ -141,6 +146,26 @@ export function setReplayTarget(tricks) {
 /** The position the replay shows. */
 export function setReplayPosition(position) {
   if (state.replay) state.replay = { ...state.replay, position };
+}
+
+/** The notice shown (a message, a list of them, or null). */
+export function setNotice(notice) {
+  state.notice = notice;
+}
+
+/** The engine's loading as last shown, or its failure ({failed: error}). */
+export function setBoot(boot) {
+  state.boot = boot;
+}
+
+/** The outcome of a save that failed (null: saving works again). */
+export function setSaveFailure(outcome) {
+  state.saveFailure = outcome;
+}
+
+/** The walkthrough's step shown (-1: closed). */
+export function setTourStep(step) {
+  state.tourStep = step;
 }
 
 let drawer = null;

@@ -4,8 +4,8 @@
 // is blocked reads as empty, and a write says whether (or why not) it was kept.
 //
 // It also keeps the person's settings (level, people, rules, match length, suit, speed): an
-// entry that cannot be read is moved aside (kept under another key, for a bug report) and
-// every value is checked, a bad one put back to its default. The games themselves are saved
+// entry that cannot be read is moved aside (kept under another key, for a bug report); the
+// engine judges the values (boot.js), and a refused one goes back to its default. The games themselves are saved
 // by saves.js, the preferences by prefs.js, the statistics by stats.js.
 
 import { DEFAULT_SPEED, parseSpeed } from "./speed.js";
@@ -116,7 +116,9 @@ function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-/** The saved settings merged over the defaults (unknown keys dropped, bad values reset). */
+/** The saved settings merged over the defaults (unknown keys dropped, a bad speed reset). The
+ * other values are the engine's to judge (boot.js asks it with "check_settings" as soon as it
+ * is ready, and keepJudged keeps its verdict): the page keeps no limit of its own. */
 export function loadSettings() {
   const { value, bad } = readJson("settings");
   if (bad !== undefined) writeJson("settings_aside", { text: bad.slice(0, 10_000) });
@@ -126,28 +128,18 @@ export function loadSettings() {
       if (key in value) settings[key] = value[key];
     }
   }
-  return checkSettings(settings);
+  if (!parseSpeed(settings.speed)) settings.speed = DEFAULT_SPEED; // the page's own pace
+  return settings;
 }
 
-// Shapes, and the speed's range (the engine checks the other values, and the page checks the
-// level against the engine's list): a wrong one goes back to its default.
-function checkSettings(settings) {
-  const clean = { ...settings };
-  if (clean.level !== null && typeof clean.level !== "string") clean.level = null;
-  if (clean.levels !== null && !(Array.isArray(clean.levels) && clean.levels.length === 4)) clean.levels = null;
-  if (clean.people !== null && !isPeople(clean.people)) clean.people = null;
-  if (!isObject(clean.rules) || !Object.values(clean.rules).every((v) => typeof v === "boolean")) clean.rules = {};
-  if (![1, 2, 3, 4].includes(clean.games)) clean.games = 1;
-  if (!["random", "S", "H", "D", "C"].includes(clean.suit)) clean.suit = "random";
-  if (!parseSpeed(clean.speed)) clean.speed = DEFAULT_SPEED;
-  return clean;
-}
-
-function isPeople(people) {
-  return Array.isArray(people) && people.length >= 1 && people.length <= 4 &&
-    people.every((p) => isObject(p) && [0, 1, 2, 3].includes(p.seat) &&
-      typeof (p.name ?? "") === "string" && (p.name ?? "").length <= 40) &&
-    new Set(people.map((p) => p.seat)).size === people.length;
+/** The settings the engine judged (each value it refused put back to its default), with the
+ * person's speed: the settings as they were are kept aside (for a bug report) and the judged
+ * ones saved. Returns the settings to use now. */
+export function keepJudged(settings, judged) {
+  writeJson("settings_aside", { settings });
+  const kept = { ...DEFAULT_SETTINGS, ...judged, speed: settings.speed };
+  saveSettings(kept);
+  return kept;
 }
 
 /** The TURN setting kept on this device: {url, username, credential}, or null

@@ -21,13 +21,15 @@ function levelLabel(level, hello) {
 const PLACES = ["bottom", "left", "top", "right"];
 
 /** The seat drawn at the bottom: the hand shown, else the person the device goes to next,
- * else the first person (South by default). */
-function bottomSeat(view, { peopleSeats }) {
-  return view.viewer ?? (view.status === "handoff" ? view.handoff.seat : null) ?? peopleSeats()[0] ?? 2;
+ * else the first person (else the engine's default person). */
+function bottomSeat(view, { peopleSeats }, hello) {
+  return view.viewer ?? (view.status === "handoff" ? view.handoff.seat : null) ?? peopleSeats()[0]
+    ?? hello.people.default[0];
 }
 
-function placeOf(seat, bottom) {
-  return PLACES[(seat - bottom + 4) % 4];
+/** Where a seat sits: ``by`` places round from the bottom seat (names.after). */
+function placeOf(seat, bottom, { seats, after }) {
+  return PLACES[seats().find((by) => after(bottom, by) === seat)];
 }
 
 // -- seats ---------------------------------------------------------------------------------
@@ -53,7 +55,7 @@ function drawSeat(el, seat, ui) {
   const fixed = table.seats[seat];
   const tally = view.seats[seat];
   const toMove = view.to_move === seat;
-  el.dataset.place = placeOf(seat, bottomSeat(view, names));
+  el.dataset.place = placeOf(seat, bottomSeat(view, names, hello), names);
   el.dataset.turn = toMove ? "true" : "false";
   el.dataset.dealer = view.dealer === seat ? "true" : "false";
   el.dataset.suit = fixed.suit;
@@ -132,16 +134,16 @@ function drawTrick(ui) {
   const { view } = ui;
   const trick = shownTrick(view);
   const area = $("[data-trick]");
-  const bottom = bottomSeat(view, ui.names);
+  const bottom = bottomSeat(view, ui.names, ui.hello);
   area.dataset.complete = trick.done ? "true" : "false";
-  const bySeat = new Map(trick.cards.map((code, i) => [(trick.leader + i) % 4, code]));
+  const bySeat = new Map(trick.cards.map((code, i) => [ui.names.after(trick.leader, i), code]));
   const started = trick.cards.length > 0;
   for (const slot of $$("[data-slot]", area)) {
     const seat = Number(slot.dataset.slot);
     const code = bySeat.get(seat);
     const won = trick.done && trick.winner === seat;
     const led = started && trick.leader === seat;
-    slot.dataset.place = placeOf(seat, bottom);
+    slot.dataset.place = placeOf(seat, bottom, ui.names);
     slot.dataset.winner = won ? "true" : "false";
     slot.dataset.led = led ? "true" : "false";
     slot.dataset.turn = !trick.done && !code && view.to_move === seat ? "true" : "false";
@@ -390,7 +392,7 @@ export function render(ui) {
   table.dataset.plays = view.plays;
   table.dataset.game = view.match.game + 1;
   table.dataset.covered = view.viewer === null ? "true" : "false";
-  for (const seat of [0, 1, 2, 3]) drawSeat($(`[data-seat="${seat}"]`), seat, ui);
+  for (const seat of ui.names.seats()) drawSeat($(`[data-seat="${seat}"]`), seat, ui);
   drawTrick(ui);
   const focus = drawHand(ui);
   drawBar(ui);

@@ -4,6 +4,7 @@
 // focus returns where it was when it ends.
 
 import { t } from "./i18n.js";
+import { app, setTourStep } from "./state.js";
 
 // Each step's words are in the catalogs: tour.<step>.title and .text, then .rule_1, .rule_2…
 // — sentences of the rules in brief of docs/rules.md (docs/rules.ru.md in Russian), word for
@@ -16,7 +17,7 @@ const STEPS = [
   { key: "help", target: ".side", rules: 0 },
 ];
 
-let index = -1;
+// The step shown is the page's state (app.tourStep); these are how the walkthrough ends.
 let returnFocus = null;
 let onEnd = null;
 
@@ -39,6 +40,7 @@ function place(target) {
 }
 
 function show() {
+  const index = app.tourStep;
   const step = STEPS[index];
   const el = box();
   clearMark();
@@ -67,35 +69,35 @@ function keys(event) {
 export function start(done = null) {
   returnFocus = document.activeElement;
   onEnd = done;
-  index = 0;
+  setTourStep(0);
   box().addEventListener("keydown", keys);
   show();
 }
 
 export function next() {
-  if (index < 0) return;
-  if (index >= STEPS.length - 1) end();
+  if (app.tourStep < 0) return;
+  if (app.tourStep >= STEPS.length - 1) end();
   else {
-    index += 1;
+    setTourStep(app.tourStep + 1);
     show();
   }
 }
 
 export function back() {
-  if (index > 0) {
-    index -= 1;
+  if (app.tourStep > 0) {
+    setTourStep(app.tourStep - 1);
     show();
   }
 }
 
 /** Words the step shown again (the language changed). */
 export function redraw() {
-  if (index >= 0) show();
+  if (app.tourStep >= 0) show();
 }
 
 export function end() {
-  if (index < 0) return;
-  index = -1;
+  if (app.tourStep < 0) return;
+  setTourStep(-1);
   clearMark();
   box().hidden = true;
   box().removeEventListener("keydown", keys);

@@ -1,6 +1,8 @@
-"""How the table refuses a request: a code for the page, a message id and parameters for
-people (``error.<code>`` unless a more precise one is given), and the same in plain English
-for logs and tests."""
+"""How the table refuses a request: a code for logs and tests, a message id and parameters for
+people (``error.<code>`` unless a more precise one is given), the same in plain English, and
+what the refusal means for the page, said where it is raised: whether what the request carried
+is refused (``is_input``) and whether the engine holds no game in play (``no_game``). The page
+decides nothing from the code."""
 
 from __future__ import annotations
 
@@ -8,13 +10,16 @@ from ..messages import Message, message
 
 
 class ProtocolError(ValueError):
-    """A request the table refuses; ``code`` is the machine-readable reason and ``text`` what
-    people read (a message)."""
+    """A request the table refuses; ``code`` is the machine-readable reason, ``text`` what
+    people read (a message, a whole sentence) and ``no_game`` whether the engine holds no game
+    in play (the page then forgets the recipe it kept of one)."""
 
-    def __init__(self, code: str, english: str, text: Message | None = None) -> None:
+    def __init__(self, code: str, english: str, text: Message | None = None, *,
+                 no_game: bool = False) -> None:
         super().__init__(english)
         self.code = code
         self.text = text if text is not None else message(f"error.{code}")
+        self.no_game = no_game
 
     @property
     def is_input(self) -> bool:

@@ -14,7 +14,7 @@ from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
 from . import words
 from .players import default_level, level_facts
-from .settings import DEFAULT_PEOPLE, MAX_GAMES, MAX_NAME_CHARS
+from .settings import DEFAULT_PEOPLE, MAX_GAMES, MAX_NAME_CHARS, check_kept
 
 PROTOCOL_VERSION = 3
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
@@ -64,6 +64,15 @@ def hello(data: dict[str, Any]) -> dict[str, Any]:
         "limits": {"file_bytes": MAX_RECORD_BYTES},
         "review": _review_facts(),
     }
+
+
+def check_settings(data: dict[str, Any]) -> dict[str, Any]:
+    """The settings a page kept for new games, judged as ``new_game`` would judge them: each
+    refused one at its default, with the refusals' words (the page keeps no limits of its
+    own)."""
+    kept, refused = check_kept(data.get("settings"))
+    return {"settings": kept, "refused": [{"key": key, "text": error.text}
+                                          for key, error in refused]}
 
 
 def _review_facts() -> dict[str, Any]:

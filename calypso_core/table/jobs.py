@@ -35,6 +35,7 @@ from ..bots import (
 from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
+from ..messages import message
 from .errors import ProtocolError
 from .rerun import Rerun, check_game, master_slices, rerun_slices, the_person
 from .settings import MAX_SEED_CHARS, Settings
@@ -169,12 +170,13 @@ def start_rerun(settings: Settings, game: GameState, index: int, iterations: int
     """Start playing finished game ``index`` of a match again, the master in the person's
     seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
     before its first card, and its steps)."""
-    try:
-        the_person(settings)
-        check_game(settings, game, index)
-    except ValueError as exc:
-        raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}") \
-            from None
+    for check, words in ((lambda: the_person(settings), "master.one_person"),
+                         (lambda: check_game(settings, game, index), "master.only_here")):
+        try:
+            check()
+        except ValueError as exc:
+            raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}",
+                                message(words)) from None
     copy = game.clone()
     if resume is None:
         steps = rerun_slices(settings, copy, index, master_slices(settings, index, iterations))

@@ -75,7 +75,8 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
     given = data.get("record")
     if given is None:
         if match is None:
-            raise ProtocolError("no_game", "replay: no game in play and no record given")
+            raise ProtocolError("no_game", "replay: no game in play and no record given",
+                                no_game=True)
         state = match.state
         if not state.is_over:
             raise ProtocolError("game_not_over", NOT_OVER)

@@ -55,7 +55,8 @@ def reset() -> None:
 def match_in_play(kind: str) -> Match:
     """The match in play; refused as ``no_game`` (for request ``kind``) before there is one."""
     if _session.match is None:
-        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
+        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)",
+                            no_game=True)
     return _session.match
 
 

@@ -10,6 +10,7 @@ A person marked ``remote`` plays on another device, a guest at this device's tab
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,6 +174,43 @@ def side_labels(labels: list[Message], people: tuple[int, ...]) -> list[Message]
         pair += [s for s in (side, side + 2) if s not in pair]
         result.append(words.side_label(labels[pair[0]], labels[pair[1]]))
     return result
+
+
+# The settings a page keeps for new games (web/storage.js), each at the value new_game takes
+# when it is left out.
+KEPT_DEFAULTS: dict[str, Any] = {"level": None, "levels": None, "people": None, "rules": {},
+                                 "games": 1, "suit": "random"}
+
+
+def check_kept(kept: Any) -> tuple[dict[str, Any], list[tuple[str, ProtocolError]]]:
+    """The settings a page kept for new games (``KEPT_DEFAULTS``' keys, each optional), each
+    checked as ``new_game`` checks it: every accepted value as given, every refused one at its
+    default, and the refusals by key. Levels are checked against the people kept (the
+    default people when those are refused)."""
+    if not isinstance(kept, dict) or set(kept) - set(KEPT_DEFAULTS):
+        raise ProtocolError("bad_settings", f"settings must be an object with keys among "
+                            f"{', '.join(KEPT_DEFAULTS)}, not {brief_repr(kept)}")
+    checked = {**KEPT_DEFAULTS, **{key: value for key, value in kept.items() if value is not None}}
+    refused: list[tuple[str, ProtocolError]] = []
+
+    def take(key: str, check: Callable[[Any], Any]) -> Any:
+        """The checked value of ``key`` (None when it is left out or refused)."""
+        if checked[key] is None:
+            return None
+        try:
+            return check(checked[key])
+        except ProtocolError as error:
+            refused.append((key, error))
+            checked[key] = KEPT_DEFAULTS[key]
+            return None
+
+    people = take("people", _check_people) or _check_people(None)
+    take("level", lambda level: _check_levels(level, None, people))
+    take("levels", lambda levels: _check_levels(None, levels, people))
+    take("rules", _check_rules)
+    take("games", _check_games)
+    take("suit", _check_suit)
+    return checked, refused
 
 
 def _check_people(people: Any) -> tuple[Person, ...]:

@@ -1,11 +1,12 @@
 """The worker protocol: one function from a JSON request string to a JSON reply string.
 
 Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` or
-``{"id", "ok": false, "error": {"code", "message", "text", "input"}}`` (``text`` is what people
-read, a message; ``message`` the same in plain English, for logs; ``input`` whether what the
-request carried is refused, so that the same request would be refused again). ``REQUESTS``
-maps each request type to its handler (in ``facts``, ``playing``, ``reading``, ``remote`` or
-``reviews``), the payload keys it accepts and its declared effect (below); the limits are
+``{"id", "ok": false, "error": {"code", "message", "text", "input", "no_game"}}`` (``text`` is
+what people read, a message; ``message`` the same in plain English, for logs; ``input`` whether
+what the request carried is refused, so that the same request would be refused again;
+``no_game`` whether the engine holds no game in play). The page decides nothing from ``code``.
+``REQUESTS`` maps each request type to its handler (in ``facts``, ``playing``, ``reading``,
+``remote`` or ``reviews``), the payload keys it accepts and its declared effect (below); the limits are
 checked before anything is parsed. One match is kept between requests (``session``: the worker
 runs one page); apart from that, and from fresh random seeds when none is given, a reply
 depends only on the request. A refused request changes nothing.
@@ -70,6 +71,7 @@ REQUESTS: dict[str, Request] = {
     "hello": Request(_hello, frozenset(), "reads"),
     "new_game": Request(playing.new_game, frozenset(
         {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
+    "check_settings": Request(facts.check_settings, frozenset({"settings"}), "reads"),
     "view": Request(playing.view, frozenset(), "reads", view=True),
     "play": Request(playing.play, frozenset({"card"}), "changes", view=True),
     "step": Request(playing.step, frozenset(), "changes", view=True),
@@ -119,12 +121,12 @@ def handle(request: str) -> str:
     except ProtocolError as exc:
         return _reply(_id_of(request, req_id),
                       error={"code": exc.code, "message": str(exc), "text": exc.text,
-                             "input": exc.is_input})
+                             "input": exc.is_input, "no_game": exc.no_game})
     except Exception as exc:  # a bug must still answer, or the page waits forever
         english = f"the engine failed: {type(exc).__name__}: {exc}"
         return _reply(_id_of(request, req_id), error={"code": "internal", "message": english,
                                                       "text": message("error.internal"),
-                                                      "input": False})
+                                                      "input": False, "no_game": False})
     return _reply(req_id, result=result)
 
 

@@ -325,6 +325,31 @@ def test_an_unbounded_speed_in_saved_settings_is_put_back_to_the_default(
     play_a_card(page)  # the computer players answer within the normal speed
 
 
+def test_saved_settings_out_of_range_are_judged_by_the_engine_and_said(
+    page: Page, server_url: str,
+) -> None:
+    # The page once checked them against limits of its own, and put them back silently.
+    page.add_init_script("""if (!sessionStorage.getItem("planted")) {
+        sessionStorage.setItem("planted", "1");
+        localStorage.setItem("calypso.settings.v1", JSON.stringify({ level: "random",
+            levels: null, people: [{seat: 9}], rules: {}, games: 9, suit: "Q", speed: "instant" }));
+    }""")
+    open_page(page, server_url)
+    notice = page.locator("[data-notice]")
+    for said in ["saved settings could not be used", "A match is 1 to 4 games long",
+                 "There is no such suit", "The people at the table are not set correctly"]:
+        expect(notice).to_contain_text(said)
+    settings = json.loads(page.evaluate("localStorage.getItem('calypso.settings.v1')"))
+    assert settings == {"level": "random", "levels": None, "people": None, "rules": {},
+                        "games": 1, "suit": "random", "speed": "instant"}
+    aside = json.loads(page.evaluate("localStorage.getItem('calypso.settings.unreadable')"))
+    assert aside["settings"]["games"] == 9
+    play_a_card(page)
+    reload(page)  # judged once: nothing more to say
+    expect(page.locator(".bar [data-action=menu]")).to_be_visible()
+    assert "settings" not in page.locator("[data-notice]").inner_text()
+
+
 def test_each_link_parameter_out_of_range_is_named_and_the_rest_is_dealt(
     page: Page, server_url: str,
 ) -> None:

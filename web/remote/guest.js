@@ -45,6 +45,7 @@ export class GuestClient {
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
     this._asks = new Map(); // n -> {resolve, reject}: questions waiting for the host's answer
     this._host = null; // the peer that seated this guest
+    this._hello = null; // the host's hello, once seated
     this._intents = 0;
     this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
     this._fair = null; // {commitment, seed}: this seat's part of a fair deal (commit.js)
@@ -117,12 +118,13 @@ export class GuestClient {
       this._fairness?.committed();
       this._panel.dataset.remoteState = "seated";
       this._word();
+      this._hello = message.hello;
       this._seated(message.hello);
     } else if (message.t === "lobby") {
       this._lobby = message.seats;
       this._word();
     } else if (message.t === "presence" && peer === this._host) {
-      const seats = readPresence(message.seats);
+      const seats = readPresence(message.seats, this._hello);
       if (seats) this.presence.heard(seats);
       else this.refused += 1;
     } else if (message.t === "view" && peer === this._host) {

@@ -68,9 +68,11 @@ export class HostClient {
     return this.engine.game;
   }
 
-  /** The seat of this device's person: South, else the first seat no guest takes. */
-  get hostSeat() {
-    return [2, 3, 0, 1].find((seat) => !this.seats.has(seat));
+  /** The seat of this device's person: the engine's default person's (South), else the
+   * first seat after it, clockwise, that no guest takes (the seats as hello gives them). */
+  hostSeat(hello) {
+    const seats = hello.seats.length;
+    return hello.seats.map((_, i) => (hello.people.default[0] + i) % seats).find((seat) => !this.seats.has(seat));
   }
 
   // What each request does comes from the engine's hello (engine.effect, engine.givesView):
@@ -100,9 +102,10 @@ export class HostClient {
   // name the saved settings give that seat, so that the guests see the host by name.
   async _deal(payload) {
     await this._seatedAll;
+    const hostSeat = this.hostSeat(await this.engine.ready);
     const here = (payload.people ?? []).filter((p) => !this.seats.has(p.seat))
       .map((p) => ({ ...p, name: p.name || this._savedName(p.seat) }));
-    const people = [...(here.length ? here : [{ seat: this.hostSeat, name: this._savedName(this.hostSeat) }]),
+    const people = [...(here.length ? here : [{ seat: hostSeat, name: this._savedName(hostSeat) }]),
       ...[...this.seats].map(([seat, s]) => ({ seat, name: s.name, remote: true }))];
     const deal = { people };
     for (const key of ["level", "levels", "rules", "games", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];

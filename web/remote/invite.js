@@ -31,7 +31,7 @@ export function readInvite(href) {
 function guestSeats(text) {
   const keys = text.split(",").map((k) => k.trim().toLowerCase());
   const guests = keys.map((k) => SEAT_KEYS.indexOf(k));
-  if (!keys.length || guests.some((s) => s < 0) || new Set(guests).size !== guests.length || guests.length > 3) return null;
+  if (!keys.length || guests.some((s) => s < 0) || new Set(guests).size !== guests.length || guests.length >= SEAT_KEYS.length) return null;
   return guests;
 }
 

@@ -41,10 +41,12 @@ export function presenceOf(seats) {
   return [...seats].map(([seat, s]) => ({ seat, name: s.name, here: s.peer !== null, computer: s.computer }));
 }
 
-/** A presence message's seats checked for shape (names are shown as text), else null. */
-export function readPresence(seats) {
-  if (!Array.isArray(seats) || seats.length > 3) return null;
-  const ok = seats.every((p) => p && Number.isInteger(p.seat) && p.seat >= 0 && p.seat <= 3
+/** A presence message's seats checked for shape (names are shown as text), else null: at
+ * most one a seat but the host's, of the seats the host's hello gives. */
+export function readPresence(seats, hello) {
+  const count = hello.seats.length;
+  if (!Array.isArray(seats) || seats.length >= count) return null;
+  const ok = seats.every((p) => p && Number.isInteger(p.seat) && p.seat >= 0 && p.seat < count
     && (p.name === null || (typeof p.name === "string" && p.name.length <= MAX_NAME_CHARS))
     && typeof p.here === "boolean" && (p.computer === null || (typeof p.computer === "string" && p.computer.length <= 20)));
   return ok ? seats.map(({ seat, name, here, computer }) => ({ seat, name, here, computer })) : null;

@@ -53,7 +53,8 @@ export function readIntent(text) {
   if (message.t === "seed") return typeof message.seed === "string" && TOKEN.test(message.seed) ? { t: "seed", seed: message.seed } : null;
   if (message.t === "join") {
     const { seat, name, token } = message;
-    if (!Number.isInteger(seat) || seat < 0 || seat > 3) return null;
+    // A seat of the table's is the host's to know (a seat no guest holds: "no_seat").
+    if (!Number.isInteger(seat)) return null;
     if (typeof name !== "string" || name.length > MAX_NAME_CHARS) return null;
     if (typeof token !== "string" || !TOKEN.test(token)) return null;
     return { t: "join", seat, name: name.trim(), token };
