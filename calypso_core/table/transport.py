@@ -6,10 +6,10 @@ what people read, a message; ``message`` the same in plain English, for logs; ``
 what the request carried is refused, so that the same request would be refused again;
 ``no_game`` whether the engine holds no game in play). The page decides nothing from ``code``.
 ``REQUESTS`` maps each request type to its handler (in ``facts``, ``playing``, ``reading``,
-``remote`` or ``reviews``), the payload keys it accepts and its declared effect (below); the limits are
-checked before anything is parsed. One match is kept between requests (``session``: the worker
-runs one page); apart from that, and from fresh random seeds when none is given, a reply
-depends only on the request. A refused request changes nothing.
+``remote`` or ``reviews``), the payload keys it accepts and its declared effect (below); the
+limits are checked before anything is parsed. One match is kept between requests
+(``session``: the worker runs one page); apart from that, and from fresh random seeds when
+none is given, a reply depends only on the request. A refused request changes nothing.
 docs/protocol.md describes every request.
 
 **Declared effects.** Each request says, next to its handler, what it does to the recipe of
