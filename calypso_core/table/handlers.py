@@ -98,6 +98,12 @@ def _match(kind: str) -> Match:
     return _session.match
 
 
+def match_in_play(kind: str) -> Match:
+    """The match in play, for the handlers of other modules (``kind``: the request refused
+    when there is none)."""
+    return _match(kind)
+
+
 # -- the recipe the page keeps (transport.py attaches it to every reply that changes it) -----
 
 _Mark = tuple[Match, int, bool, int]

@@ -31,7 +31,7 @@ from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from ..messages import message
 from ..record import MAX_RECORD_BYTES
-from . import handlers
+from . import handlers, seat_reviews
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = handlers.PROTOCOL_VERSION
@@ -78,6 +78,10 @@ REQUESTS: dict[str, Request] = {
     "seat_stand_in": Request(handlers.seat_stand_in, frozenset({"seat", "level"}), "reads",
                              view=True),
     "seat_hint": Request(handlers.seat_hint, frozenset({"seat"}), "reads"),
+    "seat_review": Request(seat_reviews.seat_review,
+                           frozenset({"seat", "deal", "budget", "seed"}), "reads"),
+    "seat_review_next": Request(seat_reviews.seat_review_next, frozenset({"seat", "job"}),
+                                "reads"),
     "fair_deal": Request(handlers.fair_deal, frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(handlers.fair_check,
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
