@@ -47,10 +47,13 @@ function gameKey(table, view) {
   return table && view ? `${table.settings.seed}|${view.match.game}` : null;
 }
 
-// The people of the game reviewed, [{seat, label}]: the match's, or a record's players.
+// The people of the game reviewed, [{seat, label}]: the match's, or a record's players. A
+// guest at a friends' table (web/remote/guest.js) reviews only its own cards ("You"): the
+// host's engine reviews no other seat for it.
 function peopleOf(record) {
   if (!record) {
-    return app.table.seats.map((s, seat) => (s.person ? { seat, label: s.label } : null)).filter(Boolean);
+    const mine = (s) => document.documentElement.dataset.remote !== "guest" || s.called === "you";
+    return app.table.seats.map((s, seat) => (s.person && mine(s) ? { seat, label: s.label } : null)).filter(Boolean);
   }
   const players = Array.isArray(record.players) ? record.players : [];
   return players.map((p, seat) => (p?.person !== undefined
