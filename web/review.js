@@ -42,9 +42,11 @@ const trickCards = (hello) => hello.seats.length;
 const playsPerDeal = (hello) => trickCards(hello) * hello.deals.tricks;
 const rankLabel = (key) => rankList().find((r) => r.key === key)?.label ?? key;
 
-/** The key of the game in play (its table and view), to tell its review from another game's. */
+/** The key of the game in play (its table and view), to tell its review from another game's.
+ * A guest at a friends' table is not told the seed (it would deal every hand): the match's
+ * cut tells its matches apart. */
 function gameKey(table, view) {
-  return table && view ? `${table.settings.seed}|${view.match.game}` : null;
+  return table && view ? `${table.settings.seed ?? table.cut.cards.join(" ")}|${view.match.game}` : null;
 }
 
 // The people of the game reviewed, [{seat, label}]: the match's, or a record's players. A
