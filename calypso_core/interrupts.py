@@ -57,11 +57,14 @@ def handle_interrupts() -> bool:
         return True
     if current is not _signal.default_int_handler:
         return False
+    # The command's process is named first: a Ctrl+C that comes as the handler is set is
+    # handled at once, and would otherwise be taken for a worker's (status 130, nothing said).
+    _command_pid[:] = [os.getpid()]
     try:
         _signal.signal(_signal.SIGINT, _on_interrupt)
     except ValueError:  # not the main thread
+        _command_pid.clear()
         return False
-    _command_pid[:] = [os.getpid()]
     return True
 
 

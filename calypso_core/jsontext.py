@@ -4,7 +4,7 @@ Each check is one pass over the text, so a hostile input costs time in proportio
 length: ``nests_too_deeply`` before parsing (deep JSON would overflow the JavaScript stack
 inside Pyodide and kill the worker), ``loads`` for the strict parse and the text check, and
 ``top_level_id`` to answer a refused request with its id. The table's ``transport`` and
-``handlers`` both use them.
+``reading`` (a game file's import) both use them.
 """
 
 from __future__ import annotations

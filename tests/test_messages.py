@@ -158,7 +158,7 @@ def sources() -> dict[Path, str]:
     """The code that says things: the engine's Python, the page's scripts and HTML, and the
     build (which names the manifests)."""
     paths = [*ROOT.glob("calypso_core/**/*.py"), *ROOT.glob("web/**/*.js"), ROOT / "web/index.html",
-             ROOT / "build.py"]
+             ROOT / "build.py", *ROOT.glob("buildsteps/*.py")]
     return {path: path.read_text() for path in paths}
 
 

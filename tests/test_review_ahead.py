@@ -17,7 +17,7 @@ from calypso_core.bots import review as review_module
 from calypso_core.bots.review import CardReviewer, review_game, review_position, seat_plays
 from calypso_core.game import new_game
 from calypso_core.table import ahead as ahead_module
-from calypso_core.table import handlers, jobs, sealed
+from calypso_core.table import facts, jobs, reviews, sealed
 from calypso_core.table import rerun as rerun_module
 from calypso_core.table.settings import Settings
 
@@ -31,7 +31,8 @@ GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.record.json"))
 def small_budgets(fresh_table: None, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The review's budget and the master's in the rerun made small: the same code runs."""
     monkeypatch.setattr(ahead_module, "REVIEW_BUDGET", BUDGET)
-    monkeypatch.setattr(handlers, "REVIEW_ITERATIONS", BUDGET)
+    monkeypatch.setattr(reviews, "REVIEW_ITERATIONS", BUDGET)
+    monkeypatch.setattr(facts, "REVIEW_ITERATIONS", BUDGET)
     monkeypatch.setattr(ahead_module, "master_slices",
                         lambda settings, index, iterations=None:
                         rerun_module.master_slices(settings, index, MASTER))

@@ -13,7 +13,7 @@ from protocol_calls import advance, all_said, error, ok, recipe, said, same_tabl
 from calypso_core import Card, from_record, new_game, table, to_record
 from calypso_core.game import GameState
 from calypso_core.table.aids import memory_aids
-from calypso_core.table.handlers import EXAMPLES, examples
+from calypso_core.table.facts import EXAMPLES, examples
 from calypso_core.table.story import (
     deal_log,
     deal_summary,

@@ -21,8 +21,9 @@ from typing import Any
 
 from ..bots import REVIEW_ITERATIONS
 from ..cards import SUIT_LETTERS
-from . import handlers, jobs
+from . import jobs
 from .errors import ProtocolError
+from .session import match_in_play
 from .story import PLAYS_PER_DEAL
 from .views import seen_by
 
@@ -32,7 +33,7 @@ SLICE_MS = 50  # the longest a seat_review_next searches (within a card: it stop
 def seat_review(data: dict[str, Any]) -> dict[str, Any]:
     """Start reviewing the cards of the guest at ``seat``: of ``deal`` (0-based) once it is
     over, else of the whole game once it is over. ``seat_review_next`` does the cards."""
-    match = handlers.match_in_play("seat_review")
+    match = match_in_play("seat_review")
     seat = match.guest_seat(data.get("seat"))
     state = match.state
     deal = data.get("deal")
@@ -65,7 +66,7 @@ def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
     at most; once the card is done, the reply carries what ``review_next``'s does (the card's
     review, its position as the guest saw it, the points lost so far), else only how far
     the job is."""
-    match = handlers.match_in_play("seat_review_next")
+    match = match_in_play("seat_review_next")
     seat = match.guest_seat(data.get("seat"))
     job = jobs.review_job(data.get("job"), seat)
     done = job.work(SLICE_MS)

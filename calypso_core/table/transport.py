@@ -4,10 +4,11 @@ Requests are ``{"id", "type", ...}``; replies ``{"id", "ok": true, "result"}`` o
 ``{"id", "ok": false, "error": {"code", "message", "text", "input"}}`` (``text`` is what people
 read, a message; ``message`` the same in plain English, for logs; ``input`` whether what the
 request carried is refused, so that the same request would be refused again). ``REQUESTS``
-maps each request type to its handler (``handlers``), the payload keys it accepts and its
-declared effect (below); the limits are checked before anything is parsed. One match is kept
-between requests (the worker runs one page); apart from that, and from fresh random seeds when
-none is given, a reply depends only on the request. A refused request changes nothing.
+maps each request type to its handler (in ``facts``, ``playing``, ``reading``, ``remote`` or
+``reviews``), the payload keys it accepts and its declared effect (below); the limits are
+checked before anything is parsed. One match is kept between requests (``session``: the worker
+runs one page); apart from that, and from fresh random seeds when none is given, a reply
+depends only on the request. A refused request changes nothing.
 docs/protocol.md describes every request.
 
 **Declared effects.** Each request says, next to its handler, what it does to the recipe of
@@ -31,10 +32,10 @@ from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from ..messages import message
 from ..record import MAX_RECORD_BYTES
-from . import handlers, seat_reviews
+from . import facts, playing, reading, remote, reviews, seat_reviews, session
 from .errors import ProtocolError
 
-PROTOCOL_VERSION = handlers.PROTOCOL_VERSION
+PROTOCOL_VERSION = facts.PROTOCOL_VERSION
 # Room for the largest request the page sends: an import of a game file at the record size
 # limit written all in escapes ("\u0001" is six characters for one byte), or a load with
 # a match's four records.
@@ -60,52 +61,52 @@ class Request(NamedTuple):
 
 
 def _hello(data: dict[str, Any]) -> dict[str, Any]:
-    return {**handlers.hello(data),
+    return {**facts.hello(data),
             "requests": {kind: {"effect": request.effect, "view": request.view}
                          for kind, request in REQUESTS.items()}}
 
 
 REQUESTS: dict[str, Request] = {
     "hello": Request(_hello, frozenset(), "reads"),
-    "new_game": Request(handlers.new_game, frozenset(
+    "new_game": Request(playing.new_game, frozenset(
         {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
-    "view": Request(handlers.view, frozenset(), "reads", view=True),
-    "play": Request(handlers.play, frozenset({"card"}), "changes", view=True),
-    "step": Request(handlers.step, frozenset(), "changes", view=True),
-    "reveal": Request(handlers.reveal, frozenset({"seat"}), "reads", view=True),
-    "seat_view": Request(handlers.seat_view, frozenset({"seat"}), "reads", view=True),
-    "seat_play": Request(handlers.seat_play, frozenset({"seat", "card"}), "changes", view=True),
-    "seat_stand_in": Request(handlers.seat_stand_in, frozenset({"seat", "level"}), "reads",
+    "view": Request(playing.view, frozenset(), "reads", view=True),
+    "play": Request(playing.play, frozenset({"card"}), "changes", view=True),
+    "step": Request(playing.step, frozenset(), "changes", view=True),
+    "reveal": Request(reading.reveal, frozenset({"seat"}), "reads", view=True),
+    "seat_view": Request(remote.seat_view, frozenset({"seat"}), "reads", view=True),
+    "seat_play": Request(remote.seat_play, frozenset({"seat", "card"}), "changes", view=True),
+    "seat_stand_in": Request(remote.seat_stand_in, frozenset({"seat", "level"}), "reads",
                              view=True),
-    "seat_hint": Request(handlers.seat_hint, frozenset({"seat"}), "reads"),
+    "seat_hint": Request(remote.seat_hint, frozenset({"seat"}), "reads"),
     "seat_review": Request(seat_reviews.seat_review,
                            frozenset({"seat", "deal", "budget", "seed"}), "reads"),
     "seat_review_next": Request(seat_reviews.seat_review_next, frozenset({"seat", "job"}),
                                 "reads"),
-    "fair_deal": Request(handlers.fair_deal, frozenset({"host", "guests"}), "reads"),
-    "fair_check": Request(handlers.fair_check,
+    "fair_deal": Request(remote.fair_deal, frozenset({"host", "guests"}), "reads"),
+    "fair_check": Request(remote.fair_check,
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
-    "next_game": Request(handlers.next_game, frozenset(), "starts", view=True),
-    "hint": Request(handlers.hint, frozenset(), "reads"),
-    "aids": Request(handlers.aids, frozenset(), "reads"),
-    "record": Request(handlers.record, frozenset(), "reads"),
-    "load": Request(handlers.load,
+    "next_game": Request(playing.next_game, frozenset(), "starts", view=True),
+    "hint": Request(reading.hint, frozenset(), "reads"),
+    "aids": Request(reading.aids, frozenset(), "reads"),
+    "record": Request(reading.record, frozenset(), "reads"),
+    "load": Request(playing.load,
                     frozenset({"record", "settings", "history", "viewer", "ahead"}), "starts",
                     view=True),
-    "undo": Request(handlers.undo, frozenset(), "changes", view=True),
-    "replay": Request(handlers.replay, frozenset({"record", "tricks"}), "reads"),
-    "import": Request(handlers.import_file, frozenset({"text"}), "reads"),
-    "examples": Request(handlers.examples, frozenset(), "reads"),
-    "daily": Request(handlers.daily, frozenset({"date", "practice"}), "starts", view=True),
-    "review": Request(handlers.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
+    "undo": Request(playing.undo, frozenset(), "changes", view=True),
+    "replay": Request(reading.replay, frozenset({"record", "tricks"}), "reads"),
+    "import": Request(reading.import_file, frozenset({"text"}), "reads"),
+    "examples": Request(facts.examples, frozenset(), "reads"),
+    "daily": Request(playing.daily, frozenset({"date", "practice"}), "starts", view=True),
+    "review": Request(reviews.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
                       "reads"),
-    "review_next": Request(handlers.review_next, frozenset({"job"}), "reads"),
-    "rerun": Request(handlers.rerun, frozenset({"iterations"}), "reads"),
-    "rerun_next": Request(handlers.rerun_next, frozenset({"job"}), "reads"),
-    "work": Request(handlers.work, frozenset({"ms", "budget", "iterations"}), "reads"),
+    "review_next": Request(reviews.review_next, frozenset({"job"}), "reads"),
+    "rerun": Request(reviews.rerun, frozenset({"iterations"}), "reads"),
+    "rerun_next": Request(reviews.rerun_next, frozenset({"job"}), "reads"),
+    "work": Request(reviews.work, frozenset({"ms", "budget", "iterations"}), "reads"),
 }
 
-reset = handlers.reset
+reset = session.reset
 
 
 def handle(request: str) -> str:
@@ -184,13 +185,13 @@ def _dispatch(data: dict[str, Any]) -> Any:
     if extra:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
     if "today" in data:
-        handlers.check_today(data)
+        session.check_today(data)
     if request.effect == "reads":
         return request.handler(data)
-    before = handlers.recipe_mark()
+    before = session.recipe_mark()
     result = request.handler(data)
-    return {**result, "recipe": handlers.recipe_since(before if request.effect == "changes"
-                                                      else None)}
+    return {**result, "recipe": session.recipe_since(before if request.effect == "changes"
+                                                     else None)}
 
 
 def _reply(req_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> str:

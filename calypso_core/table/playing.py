@@ -1,0 +1,133 @@
+"""The game in play: deal a match (``new_game``, or the Calypso of a day with ``daily``), load
+a saved one, show it, play a card, let a computer player move, take back, and go on to the
+next game. Each replies with the view (``session.game_view``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import brief_repr
+from ..game import new_game as deal
+from ..messages import message
+from . import ahead, jobs
+from .daily import NotDealtYet, check_dealt, daily_date, daily_settings, parse_date, seed_date
+from .errors import ProtocolError
+from .match import Match
+from .session import check_not_a_later_deal, check_size, game_view, match_in_play, start, today
+from .settings import Settings
+
+
+def new_game(data: dict[str, Any]) -> dict[str, Any]:
+    """Deal a new match; the reply carries the seats and the cut. A day's seed is refused:
+    its deal comes only from ``daily``, on or after its day."""
+    settings = Settings.from_request(data)
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        raise ProtocolError("bad_seed", f"the seed {settings.seed} deals the Calypso of {day}: "
+                            "ask for it with daily", message("error.daily_seed", date=str(day)))
+    return start(Match(settings))
+
+
+def load(data: dict[str, Any]) -> dict[str, Any]:
+    """Rebuild a saved match; with several people every hand is covered (the hand-off),
+    unless ``viewer`` says whose hand the page was showing (a worker replaced mid-game)."""
+    for key in ("record", "settings"):
+        if key not in data:
+            raise ProtocolError("bad_request", f"load needs {key}")
+    history = data.get("history")
+    if history is None:  # not given, or null (as for every optional key): no earlier games
+        history = []
+    _check_record_sizes(data["record"], history)
+    loaded = Match.load(data["record"], data["settings"], history)
+    _check_loaded_daily(loaded, data)
+    loaded.show(data.get("viewer"))
+    ahead.restore(loaded, data.get("ahead"))
+    return start(loaded)
+
+
+def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
+    """A saved match deals no day's cards before that day: by its seed, or by a deck its
+    seed does not deal (an imported file's)."""
+    settings = loaded.settings
+    day = seed_date(settings.seed)
+    if day is not None:
+        _check_dealt(day, data)
+        if daily_date(settings) is None:
+            raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
+                                f"{day}, dealt only with its own settings")
+    first = (loaded.history or [loaded.state])[0]
+    if first.deck != new_game_deck(settings.seed):
+        check_not_a_later_deal(first.deck, data)
+
+
+def view(data: dict[str, Any]) -> dict[str, Any]:
+    """The whole table again, seats and cut included."""
+    return game_view(match_in_play("view"), table=True)
+
+
+def play(data: dict[str, Any]) -> dict[str, Any]:
+    """The person whose hand is shown plays a card."""
+    match = match_in_play("play")
+    if "card" not in data:
+        raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
+    return game_view(match, event=match.play(data["card"]))
+
+
+def step(data: dict[str, Any]) -> dict[str, Any]:
+    """One computer player moves."""
+    match = match_in_play("step")
+    return game_view(match, event=match.step())
+
+
+def next_game(data: dict[str, Any]) -> dict[str, Any]:
+    """Start the next game of the match."""
+    match = match_in_play("next_game")
+    match.next_game()
+    jobs.end_jobs()
+    return game_view(match)
+
+
+def undo(data: dict[str, Any]) -> dict[str, Any]:
+    """Take back the person's last card and the computer moves after it (one person only)."""
+    match = match_in_play("undo")
+    match.undo()
+    return game_view(match)
+
+
+def daily(data: dict[str, Any]) -> dict[str, Any]:
+    """Deal the Calypso of a day: today's unless ``date`` names an earlier one. The kept
+    attempt (``practice`` false, the default) is played straight: no hints, no undo."""
+    date = data.get("date")
+    practice = data.get("practice")
+    if practice is not None and type(practice) is not bool:
+        raise ProtocolError("bad_request", f"practice must be true or false, not "
+                            f"{brief_repr(practice)}")
+    try:
+        day = today(data) if date is None else parse_date(date)
+    except ValueError as exc:
+        raise ProtocolError("bad_date", str(exc)) from None
+    _check_dealt(day, data)
+    return start(Match(daily_settings(day, straight=not practice)))
+
+
+def _check_dealt(day: Any, data: dict[str, Any]) -> None:
+    try:
+        check_dealt(day, today(data))
+    except NotDealtYet as exc:
+        raise ProtocolError("not_dealt_yet", str(exc),
+                            message("error.not_dealt_yet", date=str(day))) from None
+
+
+def _check_record_sizes(record: Any, history: Any) -> None:
+    """Apply parse_record's size limit to records that arrive already parsed."""
+    named = [("record", record)]
+    if isinstance(history, list):
+        named += [(f"history[{i}]", item) for i, item in enumerate(history)]
+    for name, item in named:
+        check_size(name, item)
+
+
+def new_game_deck(seed: str) -> tuple[Any, ...]:
+    """The deck order the first game of a match with this seed is dealt."""
+    return deal(seed).deck

@@ -1,0 +1,172 @@
+"""Reading the game, changing nothing in it: a covered hand shown once the device is passed
+(``reveal``), a hint, the memory aids, the match's recipe (``record``), the replay of a
+finished game, and a game file checked before it is loaded (``import``)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from ..bots import LEVELS
+from ..cards import SUIT_LETTERS, brief_repr
+from ..game import GameState
+from ..jsontext import nests_too_deeply
+from ..messages import message
+from ..record import MAX_RECORD_BYTES, RecordError, parse_record, to_record
+from .errors import ProtocolError
+from .players import default_level
+from .sealed import opened_record, sealed_record
+from .session import (
+    check_not_a_later_deal,
+    current_match,
+    game_view,
+    match_in_play,
+    recipe,
+    seat_aids,
+    state_of,
+)
+from .settings import (
+    DEFAULT_PEOPLE,
+    Settings,
+    people_of,
+    seat_calls,
+    seat_labels,
+    side_labels,
+)
+from .story import replay_position
+
+NOT_OVER = "the game in play cannot be replayed until it ends: its hands are hidden"
+
+
+def reveal(data: dict[str, Any]) -> dict[str, Any]:
+    """Show the hand of the person to move, once the device has been passed to them."""
+    match = match_in_play("reveal")
+    if "seat" not in data:
+        raise ProtocolError("bad_request", "reveal needs the seat whose hand to show")
+    match.reveal(data["seat"])
+    return game_view(match)
+
+
+def hint(data: dict[str, Any]) -> dict[str, Any]:
+    """A card for the person to move, from their observation only, and why."""
+    card, reason = match_in_play("hint").hint()
+    return {"card": str(card), "reason": reason}
+
+
+def aids(data: dict[str, Any]) -> dict[str, Any]:
+    """The memory aids of the person whose hand is shown."""
+    match = match_in_play("aids")
+    if match.viewer is None:
+        raise ProtocolError("hand_covered", "no memory aids while every hand is covered")
+    return seat_aids(match, match.viewer)
+
+
+def record(data: dict[str, Any]) -> dict[str, Any]:
+    """The recipe of the match: {record, settings, history}, and ``ahead``, the review and
+    rerun work done ahead on the game in play, when there is some."""
+    return recipe(match_in_play("record"))
+
+
+def replay(data: dict[str, Any]) -> dict[str, Any]:
+    """The full-information position after ``tricks`` tricks of a finished game: the given
+    ``record`` (say, an imported one), else the game in play once it is over."""
+    match = current_match()
+    given = data.get("record")
+    if given is None:
+        if match is None:
+            raise ProtocolError("no_game", "replay: no game in play and no record given")
+        state = match.state
+        if not state.is_over:
+            raise ProtocolError("game_not_over", NOT_OVER)
+        settings = match.settings
+        labels, called, sides = settings.labels(), settings.called(), settings.side_labels()
+    else:
+        state = state_of(given)
+        people = people_of(given["players"]) if "players" in given else ()
+        labels, called = seat_labels(people), seat_calls(people)
+        sides = side_labels(labels, tuple(p.seat for p in people))
+    tricks = data.get("tricks")
+    if tricks is None:  # not given, or given as null (as for every optional key): all of them
+        tricks = len(state.tricks)
+    if type(tricks) is not int or not 0 <= tricks <= len(state.tricks):
+        raise ProtocolError(
+            "bad_request", f"tricks must be a whole number from 0 to {len(state.tricks)}, "
+            f"not {brief_repr(tricks)}"
+        )
+    # A record of a game not over replays as far as it goes, showing only what was public.
+    return {**replay_position(state, tricks), "labels": labels, "called": called, "sides": sides}
+
+
+def import_file(data: dict[str, Any]) -> dict[str, Any]:
+    """Check a game file's text and say what it holds: the record, whether it is over, and
+    settings that continue it with ``load`` (its players, else the seats in play)."""
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_request", "import needs text: the file's contents")
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_RECORD_BYTES:
+        raise ProtocolError(
+            "bad_record", f"the file is {size:,} bytes; a game record is at most "
+            f"{MAX_RECORD_BYTES:,}",
+            message("error.file_too_big", size=size, limit=MAX_RECORD_BYTES),
+        )
+    if nests_too_deeply(text):
+        raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
+    try:
+        state = parse_record(_opened_text(text))
+    except RecordError as exc:
+        raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
+    check_not_a_later_deal(state.deck, data)
+    plain = json.dumps(to_record(state), separators=(",", ":")).encode()
+    seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
+    settings = _continuing(state, json.loads(text).get("players"), seed)
+    record = to_record(state, settings.players())
+    return {
+        "record": sealed_record(record, is_over=state.is_over),
+        "is_over": state.is_over,
+        "plays": len(state.plays),
+        "tricks": len(state.tricks),
+        "scores": list(state.partnership_scores()),
+        "labels": seat_labels(people_of(record["players"])),
+        "settings": settings.to_dict(),
+    }
+
+
+def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
+    """Settings that continue an imported game: its players (a level this table does not
+    offer becomes the default one), else the people and levels of the match in play."""
+    match = current_match()
+    seats: list[tuple[list[dict[str, Any]], list[Any]]] = []
+    if players is not None:
+        seats.append((
+            [{"seat": p.seat, "name": p.name} for p in people_of(players)],
+            [p.get("computer") if p.get("computer") in LEVELS else default_level()
+             for p in players],
+        ))
+    if match is not None:
+        seats.append((match.settings.to_dict()["people"], list(match.settings.levels)))
+    seats.append((list(DEFAULT_PEOPLE), [default_level()] * 4))
+    for people, levels in seats:
+        # A file's seating that this table cannot take (no person, a name too long, two
+        # people of one name) gives way to the next.
+        if not people:
+            continue
+        try:
+            return Settings.from_request({
+                "seed": seed, "rules": state.rules.to_dict(), "levels": levels,
+                "people": people, "games": 1, "suit": SUIT_LETTERS[state.suits[people[0]["seat"]]],
+            }, saved=True)
+        except ProtocolError:
+            continue
+    raise AssertionError("the default seating is always valid")
+
+
+def _opened_text(text: str) -> str:
+    """A game file's text with a sealed deck opened (the page writes a game in play so)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text  # parse_record says what is wrong
+    opened = opened_record(data)
+    return text if opened is data else json.dumps(opened)

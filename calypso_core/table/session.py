@@ -1,0 +1,198 @@
+"""The session behind the request handlers: the one match in play, the reply to a game
+command, the recipe the page keeps, and the checks that several kinds of request share.
+
+Game commands reply with the **view**: the table as the person whose hand is shown sees it
+(``views.table_view``), with the deal's log, the match, and what only some replies carry —
+the move a ``play`` or ``step`` made (``event``), the memory aids while a hand is shown, the
+hand-off while every hand is covered, and the seats and the cut once per match (``table``).
+A view never holds a card its viewer may not see; the recipe of the game (with its deck) is
+asked for apart, with ``record``. A refused request changes nothing.
+
+The handlers themselves, one per request type, are grouped by what they serve: ``facts``
+(hello, the rules' examples), ``playing`` (the game in play), ``reading`` (hints, aids,
+records, replays, game files), ``remote`` (a guest's seat, the fair deal) and ``reviews``
+(the review, the master in your seat, work ahead); ``transport.REQUESTS`` names them.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..game import GameState
+from ..messages import message
+from ..record import MAX_RECORD_BYTES, RecordError, from_record
+from . import ahead, jobs, words
+from .aids import memory_aids
+from .daily import daily_date, future_deal, local_today
+from .errors import ProtocolError
+from .match import Match
+from .sealed import opened_record
+from .story import deal_log, the_cut
+from .views import seat_setup, table_view
+
+
+class _Session:
+    """The one match in play (None before the first ``new_game`` or ``load``), and the
+    memory aids last built, with the position they were built for."""
+
+    match: Match | None = None
+    aids_for: tuple[int, int, int] | None = None
+    aids: dict[str, Any] | None = None
+
+
+_session = _Session()
+
+
+def reset() -> None:
+    """Forget the match in play and the jobs (for tests)."""
+    _session.match = None
+    _session.aids_for = _session.aids = None
+    jobs.reset()
+    ahead.reset()
+
+
+def match_in_play(kind: str) -> Match:
+    """The match in play; refused as ``no_game`` (for request ``kind``) before there is one."""
+    if _session.match is None:
+        raise ProtocolError("no_game", f"{kind}: no game in play (send new_game or load first)")
+    return _session.match
+
+
+def current_match() -> Match | None:
+    """The match in play, or None before the first ``new_game`` or ``load``."""
+    return _session.match
+
+
+# -- the recipe the page keeps (transport.py attaches it to every reply that changes it) -----
+
+_Mark = tuple[Match, int, bool, int]
+
+
+def recipe_mark() -> _Mark | None:
+    """Where the recipe stands: the match, its finished games, whether the game in play is
+    over (its deck is sealed until then) and the cards played."""
+    match = _session.match
+    if match is None:
+        return None
+    return (match, len(match.history), match.state.is_over, len(match.state.plays))
+
+
+def recipe_since(mark: _Mark | None) -> dict[str, Any]:
+    """The recipe of the match in play as a change since ``mark`` — ``{keep, add}``: the
+    plays kept and the cards played after them, and ``deck`` when the game's end (or an undo
+    of it) unsealed (or sealed) it — or whole (``{record, settings, history}``) when the game
+    is another one than at ``mark``, or no mark is given."""
+    match = match_in_play("recipe")
+    if mark is None or mark[:2] != (match, len(match.history)):
+        return recipe(match)
+    plays = match.state.plays
+    keep = min(mark[3], len(plays))
+    change: dict[str, Any] = {"keep": keep, "add": [str(card) for card in plays[keep:]]}
+    if mark[2] != match.state.is_over:
+        change["deck"] = match.save()["record"]["deck"]
+    return change
+
+
+def recipe(match: Match) -> dict[str, Any]:
+    """The match's recipe {record, settings, history}, and ``ahead`` when work was done ahead."""
+    kept = ahead.kept(match)
+    return {**match.save(), **({"ahead": kept} if kept is not None else {})}
+
+
+def start(match: Match) -> dict[str, Any]:
+    """Make ``match`` the match in play and reply with its whole view."""
+    _session.match = match
+    _session.aids_for = _session.aids = None
+    jobs.end_jobs()
+    return game_view(match, table=True)
+
+
+# -- the view ---------------------------------------------------------------------------------
+
+
+def game_view(match: Match, *, event: dict[str, Any] | None = None, table: bool = False
+              ) -> dict[str, Any]:
+    """The reply to a game command (see the module's docstring)."""
+    state = match.state
+    status = match.status
+    view = table_view(state, match.viewer, status)
+    view["log"] = deal_log(state)
+    view["event"] = event
+    view["match"] = match.match_view()
+    view["can_undo"] = match.can_undo
+    if match.viewer is not None:
+        view["aids"] = seat_aids(match, match.viewer)
+    if status == "handoff":
+        seat = state.to_move
+        view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
+    if table:
+        view["table"] = table_facts(match)
+    return view
+
+
+def seat_aids(match: Match, seat: int) -> dict[str, Any]:
+    """The memory aids of ``seat`` in the position in play."""
+    # Built once per position and viewer: "view" and the "aids" request reuse them.
+    key = (len(match.history), len(match.state.plays), seat)
+    if _session.aids is None or _session.aids_for != key:
+        _session.aids = memory_aids(match.state.observation(seat))
+        _session.aids_for = key
+    return _session.aids
+
+
+def table_facts(match: Match, viewer: int | None = None) -> dict[str, Any]:
+    """What stays the same through a match: settings, seats, partnerships, the cut, and
+    the date when it is the Calypso of that day; labelled for this device, or for the guest
+    at ``viewer``."""
+    s = match.settings
+    first = match.history[0] if match.history else match.state
+    return {
+        "settings": s.to_dict(),
+        "seats": seat_setup(first, s.labels(viewer), s.levels, s.seats, s.called(viewer)),
+        "sides": s.side_labels(viewer),
+        "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),
+        "daily": daily_date(s),
+    }
+
+
+# -- checks -----------------------------------------------------------------------------------
+
+
+def check_today(data: dict[str, Any]) -> None:
+    """Refuse a request whose ``today`` is no date of any time zone now."""
+    today(data)
+
+
+def today(data: dict[str, Any]) -> Any:
+    """Which day is today (daily.local_today): the request's ``today``, else the UTC date."""
+    try:
+        return local_today(data.get("today"))
+    except ValueError as exc:
+        raise ProtocolError("bad_date", str(exc)) from None
+
+
+def check_not_a_later_deal(deck: Any, data: dict[str, Any]) -> None:
+    """Refuse a deck that deals the Calypso of a day after today."""
+    day = future_deal(deck, today(data))
+    if day is not None:
+        raise ProtocolError("not_dealt_yet", f"these are the cards of the Calypso of {day}, "
+                            "which is not dealt yet", message("error.not_dealt_yet", date=str(day)))
+
+
+def check_size(name: str, item: Any) -> None:
+    """Refuse an already parsed record (``name``) over the game file's size limit."""
+    size = len(json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode())
+    if size > MAX_RECORD_BYTES:
+        raise ProtocolError(
+            "bad_record", f"{name} is {size} bytes; the limit is {MAX_RECORD_BYTES}"
+        )
+
+
+def state_of(record: Any) -> GameState:
+    """The game a record given in a request holds (its deck unsealed), or ``bad_record``."""
+    check_size("record", record)
+    try:
+        return from_record(opened_record(record))
+    except RecordError as exc:
+        raise ProtocolError("bad_record", str(exc)) from None
