@@ -64,6 +64,25 @@ def at_a_guests_turn() -> Payload:
     return {"seat": 0, "card": ok("seat_view", seat=0)["legal"][0]}
 
 
+def a_guests_finished_game() -> Payload:
+    """A remote table (a guest in North) whose game is over; the guest's seat."""
+    view = ok("new_game", seed="effects", level="random",
+              people=[{"seat": 2}, {"seat": 0, "remote": True}])
+    while view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = ok("play", card=view["legal"][0])
+        elif view["to_move"] == 0:
+            view = ok("seat_play", seat=0, card=ok("seat_view", seat=0)["legal"][0])
+        else:
+            view = ok("step")
+    return {"seat": 0}
+
+
+def a_guests_review() -> Payload:
+    seat = a_guests_finished_game()["seat"]
+    return {"seat": seat, "job": ok("seat_review", seat=seat, deal=0, budget=1)["job"]}
+
+
 def after_a_card() -> Payload:
     view = a_game()
     ok("play", card=view["legal"][0])
@@ -116,6 +135,8 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "seat_play": at_a_guests_turn,
     "seat_stand_in": lambda: {"seat": at_a_guests_turn()["seat"], "level": "random"},
     "seat_hint": lambda: {"seat": at_a_guests_turn()["seat"]},
+    "seat_review": lambda: {**a_guests_finished_game(), "deal": 0, "budget": 1},
+    "seat_review_next": a_guests_review,
     "next_game": lambda: a_finished_game(games=2) and {},
     "hint": lambda: a_game() and {},
     "aids": lambda: a_game() and {},

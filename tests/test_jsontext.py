@@ -169,7 +169,8 @@ def test_the_protocol_layer_imports_in_no_circle_and_no_private_name() -> None:
                 for target, name in imports
                 if name.startswith("_") and not name.endswith("__")]
     handlers = [f"calypso_core.table.{name}"
-                for name in ("session", "facts", "playing", "reading", "remote", "reviews")]
+                for name in ("session", "facts", "playing", "reading", "remote", "reviews",
+                             "seat_reviews")]
     for start in ("calypso_core.table.transport", *handlers, "calypso_core.jsontext"):
         seen, stack = set(), [start]
         while stack:

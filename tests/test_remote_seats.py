@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 from protocol_calls import error, ok, recipe
 
-from calypso_core import from_record
+from calypso_core import from_record, new_game
+from calypso_core.bots import REVIEW_ITERATIONS, review_position, seat_plays
 from calypso_core.bots.hints import suggest
 from calypso_core.messages import message, render
-from calypso_core.table import players
+from calypso_core.table import players, seat_reviews
 from calypso_core.table.aids import memory_aids
 
 CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
@@ -193,3 +194,141 @@ def test_a_computer_stands_in_for_an_absent_guest_and_gives_the_seat_back() -> N
     ok("seat_stand_in", seat=GUEST, level=None)  # the guest is back
     assert error("step") == "not_bot_turn"
     assert ok("seat_view", seat=GUEST)["status"] == "your_turn"
+
+
+# -- a guest's review (calypso_core/table/seat_reviews.py) ----------------------------------
+
+BUDGET = 300  # iterations a card: three slices of a guest's review at least
+
+
+def played_to(view: dict[str, Any], plays: int, rng: random.Random) -> dict[str, Any]:
+    """The hosted game played on (random cards for everyone) until ``plays`` cards or its end."""
+    while view["plays"] < plays and view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] == GUEST:
+            view = ok("seat_play", seat=GUEST,
+                      card=rng.choice(ok("seat_view", seat=GUEST)["legal"]))
+        else:
+            view = ok("step")
+    return view
+
+
+def reviewed(job: int, seat: int = GUEST) -> tuple[list[dict[str, Any]], int]:
+    """A guest's review asked card by card to its end: the replies that carry a card, and how
+    many replies carried none (a slice of a card's search)."""
+    cards, slices = [], 0
+    while True:
+        reply = ok("seat_review_next", seat=seat, job=job)
+        if "move" in reply:
+            cards.append(reply)
+        else:
+            slices += 1
+        if reply["finished"]:
+            return cards, slices
+
+
+def test_a_guests_review_is_the_review_of_its_seat_from_its_own_view(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seat_reviews, "SLICE_MS", 0)  # one slice of iterations a request
+    view = played_to(hosted("remote-review"), 10**6, random.Random(8))
+    assert view["status"] == "game_over"
+    state = from_record(recipe()["record"])
+    started = ok("seat_review", seat=GUEST, budget=BUDGET)
+    assert started["seat"] == GUEST and started["deals"] == [0, 1, 2, 3]
+    assert started["total"] == 52 and started["budget"] == BUDGET and started["seed"] == "0"
+    assert started["labels"][GUEST] == message("label.you")  # the guest's own words
+    assert started["labels"][HOST]["params"] == {"name": "Ana"}
+    cards, slices = reviewed(started["job"])
+    assert slices > 0  # sliced: the host's requests waited for one slice at a time
+    plays = seat_plays(state, GUEST)
+    assert [c["move"]["play"] for c in cards] == plays
+    for reply, play in zip(cards, plays, strict=True):
+        # The card a review on this device gives that seat, at that budget and seed.
+        alone = review_position(replayed(state, play), state.plays[play], play,
+                                budget=BUDGET, seed="0")
+        assert reply["move"] == json.loads(json.dumps(alone.to_json()))
+        # The position as the guest saw it: its own hand, no other.
+        before = replayed(state, play)
+        assert sorted(reply["position"]["hand"]) == sorted(str(c) for c in before.hand(GUEST))
+    assert cards[-1]["summary"]["total_cost"] == sum(c["move"]["cost"] for c in cards)
+    assert error("seat_review_next", seat=GUEST, job=started["job"]) == "no_job"  # finished
+
+
+def replayed(state: Any, plays: int) -> Any:
+    """The game's position before play ``plays``."""
+    position = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
+                        deck=state.deck)
+    for card in state.plays[:plays]:
+        position.play(card)
+    return position
+
+
+def test_a_guest_reviews_a_deal_once_it_is_over_and_sees_no_card_not_yet_public() -> None:
+    view = hosted("remote-deal")
+    rng = random.Random(9)
+    view = played_to(view, 20, rng)
+    assert error("seat_review", seat=GUEST, deal=0, budget=BUDGET) == "deal_not_over"
+    view = played_to(view, 56, rng)  # the first deal over, four cards of the second
+    assert error("seat_review", seat=GUEST, budget=BUDGET) == "game_not_over"
+    assert error("seat_review", seat=GUEST, deal=1, budget=BUDGET) == "deal_not_over"
+    started = ok("seat_review", seat=GUEST, deal=0, budget=BUDGET)
+    assert started["deals"] == [0] and started["total"] == 13
+    cards, _ = reviewed(started["job"])
+    record = recipe()["record"]
+    public = set(record["plays"][:52])  # the first deal's cards: every one played
+    text = json.dumps([started, *cards])
+    leaked = set(CODE.findall(text)) - public
+    assert not leaked, f"a guest's review of a deal shows {sorted(leaked)}"
+
+
+def test_a_guests_review_is_its_own_job_beside_the_hosts_and_other_guests() -> None:
+    people = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
+              {"seat": 1, "name": "Cat", "remote": True}]
+    view = ok("new_game", seed="remote-jobs", people=people, level="random")
+    rng = random.Random(10)
+    while view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] in (GUEST, 1):
+            seat = view["to_move"]
+            view = ok("seat_play", seat=seat, card=rng.choice(ok("seat_view", seat=seat)["legal"]))
+        else:
+            view = ok("step")
+    host = ok("review", seat=HOST, deal=0, budget=40)["job"]
+    ben = ok("seat_review", seat=GUEST, deal=0, budget=40)["job"]
+    cat = ok("seat_review", seat=1, deal=0, budget=40)["job"]
+    # Nobody steps another's review: not the host's, not another guest's.
+    assert error("seat_review_next", seat=GUEST, job=host) == "no_job"
+    assert error("seat_review_next", seat=GUEST, job=cat) == "no_job"
+    assert error("seat_review_next", seat=1, job=ben) == "no_job"
+    assert error("review_next", job=ben) == "no_job"
+    # Each goes on beside the others.
+    assert ok("review_next", job=host)["done"] == 1
+    assert reviewed(ben)[0] and reviewed(cat, seat=1)[0]
+    assert not ok("review_next", job=host)["finished"]
+    # A new game ends every review.
+    ok("new_game", seed="remote-jobs-2", people=people, level="random")
+    assert error("seat_review_next", seat=GUEST, job=ben) == "no_job"
+
+
+def test_a_guests_review_asked_wrongly_is_refused_and_changes_nothing() -> None:
+    view = played_to(hosted("remote-refused"), 10**6, random.Random(11))
+    assert view["status"] == "game_over"
+    before = ok("record")
+    job = ok("seat_review", seat=GUEST, deal=1, budget=BUDGET)["job"]
+    assert error("seat_review", seat=HOST) == "not_a_guest"
+    assert error("seat_review", seat=3) == "not_a_guest"
+    assert error("seat_review", seat="0") == "not_a_guest"
+    assert error("seat_review") == "not_a_guest"
+    assert error("seat_review", seat=GUEST, deal=4) == "bad_request"
+    assert error("seat_review", seat=GUEST, deal="0") == "bad_request"
+    assert error("seat_review", seat=GUEST, budget=REVIEW_ITERATIONS + 1) == "bad_request"
+    assert error("seat_review", seat=GUEST, budget=0) == "bad_request"
+    assert error("seat_review", seat=GUEST, record=before["record"]) == "bad_request"
+    assert error("seat_review_next", seat=GUEST, job="1") == "bad_request"
+    assert error("seat_review_next", seat=GUEST) == "bad_request"
+    assert error("seat_review_next", seat=HOST, job=job) == "not_a_guest"
+    assert ok("record") == before
+    # The refusals ended nothing: the job goes on.
+    assert ok("seat_review_next", seat=GUEST, job=job)["job"] == job

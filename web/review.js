@@ -42,15 +42,20 @@ const trickCards = (hello) => hello.seats.length;
 const playsPerDeal = (hello) => trickCards(hello) * hello.deals.tricks;
 const rankLabel = (key) => rankList().find((r) => r.key === key)?.label ?? key;
 
-/** The key of the game in play (its table and view), to tell its review from another game's. */
+/** The key of the game in play (its table and view), to tell its review from another game's.
+ * A guest at a friends' table is not told the seed (it would deal every hand): the match's
+ * cut tells its matches apart. */
 function gameKey(table, view) {
-  return table && view ? `${table.settings.seed}|${view.match.game}` : null;
+  return table && view ? `${table.settings.seed ?? table.cut.cards.join(" ")}|${view.match.game}` : null;
 }
 
-// The people of the game reviewed, [{seat, label}]: the match's, or a record's players.
+// The people of the game reviewed, [{seat, label}]: the match's, or a record's players. A
+// guest at a friends' table (web/remote/guest.js) reviews only its own cards ("You"): the
+// host's engine reviews no other seat for it.
 function peopleOf(record) {
   if (!record) {
-    return app.table.seats.map((s, seat) => (s.person ? { seat, label: s.label } : null)).filter(Boolean);
+    const mine = (s) => document.documentElement.dataset.remote !== "guest" || s.called === "you";
+    return app.table.seats.map((s, seat) => (s.person && mine(s) ? { seat, label: s.label } : null)).filter(Boolean);
   }
   const players = Array.isArray(record.players) ? record.players : [];
   return players.map((p, seat) => (p?.person !== undefined

@@ -12,6 +12,11 @@ game in play. Each next request names
 its job: starting a job replaces the one of its kind before it, so a loop the page has
 stopped can never advance a job started after it. Starting a game ends both jobs.
 
+At a friends' table each guest's review is a job of its own, by seat (``seat_review``:
+table.seat_reviews), beside this device's: one never replaces nor steps another. A guest's
+card is reviewed in slices of its search (``ReviewJob.work``), so that the host's own
+requests wait for one slice at most.
+
 A reviewed card is remembered by its game, the plays up to it, the budget and the seed: a
 card reviews the same alone or in a whole game (docs/review.md), so the review of a deal
 just after it ends and of the whole game at its end search that deal's cards once.
@@ -28,6 +33,7 @@ from ..bots import (
     MAX_REVIEW_ITERATIONS,
     MAX_SEARCH_ITERATIONS,
     CardReview,
+    CardReviewer,
     GameReview,
     review_position,
     seat_plays,
@@ -43,6 +49,7 @@ from .story import PLAYS_PER_DEAL
 
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
 RERUN_SLICE_MS = 100  # the longest a rerun_next plays on (within a card, it stops there)
+SLICE_ITERATIONS = 100  # a guest's review searches this many iterations between clock checks
 
 
 @dataclass
@@ -57,6 +64,8 @@ class ReviewJob:
     budget: int
     seed: str
     moves: list[CardReview] = field(default_factory=list)  # each play reviewed so far
+    # The next card's position and its review begun (``work``), until it is done.
+    begun: tuple[GameState, CardReviewer] | None = None
 
     @property
     def finished(self) -> bool:
@@ -66,18 +75,45 @@ class ReviewJob:
     def step(self) -> tuple[CardReview, GameState]:
         """Review the next card: its ``CardReview`` and the position it was played in."""
         play = self.plays[len(self.moves)]
+        position = self._position(play)
+        move = remembered(self.game, play, self.budget, self.seed)
+        if move is None:
+            move = review_position(
+                position, self.game.plays[play], play, budget=self.budget, seed=self.seed)
+            remember(self.game, play, self.budget, self.seed, move)
+        self.moves.append(move)
+        return move, position
+
+    def work(self, ms: float) -> tuple[CardReview, GameState] | None:
+        """Review the next card for about ``ms`` milliseconds, in slices of its search (the
+        same review however sliced, as ``step`` gives): its ``CardReview`` and position once
+        done, else None (the next call goes on where this one stopped)."""
+        play = self.plays[len(self.moves)]
+        if self.begun is None or self.begun[1].play != play:
+            position = self._position(play)
+            move = remembered(self.game, play, self.budget, self.seed)
+            if move is not None:
+                self.moves.append(move)
+                return move, position
+            self.begun = position, CardReviewer(position, self.game.plays[play], play,
+                                                budget=self.budget, seed=self.seed)
+        position, reviewer = self.begun
+        end = time.perf_counter() + ms / 1000
+        while (move := reviewer.step(SLICE_ITERATIONS)) is None and time.perf_counter() < end:
+            pass
+        if move is None:
+            return None
+        remember(self.game, play, self.budget, self.seed, move)
+        self.begun = None
+        self.moves.append(move)
+        return move, position
+
+    def _position(self, play: int) -> GameState:
         position = new_game(rules=self.game.rules, suits=self.game.suits,
                             first_dealer=self.game.first_dealer, deck=self.game.deck)
         for card in self.game.plays[:play]:
             position.play(card)
-        card = self.game.plays[play]
-        move = remembered(self.game, play, self.budget, self.seed)
-        if move is None:
-            move = review_position(
-                position, card, play, budget=self.budget, seed=self.seed)
-            remember(self.game, play, self.budget, self.seed, move)
-        self.moves.append(move)
-        return move, position
+        return position
 
     def summary(self) -> dict[str, Any]:
         """The points lost so far, overall and in each deal of the job (with its grades)."""
@@ -129,12 +165,13 @@ class RerunJob:
 
 
 class _Jobs:
-    """The review and the rerun in progress (each None when there is none), the number of
-    the last job started, and the cards reviewed so far."""
+    """The review and the rerun in progress (each None when there is none), each guest's
+    review by seat, the number of the last job started, and the cards reviewed so far."""
 
     def __init__(self) -> None:
         self.review: ReviewJob | None = None
         self.rerun: RerunJob | None = None
+        self.guests: dict[int, ReviewJob] = {}
         self.started = 0
         self.reviewed: dict[Hashable, CardReview] = {}
 
@@ -143,8 +180,9 @@ _jobs = _Jobs()
 
 
 def end_jobs() -> None:
-    """End both jobs (a game starts); the cards reviewed stay remembered."""
+    """End every job (a game starts); the cards reviewed stay remembered."""
     _jobs.review = _jobs.rerun = None
+    _jobs.guests = {}
 
 
 def reset() -> None:
@@ -154,14 +192,19 @@ def reset() -> None:
 
 
 def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int,
-                 seed: str) -> ReviewJob:
-    """Start reviewing ``seat``'s cards of ``deals`` in ``game``; refuses when there are none."""
+                 seed: str, *, guest: bool = False) -> ReviewJob:
+    """Start reviewing ``seat``'s cards of ``deals`` in ``game``, for this device or (``guest``)
+    for the guest at ``seat``, replacing that one's review; refuses when there are none."""
     plays = tuple(p for p in seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
     if not plays:
         raise ProtocolError("nothing_to_review", "the seat has played no card to review there")
     _jobs.started += 1
-    _jobs.review = ReviewJob(_jobs.started, game.clone(), seat, deals, plays, budget, seed)
-    return _jobs.review
+    job = ReviewJob(_jobs.started, game.clone(), seat, deals, plays, budget, seed)
+    if guest:
+        _jobs.guests[seat] = job
+    else:
+        _jobs.review = job
+    return job
 
 
 def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
@@ -204,9 +247,10 @@ def _review_key(game: GameState, play: int, budget: int, seed: str) -> Hashable:
     return (_identity(game), tuple(game.plays[: play + 1]), budget, seed)
 
 
-def review_job(number: Any) -> ReviewJob:
-    """The review in progress, if ``number`` names it and it has cards left to review."""
-    job = _jobs.review
+def review_job(number: Any, guest: int | None = None) -> ReviewJob:
+    """The review in progress (the guest's at seat ``guest``, when given), if ``number`` names
+    it and it has cards left to review."""
+    job = _jobs.review if guest is None else _jobs.guests.get(guest)
     _check_job("review", number, job)
     assert job is not None
     return job

@@ -124,6 +124,14 @@ class Match:
         """The seats of the guests, who play on other devices."""
         return self.settings.remote_seats
 
+    def guest_seat(self, seat: Any) -> int:
+        """``seat`` when a guest sits there; refuses any other seat (``not_a_guest``)."""
+        if type(seat) is not int or seat not in self.remote_seats:
+            raise ProtocolError("not_a_guest", f"seat must be a guest's seat "
+                                f"({', '.join(str(s) for s in self.remote_seats) or 'none'}), "
+                                f"not {brief_repr(seat)}")
+        return seat
+
     def seat_status(self, seat: int) -> str:
         """The status as a guest at ``seat`` sees it: ``your_turn``, ``waiting`` or
         ``game_over``."""
@@ -152,10 +160,7 @@ class Match:
 
     def play_remote(self, seat: Any, card: Any) -> dict[str, Any]:
         """The guest at ``seat`` plays a card, on their turn; returns the move."""
-        if type(seat) is not int or seat not in self.remote_seats:
-            raise ProtocolError("not_a_guest", f"seat must be a guest's seat "
-                                f"({', '.join(str(s) for s in self.remote_seats) or 'none'}), "
-                                f"not {brief_repr(seat)}")
+        seat = self.guest_seat(seat)
         code = _parse_card(card)
         state = self.state
         if state.is_over:
@@ -171,10 +176,7 @@ class Match:
     def stand_in(self, seat: Any, level: Any) -> None:
         """A computer player of ``level`` plays for the guest at ``seat`` (who is away), or,
         with level None, the guest plays their seat again."""
-        if type(seat) is not int or seat not in self.remote_seats:
-            raise ProtocolError("not_a_guest", f"seat must be a guest's seat "
-                                f"({', '.join(str(s) for s in self.remote_seats) or 'none'}), "
-                                f"not {brief_repr(seat)}")
+        seat = self.guest_seat(seat)
         if level is None:
             self.stand_ins.pop(seat, None)
             self.bots.pop(seat, None)

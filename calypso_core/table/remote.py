@@ -11,7 +11,6 @@ from ..messages import message
 from ..record import RecordError
 from .errors import ProtocolError
 from .fair import FairDealError, check_fair, fair_seed
-from .match import Match
 from .session import check_size, game_view, match_in_play, seat_aids, table_facts
 from .story import deal_log
 from .views import table_view
@@ -22,7 +21,7 @@ def seat_view(data: dict[str, Any]) -> dict[str, Any]:
     nothing hidden from it, its memory aids, the seats and the cut, and the settings without
     the seed (which would deal every hand). Changes nothing."""
     match = match_in_play("seat_view")
-    seat = _guest_seat(match, data.get("seat"))
+    seat = match.guest_seat(data.get("seat"))
     state = match.state
     status = match.seat_status(seat)
     view = table_view(state, seat, status)
@@ -61,16 +60,8 @@ def seat_hint(data: dict[str, Any]) -> dict[str, Any]:
     """A card for the guest at ``seat``, on their turn, from that seat's observation only
     (as ``hint`` for the person whose hand is shown), and why."""
     match = match_in_play("seat_hint")
-    card, reason = match.guest_hint(_guest_seat(match, data.get("seat")))
+    card, reason = match.guest_hint(match.guest_seat(data.get("seat")))
     return {"card": str(card), "reason": reason}
-
-
-def _guest_seat(match: Match, seat: Any) -> int:
-    if type(seat) is not int or seat not in match.remote_seats:
-        raise ProtocolError("not_a_guest", "seat must be a guest's seat "
-                            f"({', '.join(str(s) for s in match.remote_seats) or 'none'}), "
-                            f"not {brief_repr(seat)}")
-    return seat
 
 
 def fair_deal(data: dict[str, Any]) -> dict[str, Any]:

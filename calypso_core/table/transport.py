@@ -33,7 +33,7 @@ from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from ..messages import message
 from ..record import MAX_RECORD_BYTES
-from . import facts, playing, reading, remote, reviews, session
+from . import facts, playing, reading, remote, reviews, seat_reviews, session
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = facts.PROTOCOL_VERSION
@@ -81,6 +81,10 @@ REQUESTS: dict[str, Request] = {
     "seat_stand_in": Request(remote.seat_stand_in, frozenset({"seat", "level"}), "reads",
                              view=True),
     "seat_hint": Request(remote.seat_hint, frozenset({"seat"}), "reads"),
+    "seat_review": Request(seat_reviews.seat_review,
+                           frozenset({"seat", "deal", "budget", "seed"}), "reads"),
+    "seat_review_next": Request(seat_reviews.seat_review_next, frozenset({"seat", "job"}),
+                                "reads"),
     "fair_deal": Request(remote.fair_deal, frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(remote.fair_check,
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),

@@ -9,7 +9,7 @@ import json
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -18,7 +18,9 @@ from nostr_relay import NostrRelay
 from playwright.sync_api import Browser, Page, expect
 from protocol_calls import finished_hosted_game
 
+from calypso_core import from_record, new_game
 from calypso_core.table.fair import commitment, fair_seed
+from calypso_core.table.sealed import opened_record
 
 from .table import PLAYABLE, TIMEOUT_MS, engine_request, open_menu_item, plays
 from .watching import origin_of
@@ -86,12 +88,13 @@ def refused(host: Page) -> dict[str, int]:
     }"""))
 
 
-def check_guest_saw_no_hidden_card(guest: Page, host: Page, since: int = 0) -> int:
-    """Every view the guest's page received (from message ``since`` on: the game in play's)
-    holds no card beyond its own hand, the cards played by then and the cut; no seed and no
-    deck either. Returns how many views."""
+def check_guest_saw_no_hidden_card(guest: Page, host: Page, since: int = 0,
+                                   until: int | None = None) -> int:
+    """Every view the guest's page received (from message ``since`` on: the game in play's,
+    until message ``until``) holds no card beyond its own hand, the cards played by then and
+    the cut; no seed and no deck either. Returns how many views."""
     record = engine_request(host, "record")["result"]["record"]
-    received = guest_messages(guest)[since:]
+    received = guest_messages(guest)[since:until]
     views = [json.loads(text)["view"] for text in received if json.loads(text)["t"] == "view"]
     for view in views:
         assert view["viewer"] == 0
@@ -266,6 +269,91 @@ def test_they_play_a_whole_deal_and_the_guest_is_sent_only_its_own_cards(
     assert check_guest_saw_no_hidden_card(guest, host) > 0
 
 
+def quick_reviews(page: Page, budget: int) -> None:
+    """Reviews of ``budget`` iterations a card on this page (dev.js): a guest's ask carries it."""
+    page.evaluate("""(budget) => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: budget, master_iterations: 3 }))""", budget)
+
+
+def review_answers(guest: Page, since: int = 0) -> list[dict[str, Any]]:
+    """The host's answers to the guest's review asks (a review started, or one card of it)."""
+    answers = [json.loads(text) for text in guest_messages(guest)[since:]]
+    return [a["result"] for a in answers if a["t"] == "answer" and isinstance(a["result"], dict)
+            and ("move" in a["result"] or "labels" in a["result"])]
+
+
+def send_as_guest(guest: Page, messages: list[dict[str, Any]]) -> list[int]:
+    """Sends raw intents from the guest's own connection, each numbered after the page's own
+    count; the numbers given."""
+    return list(guest.evaluate("""async (messages) => {
+        const { engine } = await import("./engine-client.js");
+        const guest = engine().table;
+        const numbers = [];
+        for (const message of messages) {
+          numbers.push(++guest._intents);
+          await guest._room.send(JSON.stringify({ ...message, n: guest._intents }), guest._host);
+        }
+        return numbers;
+    }""", messages))
+
+
+def reply_to(guest: Page, n: int) -> dict[str, Any]:
+    """The host's answer or refusal of the guest's intent ``n`` (waits for it)."""
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while time.monotonic() < deadline:
+        for text in guest_messages(guest):
+            message = json.loads(text)
+            if message["t"] in ("answer", "refused") and message.get("n") == n:
+                return dict(message)
+        guest.wait_for_timeout(100)
+    raise AssertionError(f"no reply to intent {n}")
+
+
+def test_a_guest_reviews_the_deal_just_over_with_the_hosts_engine_from_its_seat(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    host, guest, _ = table
+    quick_reviews(guest, 60)
+    assert plays(guest) >= DEAL
+    since = len(guest_messages(guest))
+    open_menu_item(guest, "Review your cards")
+    dialog = guest.locator("[data-dialog=review]")
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=TIMEOUT_MS)
+    expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "13")
+    expect(dialog.locator("[data-review-title]")).to_have_text("Review: Your cards, deal 1")
+    answers = review_answers(guest, since)
+    assert answers[0]["seat"] == 0 and answers[0]["deals"] == [0]
+    assert answers[0]["labels"][0] == {"id": "label.you"}
+    assert len([a for a in answers if "move" in a]) == 13
+    # The first deal's cards, every one played by then: nothing else.
+    record = engine_request(host, "record")["result"]["record"]
+    leaked = set(CODE.findall(json.dumps(answers))) - set(record["plays"][:DEAL])
+    assert not leaked, f"a guest's review showed {sorted(leaked)}"
+    guest.keyboard.press("Escape")
+
+    # Hostile asks: another seat, a deal not over, the whole game before its end, another's
+    # job, a second review card while one is searched: refused, counted, nothing changed.
+    before = engine_request(host, "record")["result"]
+    counts = refused(host)
+    (other,) = send_as_guest(guest, [{"t": "ask", "what": "review", "seat": 2}])
+    for ask, code in (({"deal": 3}, "deal_not_over"), ({}, "game_not_over"),
+                      ({"what": "review_next", "job": 10**6}, "no_job")):
+        (n,) = send_as_guest(guest, [{"t": "ask", "what": "review", **ask}])
+        assert reply_to(guest, n)["code"] == code  # one at a time: else "busy"
+    (started,) = send_as_guest(guest, [{"t": "ask", "what": "review", "deal": 0}])  # full budget
+    job = reply_to(guest, started)["result"]["job"]
+    first, second = send_as_guest(guest, [{"t": "ask", "what": "review_next", "job": job}] * 2)
+    assert reply_to(guest, second)["code"] == "busy"
+    assert "move" in reply_to(guest, first)["result"]
+    after = refused(host)
+    for reason in ("malformed", "deal_not_over", "game_not_over", "no_job", "busy"):
+        assert after.get(reason, 0) > counts.get(reason, 0), (reason, after)
+    assert not [m for m in guest_messages(guest) if re.search(f'"n":{other}[,}}]', m)]
+    kept = before["record"]["plays"]  # the computers may have played on meanwhile
+    assert engine_request(host, "record")["result"]["record"]["plays"][:len(kept)] == kept
+    play_until(host, guest, plays(guest) + 4)  # the game goes on
+
+
 def test_a_guest_who_reloads_gets_the_same_seat_and_hand_back(
     table: tuple[Page, Page, list[str]],
 ) -> None:
@@ -386,6 +474,85 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
     assert dealt["ok"] and dealt["result"]["match"]["game"] == 0
     people = engine_request(host, "record")["result"]["settings"]["people"]
     assert {"seat": 0, "name": "Ben", "remote": True} in people
+
+
+def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
+    table: tuple[Page, Page, list[str]], screenshots: Callable[[Page, str], Any],
+) -> None:
+    host, guest, _ = table
+    quick_reviews(host, 40)  # the host's own work ahead, kept small on this machine
+    quick_reviews(guest, 60)
+    since = len(guest_messages(guest))
+    # The match in play (one game, dealt fair at this table: the test above) played by the
+    # host's engine to its last trick, then on both pages as any change is.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { show } = await import("./flow.js");
+        const table = engine().table;
+        const request = (type, payload) => table.engine.request(type, payload);
+        let view = await request("view");
+        while (view.plays < 204) {
+            if (view.status === "your_turn") view = await request("play", { card: view.legal[0] });
+            else if (view.to_move !== 0) view = await request("step");
+            else view = await request("seat_play", {
+                seat: 0, card: (await request("seat_view", { seat: 0 })).legal[0] });
+        }
+        show(async () => {
+            const now = await request("view");
+            await table._changed(now);
+            return now;
+        }, null);
+    }""")
+    sheet = guest.locator("[data-dialog=score_sheet]")
+    deadline = time.monotonic() + 60
+    while not sheet.is_visible():
+        assert time.monotonic() < deadline, "the game never ended on the guest's page"
+        for page in (host, guest):
+            ready = page.locator("[data-table][data-state=ready] " + PLAYABLE)
+            if ready.count():
+                ready.first.click()
+        host.wait_for_timeout(100)
+    received = [json.loads(text) for text in guest_messages(guest)[since:]]
+    end = next(i for i, m in enumerate(received)
+               if m["t"] == "view" and m["view"]["status"] == "game_over")
+    assert not [m for m in received[:end] if m["t"] == "answer"]  # no review before the end
+    assert check_guest_saw_no_hidden_card(guest, host, since, since + end) > 0
+
+    rate = refused(host).get("rate", 0)
+    sheet.locator("[data-action=review_game]").click()
+    dialog = guest.locator("[data-dialog=review]")
+    expect(dialog).to_have_attribute("data-review-state", "done", timeout=TIMEOUT_MS)
+    # The page asked for its 52 cards one after another, paced under the host's rate (an ask
+    # beyond it would be dropped unanswered, and the review would wait for ever).
+    assert refused(host).get("rate", 0) == rate
+    expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
+    expect(dialog.locator("[data-review-title]")).to_have_text("Review: Your cards")
+    answers = review_answers(guest, since)
+    cards = [a for a in answers if "move" in a]
+    assert answers[0]["deals"] == [0, 1, 2, 3] and len(cards) == 52
+    # Each card's position holds the guest's own hand then, and no other.
+    state = from_record(opened_record(engine_request(host, "record")["result"]["record"]))
+    for card in cards:
+        before = new_game(rules=state.rules, suits=state.suits,
+                          first_dealer=state.first_dealer, deck=state.deck)
+        for played in state.plays[:card["move"]["play"]]:
+            before.play(played)
+        assert before.to_move == 0
+        assert sorted(card["position"]["hand"]) == sorted(str(c) for c in before.hand(0))
+    # What the guest sees: its costly cards and Try again (the replay is the host's engine's).
+    costly = dialog.locator("[data-review-list] li")
+    if costly.count():  # at 60 iterations a card, a random player's costly cards
+        expect(costly.first.locator("[data-action=review_try]")).to_be_visible()
+        expect(costly.first.locator("[data-action=review_show]")).to_be_hidden()
+    size = guest.viewport_size
+    for width, height, name in ((1366, 768, "wide"), (390, 844, "phone")):
+        guest.set_viewport_size({"width": width, "height": height})
+        screenshots(guest, f"remote-guest-review-{name}")
+    assert size is not None
+    guest.set_viewport_size(size)  # the tests below see the page as before
+    guest.keyboard.press("Escape")
+    # A new match at this table: a new secret, never revealed (the test below checks it).
+    assert engine_request(host, "new_game", {"level": "random", "games": 1, "seed": "x"})["ok"]
 
 
 def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its_seed(

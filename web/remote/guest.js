@@ -8,8 +8,11 @@
 //   (hello.requests)          waits for the host to deal the next game
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the view after it, or the host's refusal
-//   hint (ASKS in wire.js)    asks the host, whose engine answers from this seat's
-//                             observation only; its answer, or its refusal
+//   hint, review,             asks the host (ASKS in wire.js, with the payload's fields
+//   review_next               ASK_FIELDS names; never a seat), whose engine answers for
+//                             this seat from its observation only; its answer, or its
+//                             refusal. A review's next card comes once the host's engine
+//                             has searched it (in slices, between the table's requests)
 //   anything else             refused with remote_unavailable
 //
 // The page asks the guest's name (remembered), then joins; the seat's token stays in this
@@ -23,9 +26,12 @@ import { answerPair, readOffer, showAnswer } from "./manual.js";
 import { GuestPresence, readPresence } from "./presence.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
-import { ASKS, MAX_NAME_CHARS, newToken, readMessage } from "./wire.js";
+import { ASK_FIELDS, ASKS, MAX_NAME_CHARS, newToken, RATE, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
+// Asks go at most one in this long: half the host's rate, which drops what goes beyond it
+// unanswered (a review asks for its cards one after another, as fast as they come).
+const ASK_GAP_MS = (2 * RATE.perMs) / RATE.messages;
 const NO_HOST_MS = 12_000; // no table found through the relays by then: say so, offer pairing by hand
 
 // The name a guest gave, and their seat's token at a room (storage.js names the keys). If
@@ -47,6 +53,7 @@ export class GuestClient {
     this._host = null; // the peer that seated this guest
     this._hello = null; // the host's hello, once seated
     this._intents = 0;
+    this._nextAsk = 0; // the earliest time (performance.now()) the next ask may go
     this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
     this._fair = null; // {commitment, seed}: this seat's part of a fair deal (commit.js)
     this._fairness = null; // its panel
@@ -82,7 +89,7 @@ export class GuestClient {
       this._send({ t: "play", card: payload.card, n: this._intents });
       return next;
     }
-    if (Object.hasOwn(ASKS, type)) return this._ask(type);
+    if (Object.hasOwn(ASKS, type)) return this._ask(type, payload);
     throw new EngineError({ code: "remote_unavailable", message: `${type} is not offered at a friend's table`, text: { id: "error.remote_unavailable" } });
   }
 
@@ -92,10 +99,16 @@ export class GuestClient {
     return new Promise((resolve, reject) => this._waiting.push({ resolve, reject, intent }));
   }
 
-  _ask(what) {
+  // Asks the host with the fields of the payload this ask may carry (a seat is the host's to
+  // fill in: the one this guest holds), ASK_GAP_MS after the ask before at the earliest.
+  async _ask(what, payload = {}) {
+    const wait = this._nextAsk - performance.now();
+    this._nextAsk = Math.max(this._nextAsk, performance.now()) + ASK_GAP_MS;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const n = ++this._intents;
     const answer = new Promise((resolve, reject) => this._asks.set(n, { resolve, reject }));
-    this._send({ t: "ask", what, n });
+    const fields = Object.fromEntries(Object.entries(payload).filter(([key]) => Object.hasOwn(ASK_FIELDS[what], key)));
+    this._send({ ...fields, t: "ask", what, n });
     return answer;
   }
 

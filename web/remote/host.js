@@ -13,10 +13,11 @@ import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
 import { loadSettings } from "../storage.js";
-import { ASKS, readIntent } from "./wire.js";
+import { ASKS, RATE, readIntent } from "./wire.js";
 
-const RATE = { messages: 20, perMs: 1000 }; // a peer's messages beyond this are dropped
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
+// Asks that cost this device's worker a search (a review's cards): one at a time a guest.
+const WORK_ASKS = new Set(["review", "review_next"]);
 
 export class HostClient {
   constructor(engine, asked) {
@@ -27,8 +28,9 @@ export class HostClient {
     this._resumed = resumed; // a reload: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
-    // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null}
-    this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0 }]));
+    // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null,
+    // working: a review ask of this guest's in progress}
+    this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0, working: false }]));
     this._peers = new Map(); // peer -> seat
     this._rates = new Map(); // peer -> times of its recent messages
     this._view = null; // this device's latest view
@@ -232,13 +234,27 @@ export class HostClient {
     if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n, ...(text ? { text } : {}) });
   }
 
-  // A guest's question (a hint…): the engine answers it for that seat, from its observation.
-  async _answer(peer, seat, { what, n }) {
+  // A guest's question (a hint, a review, its next card): the engine answers it for the seat
+  // the guest holds (never one the guest names), from that seat's observation. A review's
+  // next card is searched in slices, a seat_review_next each, so this device's requests go
+  // between them; the guest is answered once the card is done. A guest asks for one review
+  // card at a time: another review ask meanwhile is refused (busy).
+  async _answer(peer, seat, { what, n, fields }) {
+    const held = this.seats.get(seat);
+    const work = WORK_ASKS.has(what);
+    if (work && held.working) return this._refuse(peer, "busy", n, "a review ask of this seat is in progress", { id: "error.busy" });
+    held.working ||= work;
     try {
-      this._send(peer, { t: "answer", n, result: await this.engine.request(ASKS[what], { seat }) });
+      const ask = () => this.engine.request(ASKS[what], { ...fields, seat });
+      let result = await ask();
+      while (what === "review_next" && !result.move) result = await ask();
+      this._send(peer, { t: "answer", n, result });
     } catch (error) {
       this._refuse(peer, error.code ?? "refused", n, error.message, error.text);
+    } finally {
+      if (work) held.working = false;
     }
+    return undefined;
   }
 
   _tooFast(peer) {

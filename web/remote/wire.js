@@ -1,8 +1,9 @@
 // The messages of a remote table, as JSON text (docs/remote.md). A guest sends intents:
 //   {t: "join", seat, name, token}   take (or take back) a seat; token: the guest's secret
 //   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
-//   {t: "ask", what, n}              a question for the host's engine about one's own seat
-//                                    (ASKS: what → the engine's request, given the seat)
+//   {t: "ask", what, n, ...fields}   a question for the host's engine about one's own seat
+//                                    (ASKS: what → the engine's request, given the seat;
+//                                    ASK_FIELDS: what fields it may carry, checked for shape)
 //   {t: "seed", seed}                the guest's part of a fair deal, once the host committed
 // and the host answers with:
 //   {t: "seated", seat, hello, commit}  the seat is the guest's; hello: the engine's facts;
@@ -22,7 +23,18 @@
 export const MAX_NAME_CHARS = 20;
 /** What a guest may ask: the engine's request for it, which answers from that seat's
  * observation only (docs/protocol.md). */
-export const ASKS = { hint: "seat_hint" };
+export const ASKS = { hint: "seat_hint", review: "seat_review", review_next: "seat_review_next" };
+const whole = (low) => (value) => Number.isSafeInteger(value) && value >= low;
+/** The fields each ask may carry (none other), each with its check of shape; the engine checks
+ * their ranges. No ask names a seat: the host gives the engine the seat the guest holds. */
+export const ASK_FIELDS = {
+  hint: {},
+  review: { deal: (value) => value === null || whole(0)(value), budget: whole(1) },
+  review_next: { job: whole(1) },
+};
+/** A peer's messages beyond this are dropped by the host, unanswered: a guest's page paces
+ * the asks it makes without a person (a review's cards) well under it. */
+export const RATE = { messages: 20, perMs: 1000 };
 export const MAX_MESSAGE_CHARS = 64_000; // a view is a few KB; anything bigger is refused
 const TOKEN = /^[0-9a-f]{32}$/;
 const CARD = /^[2-9TJQKA][SHDC]$/;
@@ -44,7 +56,8 @@ export function readMessage(text, kinds) {
  * A guest's intent checked for shape (the engine checks the rest), else null.
  * @param {string} text
  * @returns {{t: "join", seat: number, name: string, token: string}
- *   | {t: "play", card: string, n: number} | {t: "ask", what: string, n: number}
+ *   | {t: "play", card: string, n: number}
+ *   | {t: "ask", what: string, n: number, fields: Record<string, unknown>}
  *   | {t: "seed", seed: string} | null}
  */
 export function readIntent(text) {
@@ -62,7 +75,10 @@ export function readIntent(text) {
   const { card, what, n } = message;
   if (message.t === "ask") {
     if (!Object.hasOwn(ASKS, what) || !Number.isSafeInteger(n) || n < 1) return null;
-    return { t: "ask", what, n };
+    const fields = Object.fromEntries(Object.entries(message).filter(([key]) => !["t", "what", "n"].includes(key)));
+    const checks = ASK_FIELDS[what];
+    if (!Object.entries(fields).every(([key, value]) => Object.hasOwn(checks, key) && checks[key](value))) return null;
+    return { t: "ask", what, n, fields };
   }
   if (typeof card !== "string" || !CARD.test(card) || !Number.isSafeInteger(n) || n < 1) return null;
   return { t: "play", card, n };

@@ -1,0 +1,79 @@
+"""A guest's review at a friends' table (docs/remote.md#a-guests-review): the host's engine
+reviews the cards of the guest at ``seat``, from that seat's view only, with the same
+reviewer, budget and seed as a review on this device (``review``), for the guest's page to
+draw with the same review view.
+
+What a guest may ask for: the deals that are over (a deal once its last card is played, as
+the review offered after a deal on this device) or, once the game is over, the whole game;
+its own seat only (the host's page fills in the seat the guest holds); at most the review's
+own budget a card (the host's worker is shared). Each guest has a review job of its own
+(``jobs.start_review(guest=True)``): it replaces neither this device's review nor another
+guest's, and a guest steps no job but its own. ``seat_review_next`` works on the next card
+for ``SLICE_MS`` at most, so that the table's requests (``seat_play``, ``seat_view``, this
+device's cards) wait for one slice at most; its reply carries the card once it is done.
+A card's review holds only that seat's position as it saw it (``views.seen_by``): its own
+hand, the trick, what every seat showed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..bots import REVIEW_ITERATIONS
+from ..cards import SUIT_LETTERS
+from . import jobs
+from .errors import ProtocolError
+from .session import match_in_play
+from .story import PLAYS_PER_DEAL
+from .views import seen_by
+
+SLICE_MS = 50  # the longest a seat_review_next searches (within a card: it stops there)
+
+
+def seat_review(data: dict[str, Any]) -> dict[str, Any]:
+    """Start reviewing the cards of the guest at ``seat``: of ``deal`` (0-based) once it is
+    over, else of the whole game once it is over. ``seat_review_next`` does the cards."""
+    match = match_in_play("seat_review")
+    seat = match.guest_seat(data.get("seat"))
+    state = match.state
+    deal = data.get("deal")
+    if deal is None and not state.is_over:
+        raise ProtocolError("game_not_over", "a guest's whole game is reviewed once it is "
+                            "over; before that, name a deal that is over")
+    deals = jobs.check_deal(deal, len(state.plays) // PLAYS_PER_DEAL)
+    budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
+    if budget > REVIEW_ITERATIONS:
+        raise ProtocolError("bad_request", f"a guest's review is at most {REVIEW_ITERATIONS:,} "
+                            f"iterations a card (the host's own budget), not {budget:,}")
+    seed = jobs.check_seed(data.get("seed"))
+    job = jobs.start_review(state, seat, deals, budget, seed, guest=True)
+    settings = match.settings
+    return {
+        "job": job.number,
+        "seat": seat,
+        "deals": list(deals),
+        "total": len(job.plays),
+        "budget": budget,
+        "seed": seed,
+        "suits": [SUIT_LETTERS[suit] for suit in state.suits],
+        "labels": settings.labels(seat),  # the guest is "You"
+        "sides": settings.side_labels(seat),
+    }
+
+
+def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
+    """Work on the next card of the review ``job`` of the guest at ``seat`` for ``SLICE_MS``
+    at most; once the card is done, the reply carries what ``review_next``'s does (the card's
+    review, its position as the guest saw it, the points lost so far), else only how far
+    the job is."""
+    match = match_in_play("seat_review_next")
+    seat = match.guest_seat(data.get("seat"))
+    job = jobs.review_job(data.get("job"), seat)
+    done = job.work(SLICE_MS)
+    reply: dict[str, Any] = {"job": job.number, "done": len(job.moves), "total": len(job.plays),
+                             "finished": job.finished}
+    if done is not None:
+        move, position = done
+        reply.update(move=move.to_json(), position=seen_by(position, seat),
+                     summary=job.summary())
+    return reply
