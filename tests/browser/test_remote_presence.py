@@ -16,7 +16,7 @@ import pytest
 from nostr_relay import NostrRelay
 from playwright.sync_api import Browser, Page, WebSocket
 
-from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
+from .table import PLAYABLE, TIMEOUT_MS, engine_request, hand, plays
 from .test_remote import DEAL, watched
 
 RU = json.loads((Path(__file__).resolve().parents[2] / "calypso_core" / "messages" / "ru.json")
@@ -179,6 +179,91 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     play_until([host, guest], plays(host) + 8, guest)
     host.context.close()
     context.close()
+    assert problems == []
+
+
+# Every RTCPeerConnection of a page, kept where a test can close them (a network cut).
+KEEP_CONNECTIONS = """(() => {
+  const Made = window.RTCPeerConnection;
+  window.connections = [];
+  window.RTCPeerConnection = class extends Made {
+    constructor(...args) { super(...args); window.connections.push(this); }
+  };
+})()"""
+
+
+def trystero_id(page: Page) -> str:
+    """The id a page's transport announces itself by (trystero's selfId)."""
+    return str(page.evaluate("async () => (await import('./vendor/nostr/index.mjs')).selfId"))
+
+
+def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
+    browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
+) -> None:
+    problems: list[str] = []
+    host, host_sockets = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    link = invite.get_attribute("href") or ""
+    room = link.split("#join=", 1)[1].split("&", 1)[0]
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    guest_sockets: list[WebSocket] = []
+    guest.on("websocket", lambda ws: guest_sockets.append(ws))
+    join(guest, link, "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    ben = trystero_id(guest)
+    # Connected to the host, the guest's page closes its relay connections, as the host's
+    # does once every seat is connected: neither announces any more.
+    wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays", host)
+    announced = relay.announcements(room, ben)
+    assert announced >= 1  # how it found the table
+    play_until([host, guest], 4, host)
+    assert relay.announcements(room, ben) == announced
+
+    # A network cut with the page open: the guest's browser goes offline and its connection
+    # to the host drops (Chromium's offline mode leaves WebRTC alone: the test closes it).
+    guest.context.set_offline(True)
+    guest.evaluate("window.connections.filter((c) => c.connectionState === 'connected')"
+                   ".forEach((c) => c.close())")
+    host.wait_for_selector("[data-presence] [data-presence-seat='0'][data-presence-state=away]",
+                           timeout=TIMEOUT_MS)
+    assert host.locator("[data-presence]").inner_text().startswith("Waiting for Ben (North)…")
+    guest.wait_for_selector("[data-presence] [data-presence-seat=host][data-presence-state=away]",
+                            timeout=TIMEOUT_MS)
+    assert guest.locator("[data-presence]").inner_text() == "Waiting for the host…"
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(guest, f"presence-guest-cut-{name}")
+    guest.set_viewport_size({"width": 1280, "height": 720})
+    # The host plays on to Ben's turn meanwhile (the table waits there).
+    deadline = time.monotonic() + 60
+    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
+        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+
+    # Back online: the guest's page announces at once (not at trystero's next minute), takes
+    # its seat back and is sent the table as it is now.
+    cut_at = time.monotonic()
+    guest.context.set_offline(False)
+    wait_for(lambda: relay.announcements(room, ben) > announced, "the guest announced again",
+             guest, seconds=20)
+    host.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    print(f"the guest was back {time.monotonic() - cut_at:.1f} s after the network came back")
+    wait_for(lambda: plays(guest) == plays(host), "the guest's table as it is now", guest)
+    seat = engine_request(host, "seat_view", {"seat": 0})["result"]
+    assert sorted(hand(guest)) == sorted(seat["hand"])
+    assert {"Ben (North) has lost the connection.", "Ben (North) is back."} <= set(said(host))
+    wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays again", guest)
+    play_until([host, guest], plays(host) + 4, guest)  # Ben plays his own cards again
+    host.context.close()
+    guest.context.close()
     assert problems == []
 
 

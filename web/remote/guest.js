@@ -112,6 +112,7 @@ export class GuestClient {
     if (message.t === "seated") {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
+      this._room.quiet?.(true); // connected to the host: no more announcing (room.js)
       this.presence.host(false);
       this._sendSeed(String(message.commit ?? ""));
       this._fairness?.committed();
@@ -258,6 +259,7 @@ export class GuestClient {
     this._room.onLeave((peer) => {
       if (peer !== this._host) return;
       this._host = null;
+      this._room.quiet?.(false); // announce again: the host's page (or its next one) finds us
       this._panel.dataset.remoteState = "host_left";
       this.presence.host(true);
     });
