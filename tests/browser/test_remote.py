@@ -9,7 +9,7 @@ import json
 import re
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
@@ -52,6 +52,14 @@ def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
     """A fresh context's page; anything but the page's origin and the relay is a problem."""
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
+    check = origin_check(server_url, relay, problems)
+    context.on("request", lambda r: check(r.url))
+    return watch(page, server_url, relay, problems)
+
+
+def origin_check(server_url: str, relay: NostrRelay | str,
+                 problems: list[str]) -> Callable[[str], None]:
+    """A check that an address is the page's origin or the relay's, else a problem."""
     url = relay if isinstance(relay, str) else relay.url
     allowed = {origin_of(server_url), origin_of(url.replace("ws://", "http://"))}
 
@@ -62,7 +70,12 @@ def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
         if f"{'http' if parts.scheme == 'ws' else parts.scheme}://{parts.netloc}" not in allowed:
             problems.append(f"left the origin: {url}")
 
-    context.on("request", lambda r: check(r.url))
+    return check
+
+
+def watch(page: Page, server_url: str, relay: NostrRelay | str, problems: list[str]) -> Page:
+    """A page of a watched context (another tab of it): its sockets and errors are checked."""
+    check = origin_check(server_url, relay, problems)
     page.on("websocket", lambda ws: check(ws.url))
     page.on("console", lambda m: problems.append(f"console error: {m.text}")
             if m.type == "error" and not PEER_LEFT.search(m.text) else None)

@@ -17,7 +17,7 @@ from nostr_relay import NostrRelay
 from playwright.sync_api import Browser, Page, WebSocket
 
 from .table import PLAYABLE, TIMEOUT_MS, engine_request, hand, plays
-from .test_remote import DEAL, watched
+from .test_remote import DEAL, watch, watched
 
 RU = json.loads((Path(__file__).resolve().parents[2] / "calypso_core" / "messages" / "ru.json")
                 .read_text(encoding="utf-8"))
@@ -78,6 +78,18 @@ def host_page(browser: Browser, server_url: str, relay_url: str, seats: str,
     return host, sockets
 
 
+def reopen_host(host: Page, server_url: str, relay: NostrRelay,
+                problems: list[str]) -> tuple[Page, list[WebSocket]]:
+    """The host closes its tab (not a reload) and opens the table's address in a new one."""
+    address, context = host.url, host.context
+    host.close()
+    again = watch(context.new_page(), server_url, relay, problems)
+    sockets: list[WebSocket] = []
+    again.on("websocket", lambda ws: sockets.append(ws))
+    again.goto(address)
+    return again, sockets
+
+
 def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_reloads(
     browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
 ) -> None:
@@ -131,11 +143,9 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     record = engine_request(host, "record")["result"]["record"]
     assert len(record["plays"]) >= at + 8
 
-    # The host reloads while the computer plays for Ben: the same room and game, and the
-    # computer still plays North. (The old page's sockets went with it; Playwright may not
-    # say they closed.)
-    host_sockets.clear()
-    host.reload()
+    # The host closes its tab while the computer plays for Ben and opens the table's address
+    # in a new one: the same room and game, and the computer still plays North (kept.js).
+    host, host_sockets = reopen_host(host, server_url, relay, problems)
     host.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]",
                            timeout=TIMEOUT_MS)
     assert host.locator("a[data-invite=north]").get_attribute("href") == link
@@ -262,6 +272,18 @@ def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
     assert {"Ben (North) has lost the connection.", "Ben (North) is back."} <= set(said(host))
     wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays again", guest)
     play_until([host, guest], plays(host) + 4, guest)  # Ben plays his own cards again
+
+    # The host closes its tab and opens the table again: Ben's page, left open, finds it by
+    # itself, in the same seat, and they play on.
+    before = engine_request(host, "record")["result"]["record"]["plays"]
+    host, host_sockets = reopen_host(host, server_url, relay, problems)
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert host.locator("a[data-invite=north]").get_attribute("href") == link
+    assert engine_request(host, "record")["result"]["record"]["plays"][: len(before)] == before
+    wait_for(lambda: "Waiting for the host…" in said(guest), "the host's absence said", guest)
+    wait_for(lambda: "The host is back." in said(guest), "the host's return said", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays again", host)
+    play_until([host, guest], plays(host) + 4, guest)
     host.context.close()
     guest.context.close()
     assert problems == []

@@ -8,7 +8,8 @@
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { FairDeal } from "./commit.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
-import { hosting as reopen, HostPresence, keep } from "./presence.js";
+import { hosting, keep } from "./kept.js";
+import { HostPresence } from "./presence.js";
 import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
@@ -19,12 +20,16 @@ const RATE = { messages: 20, perMs: 1000 }; // a peer's messages beyond this are
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
 
 export class HostClient {
-  constructor(engine, asked) {
+  /** The table the address asks for (readHosting), in the room kept for it if any (kept.js). */
+  static async open(engine, asked) {
+    return new HostClient(engine, await hosting(asked));
+  }
+
+  constructor(engine, { hosting: room, seats, resumed, fair }) {
     this.engine = engine;
-    // {guests, relays, room, secret}: this tab's room before a reload, else a new one
-    const { hosting, seats, resumed, fair } = reopen(asked);
-    this.hosting = hosting;
-    this._resumed = resumed; // a reload: the saved game is loaded, not dealt again
+    // {guests, relays, room, secret}: the room kept (a reload, the table opened again), else a new one
+    this.hosting = room;
+    this._resumed = resumed; // the room kept: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
     // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null}
@@ -189,6 +194,7 @@ export class HostClient {
       // The match is over (not before: the seeds deal its every game): every guest gets its
       // recipe and the seeds.
       this._revealed = true;
+      this.keep();
       const reveal = this.fair.reveal(await this.engine.request("record"));
       for (const s of this.seats.values()) if (s.peer) this._send(s.peer, reveal);
     }
@@ -297,7 +303,7 @@ export class HostClient {
   // is refused (the deal may be dealt from the first already).
   _seed(seat, seed, peer) {
     if (!this.fair.take(seat, seed)) return this._refuse(peer, "seed_changed");
-    this._keep();
+    this.keep();
     this._checkSeated();
     this._fairRound?.();
     return undefined;
@@ -309,7 +315,7 @@ export class HostClient {
   async _newFairRound() {
     this.fair = new FairDeal();
     this._revealed = false;
-    this._keep();
+    this.keep();
     const commit = await this.fair.commitment;
     const here = [...this.seats].filter(([, s]) => s.peer);
     for (const [, s] of here) this._send(s.peer, { t: "commit", commit });
@@ -332,9 +338,10 @@ export class HostClient {
     if (seats.every((seat) => this.seats.get(seat).token !== null) && this.fair.hasAll(seats)) this._allSeated();
   }
 
-  // Keeps the room, its seats and the fair deal's secret and seeds for a reload of this tab.
-  _keep() {
-    keep(this.hosting, this.seats, this.fair.kept());
+  /** Keeps the room, its seats and the fair deal's secret and seeds for a reload of this tab
+   * or the table opened again in another (a match over: not in another). */
+  keep() {
+    keep(this.hosting, this.seats, this.fair.kept(), this._revealed);
   }
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------
