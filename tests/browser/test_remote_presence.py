@@ -14,7 +14,9 @@ from urllib.parse import quote
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import Browser, Page, WebSocket, expect
+
+from calypso_core.table.fair import fair_seed
 
 from .table import PLAYABLE, TIMEOUT_MS, engine_request, hand, plays
 from .test_remote import DEAL, watch, watched
@@ -284,6 +286,87 @@ def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
     wait_for(lambda: "The host is back." in said(guest), "the host's return said", guest)
     wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays again", host)
     play_until([host, guest], plays(host) + 4, guest)
+    host.context.close()
+    guest.context.close()
+    assert problems == []
+
+
+def cut(host: Page, guest: Page) -> None:
+    """A network cut of the guest (the browser offline, its connections closed) that the host
+    has seen."""
+    guest.context.set_offline(True)
+    guest.evaluate("window.connections.filter((c) => c.connectionState === 'connected')"
+                   ".forEach((c) => c.close())")
+    host.wait_for_selector("[data-presence] [data-presence-seat='0'][data-presence-state=away]",
+                           timeout=TIMEOUT_MS)
+
+
+def fair_deal(host: Page, guest: Page) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The host's fair deal ({secret, commitment, guests, dealt}) and the guest's part of it
+    ({commitment, seed})."""
+    return host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { fair } = engine().table;
+        return { secret: fair.secret, commitment: await fair.commitment, dealt: fair.dealt,
+                 guests: Object.fromEntries(fair.seeds) };
+    }"""), guest.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table._fair;
+    }""")
+
+
+def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_told(
+    browser: Browser, server_url: str, relay: NostrRelay,
+) -> None:
+    problems: list[str] = []
+    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    join(guest, invite.get_attribute("href") or "", "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    panel = guest.locator("[data-fair]")
+    deal = """async () => {
+        const { engine } = await import("./engine-client.js");
+        window.dealt = engine().request("new_game", { level: "random", games: 1 });
+    }"""
+
+    # Ben is away when the host deals a new match, and back before its round of seeds ends
+    # (5 s): the deal waits for his seed and mixes it.
+    cut(host, guest)
+    host.evaluate(deal)
+    guest.context.set_offline(False)
+    host.evaluate("async () => { await window.dealt; }")
+    fair, mine = fair_deal(host, guest)
+    assert mine["commitment"] == fair["commitment"] and fair["guests"] == {"0": mine["seed"]}
+    assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
+        fair["secret"], {0: mine["seed"]})
+    expect(panel).to_have_attribute("data-fair", "committed", timeout=TIMEOUT_MS)
+
+    # Away until the match is dealt: his page is told plainly that his seed is not in the mix,
+    # the host takes no seed from him afterwards, and the reveal at the end says the same.
+    host.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    cut(host, guest)
+    host.evaluate(deal)
+    host.evaluate("async () => { await window.dealt; }")
+    guest.context.set_offline(False)
+    expect(panel).to_have_attribute("data-fair", "late", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-words]")).to_contain_text(
+        "This match was dealt while you were away, so your seed is not in its mix")
+    fair, mine = fair_deal(host, guest)
+    assert fair["dealt"] and fair["guests"] == {} and mine["seed"] is None
+    assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
+        fair["secret"], {})
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        await engine().table._changed({ status: "game_over", match: { is_over: true } });
+    }""")
+    expect(panel).to_have_attribute("data-fair", "left_out", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-words]")).to_contain_text(
+        "Your seed is not in the mix: the match was dealt while you were away.")
+    expect(panel.locator("[data-fair-replay]")).to_be_visible()
     host.context.close()
     guest.context.close()
     assert problems == []

@@ -114,8 +114,7 @@ export class GuestClient {
       this._host = peer;
       this._room.quiet?.(true); // connected to the host: no more announcing (room.js)
       this.presence.host(false);
-      this._sendSeed(String(message.commit ?? ""));
-      this._fairness?.committed();
+      this._takeCommit(message);
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._seated(message.hello);
@@ -143,8 +142,7 @@ export class GuestClient {
       this._fairness.revealed(message, { ...this._fair, seat: this.invite.seat });
     } else if (message.t === "commit" && peer === this._host) {
       // A new match at the same table: a new commitment, a new seed of this guest's.
-      this._sendSeed(String(message.commit ?? ""));
-      this._fairness?.committed();
+      this._takeCommit(message);
     } else if (message.t === "refused" && peer === this._host) {
       const text = typeof message.text?.id === "string" ? message.text : null; // drawn from our catalogs
       const error = new EngineError({ code: message.code, message: String(message.message ?? message.code), text });
@@ -153,6 +151,19 @@ export class GuestClient {
       this._asks.get(message.n)?.reject(error);
       this._asks.delete(message.n);
     }
+  }
+
+  // The host's commitment (with the seat, or a new match's): this seat's seed goes back, unless
+  // the match was dealt while this guest was away (left_out: its seed is not in the mix).
+  _takeCommit({ commit, left_out: leftOut }) {
+    const commitment = String(commit ?? "");
+    if (leftOut === true) {
+      this._fair = { commitment, seed: null };
+      this._fairness?.late();
+      return;
+    }
+    this._sendSeed(commitment);
+    this._fairness?.committed();
   }
 
   // A fair deal: this seat's seed goes to the host only once its commitment has come (the

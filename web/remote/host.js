@@ -289,7 +289,8 @@ export class HostClient {
       this._peers.set(peer, seat);
       this._drawLobby();
     }
-    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment });
+    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment,
+      ...(this.fair.leftOut(seat) ? { left_out: true } : {}) });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
@@ -310,22 +311,22 @@ export class HostClient {
   }
 
   // A new match at the same table: a new secret, its commitment to every guest here, and
-  // their new seeds (FAIR_ROUND_MS at most: a guest away is left out of the mix, and its page
-  // says the deal was not checked with its seed).
+  // their new seeds: every guest's, for FAIR_ROUND_MS at most. A guest away who comes back
+  // meanwhile is sent the commitment with its seat and is in the mix; one who comes back
+  // after the deal is told it is not (left_out), and its seed is not taken.
   async _newFairRound() {
     this.fair = new FairDeal();
     this._revealed = false;
     this.keep();
     const commit = await this.fair.commitment;
-    const here = [...this.seats].filter(([, s]) => s.peer);
-    for (const [, s] of here) this._send(s.peer, { t: "commit", commit });
+    for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "commit", commit });
     await new Promise((resolve) => {
       const done = () => {
         this._fairRound = null;
         resolve(undefined);
       };
       this._fairRound = () => {
-        if (this.fair.hasAll(here.map(([seat]) => seat))) done();
+        if (this.fair.hasAll([...this.seats.keys()])) done();
       };
       this._fairRound();
       setTimeout(done, FAIR_ROUND_MS);
