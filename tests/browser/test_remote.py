@@ -509,7 +509,7 @@ def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_serve
 
 
 def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
-    browser: Browser, server_url: str,
+    browser: Browser, server_url: str, screenshots: Any,
 ) -> None:
     # The relays named are on a port where nothing listens: no relay can be reached.
     with socket.socket() as probe:
@@ -548,6 +548,15 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     guest.click("[data-remote-join]")
     answer = guest.locator("[data-pair=answer] textarea")
     expect(answer).not_to_be_empty(timeout=TIMEOUT_MS)
+    # The answer's QR code too, for a host whose phone scans it.
+    answer_code = guest.locator("[data-pair=answer] svg[data-qr]")
+    expect(answer_code).to_have_attribute("aria-label", "QR code of your answer",
+                                          timeout=TIMEOUT_MS)
+    assert int(answer_code.get_attribute("data-qr") or "0") > int(invitation or "0")
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        answer_code.scroll_into_view_if_needed()
+        screenshots(guest, f"pair-answer-{name}")
     pasted = host.locator("[data-pair=north] textarea")
     pasted.fill("not an answer")
     host.locator("[data-pair=north] [data-pair-connect]").click()

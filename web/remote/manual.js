@@ -1,8 +1,8 @@
 // Pairing by hand, with no relay at all (docs/remote.md#pairing-by-hand): when the relays
 // cannot be reached, the host's page makes a WebRTC offer for one guest's seat and shows it
 // as a link (the seat's invitation with &offer=…) and its QR code; the guest's page opens it,
-// answers, and shows its answer as text to send back (no QR code: docs/remote.md says why);
-// the host pastes it, and the two pages talk over one data channel, carrying the same
+// answers, and shows its answer as text to send back, with its QR code too (for a host whose
+// phone can scan it); the host pastes it, and the two pages talk over one data channel, carrying the same
 // messages as a room found through relays (room.js). Both blobs are the session description
 // after every ICE candidate was gathered (no trickle), deflated and in base64url: a few
 // hundred characters.
@@ -227,7 +227,8 @@ export function pairByHand({ hosting, addRoom, ice }, seat, where) {
   });
 }
 
-/** The guest's answer to show: its text, with a copy button, to send back to the host. */
+/** The guest's answer to show: its text, with a copy button and its QR code, to send back
+ * to the host. */
 export function showAnswer(where, blob) {
   const box = document.createElement("div");
   box.className = "pair";
@@ -237,9 +238,17 @@ export function showAnswer(where, blob) {
   box.append(copyButton(() => blob));
   where.append(box);
   const word = () => {
-    if (hasWords()) translatePage(box);
+    if (!hasWords()) return;
+    translatePage(box);
+    box.querySelector("svg")?.setAttribute("aria-label", t("remote.pair_answer_qr"));
   };
   onLanguage(word);
   word();
+  // The answer's QR code: a host with a phone scans it and pastes the text its camera reads.
+  // Loaded only here, on a pairing link (an ordinary guest's page loads no QR code).
+  import("./qr.js").then(({ qrCode }) => {
+    box.append(qrCode(blob, ""));
+    word();
+  });
   return box;
 }
