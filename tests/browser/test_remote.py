@@ -15,7 +15,7 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from protocol_calls import finished_hosted_game
 
 from calypso_core.table.fair import commitment, fair_seed
@@ -521,6 +521,10 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     # the address.
     named = json.dumps({"people": [{"seat": 2, "name": "Ana"}]})
     host.add_init_script(f"localStorage.setItem('calypso.settings.v1', {json.dumps(named)})")
+    # The relays' room module is held back until the pairing has begun: a pairing started
+    # while it loads (a slow machine) must still join the table (it once did not).
+    held: list[Route] = []
+    host.route("**/remote/room.js", lambda route: held.append(route))
     host.goto(f"{server_url}?remote=north&level=random&speed=instant"
               f"&relays={quote(dead, safe='')}")
     invite = host.locator("a[data-invite=north]").get_attribute("href", timeout=TIMEOUT_MS)
@@ -534,6 +538,8 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     host.locator("[data-pair-start=north]").click()
     offer = host.locator("[data-pair=north] a[data-pair-offer]")
     expect(offer).to_have_attribute("href", re.compile("&offer="), timeout=TIMEOUT_MS)
+    assert len(held) == 1
+    held[0].continue_()
     link = offer.get_attribute("href") or ""
     # Its QR code, beside the invitation's: a bigger one (the link holds the offer).
     code = host.locator("[data-pair=north] svg[data-qr]")

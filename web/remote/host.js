@@ -49,7 +49,7 @@ export class HostClient {
     });
     this._showLobby();
     this.presence = new HostPresence(this);
-    this._open();
+    this._opened = this._open(); // the relays' room (room.js loads first)
     this._checkSeated();
   }
 
@@ -370,7 +370,8 @@ export class HostClient {
       const state = document.createElement("span");
       state.dataset.remoteSeatState = "";
       li.append(link, " ", copy, " ", state);
-      pairByHand({ hosting: this.hosting, addRoom: (room) => this._room?.add(room),
+      // A pairing may start before the relays' room is open (its module still loading).
+      pairByHand({ hosting: this.hosting, addRoom: (room) => this._opened.then(() => this._room.add(room)),
         ice: iceServers(this.hosting.relays, savedTurn()) }, seat, li);
       lobby.querySelector("ul").append(li);
       import("./qr.js").then(({ qrCode }) => {
