@@ -5,10 +5,12 @@ nothing contacts another address."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import socket
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -508,6 +510,11 @@ def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_serve
     assert kept() is None
 
 
+def sdp_of(blob: str) -> str:
+    """The session description a pairing blob holds (manual.js: deflated, base64url)."""
+    return zlib.decompress(base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4)), -15).decode()
+
+
 def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     browser: Browser, server_url: str, screenshots: Any,
 ) -> None:
@@ -567,6 +574,9 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     pasted.fill("not an answer")
     host.locator("[data-pair=north] [data-pair-connect]").click()
     expect(host.locator("[data-pair=north]")).to_have_attribute("data-pair-state", "bad_answer")
+    # Each side's description holds a candidate (nothing else travels to connect them).
+    assert "a=candidate:" in sdp_of(link.split("&offer=", 1)[1])
+    assert "a=candidate:" in sdp_of(answer.input_value())
     pasted.fill(answer.input_value())
     host.locator("[data-pair=north] [data-pair-connect]").click()
     expect(host.locator("[data-pair=north]")).to_have_attribute(

@@ -18,6 +18,8 @@ import { MAX_MESSAGE_CHARS } from "./wire.js";
 
 const MAX_BLOB_CHARS = 8_000;
 const GATHER_MS = 5_000; // the candidates gathered by then are enough (a STUN server may hang)
+const MAX_GATHER_MS = 30_000; // without a candidate by then, the description goes as it is
+const GATHER_POLL_MS = 250;
 
 async function deflate(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
@@ -83,17 +85,21 @@ function pairRoom(connection) {
   };
 }
 
-// The local description once ICE gathering is complete (or GATHER_MS has passed), as a blob.
+// The local description once ICE gathering is complete, or once GATHER_MS has passed with a
+// candidate gathered (a STUN server may hang), as a blob. One with no candidate could not
+// connect (nothing else travels), so on a slow machine it waits for one, MAX_GATHER_MS at most.
 async function described(connection) {
-  if (connection.iceGatheringState !== "complete") {
+  const started = Date.now();
+  const hasCandidate = () => /\na=candidate:/.test(connection.localDescription?.sdp ?? "");
+  while (connection.iceGatheringState !== "complete") {
+    const waited = Date.now() - started;
+    if ((waited >= GATHER_MS && hasCandidate()) || waited >= MAX_GATHER_MS) break;
     await new Promise((resolve) => {
-      const timer = setTimeout(resolve, GATHER_MS);
+      const timer = setTimeout(resolve, GATHER_POLL_MS);
       connection.addEventListener("icegatheringstatechange", () => {
-        if (connection.iceGatheringState === "complete") {
-          clearTimeout(timer);
-          resolve(undefined);
-        }
-      });
+        clearTimeout(timer);
+        resolve(undefined);
+      }, { once: true });
     });
   }
   return deflate(connection.localDescription.sdp);
