@@ -316,7 +316,7 @@ def fair_deal(host: Page, guest: Page) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_told(
-    browser: Browser, server_url: str, relay: NostrRelay,
+    browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
 ) -> None:
     problems: list[str] = []
     host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
@@ -355,6 +355,12 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     expect(panel).to_have_attribute("data-fair", "late", timeout=TIMEOUT_MS)
     expect(panel.locator("[data-fair-words]")).to_contain_text(
         "This match was dealt while you were away, so your seed is not in its mix")
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    expect(guest.locator("[data-side-panel] [data-fair]")).to_be_visible()
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(guest, f"fair-late-{name}")
+    guest.set_viewport_size({"width": 1280, "height": 720})
     fair, mine = fair_deal(host, guest)
     assert fair["dealt"] and fair["guests"] == {} and mine["seed"] is None
     assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(

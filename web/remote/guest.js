@@ -160,6 +160,9 @@ export class GuestClient {
     if (leftOut === true) {
       this._fair = { commitment, seed: null };
       this._fairness?.late();
+      // Said beside the table (the panel starts in the loading card, hidden by now).
+      const where = document.querySelector("[data-side-panel]");
+      if (where && this._fairness) where.prepend(this._fairness.element);
       return;
     }
     this._sendSeed(commitment);
