@@ -8,6 +8,7 @@ listens on 127.0.0.1 on a free port, in a thread of its own, until ``stop``.
     relay = NostrRelay.start()
     relay.url      # "ws://127.0.0.1:PORT"
     relay.events   # how many events it carried
+    relay.announcements(room, peer_id)  # how many times a page announced itself in a room
     relay.stop()
 """
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import threading
 from typing import Any
@@ -23,6 +25,24 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
 Filter = dict[str, Any]
+TAG = "x"
+APP_ID = "calypso-card-game"  # web/remote/room.js
+
+
+def room_topic(room: str) -> str:
+    """The topic of a room's announcements, as trystero names it: the SHA-1 of
+    "Trystero@<app>@<room>", each byte in base 36."""
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+    def base36(byte: int) -> str:
+        text = ""
+        while True:
+            byte, digit = divmod(byte, 36)
+            text = digits[digit] + text
+            if not byte:
+                return text
+
+    return "".join(base36(b) for b in hashlib.sha1(f"Trystero@{APP_ID}@{room}".encode()).digest())
 
 
 def matches(event: dict[str, Any], filters: list[Filter]) -> bool:
@@ -45,6 +65,7 @@ class NostrRelay:
     def __init__(self) -> None:
         self.url = ""
         self.events = 0
+        self.carried: list[dict[str, Any]] = []  # every event, in order
         self.clients: set[ServerConnection] = set()
         self._subscriptions: dict[ServerConnection, dict[str, list[Filter]]] = {}
         self._loop = asyncio.new_event_loop()
@@ -89,12 +110,31 @@ class NostrRelay:
 
     async def _publish(self, sender: ServerConnection, event: dict[str, Any]) -> None:
         self.events += 1
+        self.carried.append(event)
         await sender.send(json.dumps(["OK", event.get("id", ""), True, ""]))
         for socket, subscriptions in list(self._subscriptions.items()):
             for sub_id, filters in list(subscriptions.items()):
                 if matches(event, filters):
                     with contextlib.suppress(ConnectionClosed):
                         await socket.send(json.dumps(["EVENT", sub_id, event]))
+
+    def announcements(self, room: str, peer_id: str) -> int:
+        """How many events announced the page whose trystero id is ``peer_id`` in a room:
+        its ``{"peerId": …}`` on the room's topic (signals to one peer go to that peer's
+        topic)."""
+        count = 0
+        topic = room_topic(room)
+        for event in list(self.carried):
+            if [TAG, topic] not in event.get("tags", []):
+                continue
+            try:
+                content = json.loads(event.get("content", ""))
+            except ValueError:
+                continue
+            if isinstance(content, dict) and content.get("peerId") == peer_id and not (
+                    {"offer", "answer", "candidate"} & content.keys()):
+                count += 1
+        return count
 
     def stop(self) -> None:
         async def close() -> None:

@@ -5,6 +5,12 @@ declare module "*/vendor/nostr/index.mjs" {
   export function getRelaySockets(): Record<string, WebSocket>;
   export function pauseRelayReconnection(): void;
   export function resumeRelayReconnection(): void;
+  export function createEvent(topic: string, content: string): Promise<string>;
+  export const selfId: string;
+}
+declare module "*/vendor/core/index.mjs" {
+  export function sha1(text: string): Promise<string>;
+  export const libName: string;
 }
 // lean-qr's encoder (fetch_transport too): a QR code's modules, dark or light.
 declare module "*/vendor/qr/index.mjs" {

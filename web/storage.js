@@ -25,7 +25,8 @@ const ENTRIES = Object.freeze({
   tab: entry("calypso.tab.v1", { session: true }), // {id, pending?}: this tab's save
   remote_name: entry("calypso.remote-name.v1"), // the name a guest gave at a friend's table
   remote_seat: entry("calypso.remote-seat.v1", { family: true }), // a guest's seat token, by room
-  remote_host: entry("calypso.remote-host.v1", { session: true }), // a host's room and seats, for a reload
+  remote_host: entry("calypso.remote-host.v1", { family: true }), // a host's room and seats, by room (remote/kept.js)
+  remote_tab: entry("calypso.remote-tab.v1", { session: true }), // the room this tab hosts
   turn: entry("calypso.turn.v1"), // a person's own TURN server (remote/turn.js)
   remote_seed: entry("calypso.remote-seed.v1", { family: true }), // a guest's seed of a fair deal, by room
 });

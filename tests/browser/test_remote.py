@@ -5,17 +5,19 @@ nothing contacts another address."""
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import socket
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import quote, urlsplit
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from protocol_calls import finished_hosted_game
 
 from calypso_core import from_record, new_game
@@ -54,6 +56,14 @@ def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
     """A fresh context's page; anything but the page's origin and the relay is a problem."""
     context = browser.new_context(reduced_motion="reduce")
     page = context.new_page()
+    check = origin_check(server_url, relay, problems)
+    context.on("request", lambda r: check(r.url))
+    return watch(page, server_url, relay, problems)
+
+
+def origin_check(server_url: str, relay: NostrRelay | str,
+                 problems: list[str]) -> Callable[[str], None]:
+    """A check that an address is the page's origin or the relay's, else a problem."""
     url = relay if isinstance(relay, str) else relay.url
     allowed = {origin_of(server_url), origin_of(url.replace("ws://", "http://"))}
 
@@ -64,7 +74,12 @@ def watched(browser: Browser, server_url: str, relay: NostrRelay | str,
         if f"{'http' if parts.scheme == 'ws' else parts.scheme}://{parts.netloc}" not in allowed:
             problems.append(f"left the origin: {url}")
 
-    context.on("request", lambda r: check(r.url))
+    return check
+
+
+def watch(page: Page, server_url: str, relay: NostrRelay | str, problems: list[str]) -> Page:
+    """A page of a watched context (another tab of it): its sockets and errors are checked."""
+    check = origin_check(server_url, relay, problems)
     page.on("websocket", lambda ws: check(ws.url))
     page.on("console", lambda m: problems.append(f"console error: {m.text}")
             if m.type == "error" and not PEER_LEFT.search(m.text) else None)
@@ -197,8 +212,9 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
         const { openRoom } = await import("./remote/room.js");
         const invite = readInvite(`${location.origin}/#${fragment}`);
         const room = openRoom(invite);
-        // The host and the guest: both get everything (a stranger cannot tell them apart).
-        await new Promise((resolve) => room.onJoin(() => room.peers().length >= 2 && resolve()));
+        // The host's page (the seated guest's listens to the relays no more either; a
+        // stranger could not tell them apart).
+        await new Promise((resolve) => room.onJoin(() => resolve()));
         for (const peer of room.peers()) {
           await room.send(JSON.stringify({ t: "play", card: "QH", n: 5 }), peer);
           await room.send(JSON.stringify({ t: "join", seat: 0, name: "Eve",
@@ -661,8 +677,13 @@ def test_a_turn_server_is_checked_kept_on_this_device_and_added_to_the_ice_serve
     assert kept() is None
 
 
+def sdp_of(blob: str) -> str:
+    """The session description a pairing blob holds (manual.js: deflated, base64url)."""
+    return zlib.decompress(base64.urlsafe_b64decode(blob + "=" * (-len(blob) % 4)), -15).decode()
+
+
 def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
-    browser: Browser, server_url: str,
+    browser: Browser, server_url: str, screenshots: Any,
 ) -> None:
     # The relays named are on a port where nothing listens: no relay can be reached.
     with socket.socket() as probe:
@@ -674,6 +695,10 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     # the address.
     named = json.dumps({"people": [{"seat": 2, "name": "Ana"}]})
     host.add_init_script(f"localStorage.setItem('calypso.settings.v1', {json.dumps(named)})")
+    # The relays' room module is held back until the pairing has begun: a pairing started
+    # while it loads (a slow machine) must still join the table (it once did not).
+    held: list[Route] = []
+    host.route("**/remote/room.js", lambda route: held.append(route))
     host.goto(f"{server_url}?remote=north&level=random&speed=instant"
               f"&relays={quote(dead, safe='')}")
     invite = host.locator("a[data-invite=north]").get_attribute("href", timeout=TIMEOUT_MS)
@@ -687,6 +712,8 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     host.locator("[data-pair-start=north]").click()
     offer = host.locator("[data-pair=north] a[data-pair-offer]")
     expect(offer).to_have_attribute("href", re.compile("&offer="), timeout=TIMEOUT_MS)
+    assert len(held) == 1
+    held[0].continue_()
     link = offer.get_attribute("href") or ""
     # Its QR code, beside the invitation's: a bigger one (the link holds the offer).
     code = host.locator("[data-pair=north] svg[data-qr]")
@@ -701,10 +728,22 @@ def test_with_no_relay_a_guest_is_told_and_they_pair_by_hand_and_play(
     guest.click("[data-remote-join]")
     answer = guest.locator("[data-pair=answer] textarea")
     expect(answer).not_to_be_empty(timeout=TIMEOUT_MS)
+    # The answer's QR code too, for a host whose phone scans it.
+    answer_code = guest.locator("[data-pair=answer] svg[data-qr]")
+    expect(answer_code).to_have_attribute("aria-label", "QR code of your answer",
+                                          timeout=TIMEOUT_MS)
+    assert int(answer_code.get_attribute("data-qr") or "0") > int(invitation or "0")
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        answer_code.scroll_into_view_if_needed()
+        screenshots(guest, f"pair-answer-{name}")
     pasted = host.locator("[data-pair=north] textarea")
     pasted.fill("not an answer")
     host.locator("[data-pair=north] [data-pair-connect]").click()
     expect(host.locator("[data-pair=north]")).to_have_attribute("data-pair-state", "bad_answer")
+    # Each side's description holds a candidate (nothing else travels to connect them).
+    assert "a=candidate:" in sdp_of(link.split("&offer=", 1)[1])
+    assert "a=candidate:" in sdp_of(answer.input_value())
     pasted.fill(answer.input_value())
     host.locator("[data-pair=north] [data-pair-connect]").click()
     expect(host.locator("[data-pair=north]")).to_have_attribute(

@@ -14,10 +14,12 @@ from urllib.parse import quote
 
 import pytest
 from nostr_relay import NostrRelay
-from playwright.sync_api import Browser, Page, WebSocket
+from playwright.sync_api import Browser, Page, WebSocket, expect
 
-from .table import PLAYABLE, TIMEOUT_MS, engine_request, plays
-from .test_remote import DEAL, watched
+from calypso_core.table.fair import fair_seed
+
+from .table import PLAYABLE, TIMEOUT_MS, engine_request, hand, plays
+from .test_remote import DEAL, watch, watched
 
 RU = json.loads((Path(__file__).resolve().parents[2] / "calypso_core" / "messages" / "ru.json")
                 .read_text(encoding="utf-8"))
@@ -78,6 +80,18 @@ def host_page(browser: Browser, server_url: str, relay_url: str, seats: str,
     return host, sockets
 
 
+def reopen_host(host: Page, server_url: str, relay: NostrRelay,
+                problems: list[str]) -> tuple[Page, list[WebSocket]]:
+    """The host closes its tab (not a reload) and opens the table's address in a new one."""
+    address, context = host.url, host.context
+    host.close()
+    again = watch(context.new_page(), server_url, relay, problems)
+    sockets: list[WebSocket] = []
+    again.on("websocket", lambda ws: sockets.append(ws))
+    again.goto(address)
+    return again, sockets
+
+
 def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_reloads(
     browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
 ) -> None:
@@ -131,11 +145,9 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     record = engine_request(host, "record")["result"]["record"]
     assert len(record["plays"]) >= at + 8
 
-    # The host reloads while the computer plays for Ben: the same room and game, and the
-    # computer still plays North. (The old page's sockets went with it; Playwright may not
-    # say they closed.)
-    host_sockets.clear()
-    host.reload()
+    # The host closes its tab while the computer plays for Ben and opens the table's address
+    # in a new one: the same room and game, and the computer still plays North (kept.js).
+    host, host_sockets = reopen_host(host, server_url, relay, problems)
     host.wait_for_selector("[data-presence-seat='0'][data-presence-state=computer]",
                            timeout=TIMEOUT_MS)
     assert host.locator("a[data-invite=north]").get_attribute("href") == link
@@ -179,6 +191,190 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
     play_until([host, guest], plays(host) + 8, guest)
     host.context.close()
     context.close()
+    assert problems == []
+
+
+# Every RTCPeerConnection of a page, kept where a test can close them (a network cut).
+KEEP_CONNECTIONS = """(() => {
+  const Made = window.RTCPeerConnection;
+  window.connections = [];
+  window.RTCPeerConnection = class extends Made {
+    constructor(...args) { super(...args); window.connections.push(this); }
+  };
+})()"""
+
+
+def trystero_id(page: Page) -> str:
+    """The id a page's transport announces itself by (trystero's selfId)."""
+    return str(page.evaluate("async () => (await import('./vendor/nostr/index.mjs')).selfId"))
+
+
+def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
+    browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
+) -> None:
+    problems: list[str] = []
+    host, host_sockets = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    link = invite.get_attribute("href") or ""
+    room = link.split("#join=", 1)[1].split("&", 1)[0]
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    guest_sockets: list[WebSocket] = []
+    guest.on("websocket", lambda ws: guest_sockets.append(ws))
+    join(guest, link, "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    ben = trystero_id(guest)
+    # Connected to the host, the guest's page closes its relay connections, as the host's
+    # does once every seat is connected: neither announces any more.
+    wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays", host)
+    announced = relay.announcements(room, ben)
+    assert announced >= 1  # how it found the table
+    play_until([host, guest], 4, host)
+    assert relay.announcements(room, ben) == announced
+
+    # A network cut with the page open: the guest's browser goes offline and its connection
+    # to the host drops (Chromium's offline mode leaves WebRTC alone: the test closes it).
+    guest.context.set_offline(True)
+    guest.evaluate("window.connections.filter((c) => c.connectionState === 'connected')"
+                   ".forEach((c) => c.close())")
+    host.wait_for_selector("[data-presence] [data-presence-seat='0'][data-presence-state=away]",
+                           timeout=TIMEOUT_MS)
+    assert host.locator("[data-presence]").inner_text().startswith("Waiting for Ben (North)…")
+    guest.wait_for_selector("[data-presence] [data-presence-seat=host][data-presence-state=away]",
+                            timeout=TIMEOUT_MS)
+    assert guest.locator("[data-presence]").inner_text() == "Waiting for the host…"
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(guest, f"presence-guest-cut-{name}")
+    guest.set_viewport_size({"width": 1280, "height": 720})
+    # The host plays on to Ben's turn meanwhile (the table waits there).
+    deadline = time.monotonic() + 60
+    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
+        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+
+    # Back online: the guest's page announces at once (not at trystero's next minute), takes
+    # its seat back and is sent the table as it is now.
+    cut_at = time.monotonic()
+    guest.context.set_offline(False)
+    wait_for(lambda: relay.announcements(room, ben) > announced, "the guest announced again",
+             guest, seconds=20)
+    host.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    print(f"the guest was back {time.monotonic() - cut_at:.1f} s after the network came back")
+    wait_for(lambda: plays(guest) == plays(host), "the guest's table as it is now", guest)
+    seat = engine_request(host, "seat_view", {"seat": 0})["result"]
+    assert sorted(hand(guest)) == sorted(seat["hand"])
+    assert {"Ben (North) has lost the connection.", "Ben (North) is back."} <= set(said(host))
+    wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays again", guest)
+    play_until([host, guest], plays(host) + 4, guest)  # Ben plays his own cards again
+
+    # The host closes its tab and opens the table again: Ben's page, left open, finds it by
+    # itself, in the same seat, and they play on.
+    before = engine_request(host, "record")["result"]["record"]["plays"]
+    host, host_sockets = reopen_host(host, server_url, relay, problems)
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    assert host.locator("a[data-invite=north]").get_attribute("href") == link
+    assert engine_request(host, "record")["result"]["record"]["plays"][: len(before)] == before
+    wait_for(lambda: "Waiting for the host…" in said(guest), "the host's absence said", guest)
+    wait_for(lambda: "The host is back." in said(guest), "the host's return said", guest)
+    wait_for(lambda: open_sockets(host_sockets) == 0, "the host left the relays again", host)
+    play_until([host, guest], plays(host) + 4, guest)
+    host.context.close()
+    guest.context.close()
+    assert problems == []
+
+
+def cut(host: Page, guest: Page) -> None:
+    """A network cut of the guest (the browser offline, its connections closed) that the host
+    has seen."""
+    guest.context.set_offline(True)
+    guest.evaluate("window.connections.filter((c) => c.connectionState === 'connected')"
+                   ".forEach((c) => c.close())")
+    host.wait_for_selector("[data-presence] [data-presence-seat='0'][data-presence-state=away]",
+                           timeout=TIMEOUT_MS)
+
+
+def fair_deal(host: Page, guest: Page) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The host's fair deal ({secret, commitment, guests, dealt}) and the guest's part of it
+    ({commitment, seed})."""
+    return host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const { fair } = engine().table;
+        return { secret: fair.secret, commitment: await fair.commitment, dealt: fair.dealt,
+                 guests: Object.fromEntries(fair.seeds) };
+    }"""), guest.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table._fair;
+    }""")
+
+
+def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_told(
+    browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
+) -> None:
+    problems: list[str] = []
+    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    join(guest, invite.get_attribute("href") or "", "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    panel = guest.locator("[data-fair]")
+    deal = """async () => {
+        const { engine } = await import("./engine-client.js");
+        window.dealt = engine().request("new_game", { level: "random", games: 1 });
+    }"""
+
+    # Ben is away when the host deals a new match, and back before its round of seeds ends
+    # (5 s): the deal waits for his seed and mixes it.
+    cut(host, guest)
+    host.evaluate(deal)
+    guest.context.set_offline(False)
+    host.evaluate("async () => { await window.dealt; }")
+    fair, mine = fair_deal(host, guest)
+    assert mine["commitment"] == fair["commitment"] and fair["guests"] == {"0": mine["seed"]}
+    assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
+        fair["secret"], {0: mine["seed"]})
+    expect(panel).to_have_attribute("data-fair", "committed", timeout=TIMEOUT_MS)
+
+    # Away until the match is dealt: his page is told plainly that his seed is not in the mix,
+    # the host takes no seed from him afterwards, and the reveal at the end says the same.
+    host.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
+    cut(host, guest)
+    host.evaluate(deal)
+    host.evaluate("async () => { await window.dealt; }")
+    guest.context.set_offline(False)
+    expect(panel).to_have_attribute("data-fair", "late", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-words]")).to_contain_text(
+        "This match was dealt while you were away, so your seed is not in its mix")
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    expect(guest.locator("[data-side-panel] [data-fair]")).to_be_visible()
+    for size, name in (((1366, 768), "wide"), ((390, 844), "narrow")):
+        guest.set_viewport_size({"width": size[0], "height": size[1]})
+        screenshots(guest, f"fair-late-{name}")
+    guest.set_viewport_size({"width": 1280, "height": 720})
+    fair, mine = fair_deal(host, guest)
+    assert fair["dealt"] and fair["guests"] == {} and mine["seed"] is None
+    assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
+        fair["secret"], {})
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        await engine().table._changed({ status: "game_over", match: { is_over: true } });
+    }""")
+    expect(panel).to_have_attribute("data-fair", "left_out", timeout=TIMEOUT_MS)
+    expect(panel.locator("[data-fair-words]")).to_contain_text(
+        "Your seed is not in the mix: the match was dealt while you were away.")
+    expect(panel.locator("[data-fair-replay]")).to_be_visible()
+    host.context.close()
+    guest.context.close()
     assert problems == []
 
 

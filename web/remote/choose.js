@@ -48,7 +48,7 @@ export function tableClient(startEngine, href = location.href) {
   const hosting = readHosting(href);
   if (hosting && !hosting.error) {
     const engine = startEngine();
-    return new Later(import("./host.js").then(({ HostClient }) => new HostClient(engine, hosting)));
+    return new Later(import("./host.js").then(({ HostClient }) => HostClient.open(engine, hosting)));
   }
   return null;
 }

@@ -26,9 +26,10 @@ export class FairDeal {
     this.secret = secret;
     this.commitment = commitmentOf(secret);
     this.seeds = new Map(); // seat -> the guest's seed (its first one: a seed never changes)
+    this.dealt = false; // the deal's seed is made: no seed is taken in any more
   }
 
-  /** The fair deal kept before a reload ({secret, seeds}: kept()), else a new one. */
+  /** The fair deal kept before a reload ({secret, seeds, dealt}: kept()), else a new one. */
   static from(kept) {
     const seed = /^[0-9a-f]{32}$/;
     if (typeof kept?.secret !== "string" || !seed.test(kept.secret)) return new FairDeal();
@@ -36,19 +37,28 @@ export class FairDeal {
     for (const [seat, guest] of Object.entries(kept.seeds ?? {})) {
       if (/^[0-3]$/.test(seat) && typeof guest === "string" && seed.test(guest)) fair.take(Number(seat), guest);
     }
+    fair.dealt = kept.dealt === true;
     return fair;
   }
 
-  /** What a reload needs of it: {secret, seeds: {seat: seed}}. */
+  /** What a reload needs of it: {secret, seeds: {seat: seed}, dealt}. */
   kept() {
-    return { secret: this.secret, seeds: this._guests() };
+    return { secret: this.secret, seeds: this._guests(), dealt: this.dealt };
   }
 
-  /** Takes a guest's seed; false (nothing changed) when the seat sent another before. */
+  /** Takes a guest's seed; false (nothing changed) when the seat sent another before, or
+   * sends its first once the deal is made (the mix is what dealt the cards: a seed added
+   * later would make the reveal disagree with the deal). */
   take(seat, seed) {
     if (this.seeds.has(seat)) return this.seeds.get(seat) === seed;
+    if (this.dealt) return false;
     this.seeds.set(seat, seed);
     return true;
+  }
+
+  /** Whether the deal was made without this seat's seed (its guest was away). */
+  leftOut(seat) {
+    return this.dealt && !this.seeds.has(seat);
   }
 
   hasAll(seats) {
@@ -57,6 +67,7 @@ export class FairDeal {
 
   /** The deal's seed, from the engine (the one definition of the mix). */
   async dealSeed(engine) {
+    this.dealt = true;
     return (await engine.request("fair_deal", { host: this.secret, guests: this._guests() })).seed;
   }
 
@@ -74,10 +85,14 @@ export class FairDeal {
 }
 
 /** What a guest can check of a reveal without the engine: "ok", "bad_commitment" (the
- * host's seed is not the one it committed to) or "bad_mine" (this guest's seed is not in it). */
+ * host's seed is not the one it committed to), "bad_mine" (this guest's seed is not in it,
+ * or one it never sent is) or "left_out" (seed null: the match was dealt while this guest
+ * was away, and the reveal says so). */
 export async function checkReveal(reveal, { commitment, seat, seed }) {
   if (typeof reveal.host !== "string" || (await commitmentOf(reveal.host)) !== commitment) return "bad_commitment";
-  if (reveal.guests?.[String(seat)] !== seed) return "bad_mine";
+  const revealed = reveal.guests?.[String(seat)];
+  if (seed === null) return revealed === undefined ? "left_out" : "bad_mine";
+  if (revealed !== seed) return "bad_mine";
   return "ok";
 }
 
@@ -106,7 +121,7 @@ export function fairnessPanel(where) {
   const replay = /** @type {HTMLButtonElement} */ (panel.querySelector("[data-fair-replay]"));
   const show = (state, id, params = {}) => {
     panel.dataset.fair = state;
-    replay.hidden = state !== "ok";
+    replay.hidden = state !== "ok" && state !== "left_out";
     said = { id, params };
     word();
   };
@@ -114,11 +129,14 @@ export function fairnessPanel(where) {
     element: panel,
     /** The host's commitment has come (with the seat). */
     committed: () => show("committed", "remote.fair_committed"),
+    /** The match was dealt while this guest was away: its seed is not in the mix. */
+    late: () => show("late", "remote.fair_late"),
     /** Checks a reveal; offers the replay when it holds. */
     async revealed(reveal, mine) {
       const verdict = await checkReveal(reveal, mine);
-      if (verdict !== "ok") return show(verdict, verdict === "bad_mine" ? "remote.fair_bad_mine" : "remote.fair_bad_commitment");
-      show("ok", "remote.fair_ok");
+      if (verdict === "bad_mine") return show(verdict, "remote.fair_bad_mine");
+      if (verdict === "bad_commitment") return show(verdict, "remote.fair_bad_commitment");
+      show(verdict, verdict === "left_out" ? "remote.fair_left_out" : "remote.fair_ok");
       replay.disabled = false;
       replay.onclick = async () => {
         replay.disabled = true;

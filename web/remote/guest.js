@@ -126,9 +126,9 @@ export class GuestClient {
     if (message.t === "seated") {
       if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
       this._host = peer;
+      this._room.quiet?.(true); // connected to the host: no more announcing (room.js)
       this.presence.host(false);
-      this._sendSeed(String(message.commit ?? ""));
-      this._fairness?.committed();
+      this._takeCommit(message);
       this._panel.dataset.remoteState = "seated";
       this._word();
       this._hello = message.hello;
@@ -157,8 +157,7 @@ export class GuestClient {
       this._fairness.revealed(message, { ...this._fair, seat: this.invite.seat });
     } else if (message.t === "commit" && peer === this._host) {
       // A new match at the same table: a new commitment, a new seed of this guest's.
-      this._sendSeed(String(message.commit ?? ""));
-      this._fairness?.committed();
+      this._takeCommit(message);
     } else if (message.t === "refused" && peer === this._host) {
       const text = typeof message.text?.id === "string" ? message.text : null; // drawn from our catalogs
       const error = new EngineError({ code: message.code, message: String(message.message ?? message.code), text });
@@ -167,6 +166,22 @@ export class GuestClient {
       this._asks.get(message.n)?.reject(error);
       this._asks.delete(message.n);
     }
+  }
+
+  // The host's commitment (with the seat, or a new match's): this seat's seed goes back, unless
+  // the match was dealt while this guest was away (left_out: its seed is not in the mix).
+  _takeCommit({ commit, left_out: leftOut }) {
+    const commitment = String(commit ?? "");
+    if (leftOut === true) {
+      this._fair = { commitment, seed: null };
+      this._fairness?.late();
+      // Said beside the table (the panel starts in the loading card, hidden by now).
+      const where = document.querySelector("[data-side-panel]");
+      if (where && this._fairness) where.prepend(this._fairness.element);
+      return;
+    }
+    this._sendSeed(commitment);
+    this._fairness?.committed();
   }
 
   // A fair deal: this seat's seed goes to the host only once its commitment has come (the
@@ -273,6 +288,7 @@ export class GuestClient {
     this._room.onLeave((peer) => {
       if (peer !== this._host) return;
       this._host = null;
+      this._room.quiet?.(false); // announce again: the host's page (or its next one) finds us
       this._panel.dataset.remoteState = "host_left";
       this.presence.host(true);
     });

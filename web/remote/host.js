@@ -8,7 +8,8 @@
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { FairDeal } from "./commit.js";
 import { inviteUrl, SEAT_KEYS } from "./invite.js";
-import { hosting as reopen, HostPresence, keep } from "./presence.js";
+import { hosting, keep } from "./kept.js";
+import { HostPresence } from "./presence.js";
 import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
@@ -20,12 +21,16 @@ const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the gues
 const WORK_ASKS = new Set(["review", "review_next"]);
 
 export class HostClient {
-  constructor(engine, asked) {
+  /** The table the address asks for (readHosting), in the room kept for it if any (kept.js). */
+  static async open(engine, asked) {
+    return new HostClient(engine, await hosting(asked));
+  }
+
+  constructor(engine, { hosting: room, seats, resumed, fair }) {
     this.engine = engine;
-    // {guests, relays, room, secret}: this tab's room before a reload, else a new one
-    const { hosting, seats, resumed, fair } = reopen(asked);
-    this.hosting = hosting;
-    this._resumed = resumed; // a reload: the saved game is loaded, not dealt again
+    // {guests, relays, room, secret}: the room kept (a reload, the table opened again), else a new one
+    this.hosting = room;
+    this._resumed = resumed; // the room kept: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
     // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null,
@@ -46,7 +51,7 @@ export class HostClient {
     });
     this._showLobby();
     this.presence = new HostPresence(this);
-    this._open();
+    this._opened = this._open(); // the relays' room (room.js loads first)
     this._checkSeated();
   }
 
@@ -194,6 +199,7 @@ export class HostClient {
       // The match is over (not before: the seeds deal its every game): every guest gets its
       // recipe and the seeds.
       this._revealed = true;
+      this.keep();
       const reveal = this.fair.reveal(await this.engine.request("record"));
       for (const s of this.seats.values()) if (s.peer) this._send(s.peer, reveal);
     }
@@ -302,7 +308,8 @@ export class HostClient {
       this._peers.set(peer, seat);
       this._drawLobby();
     }
-    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment });
+    this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment,
+      ...(this.fair.leftOut(seat) ? { left_out: true } : {}) });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
@@ -316,29 +323,29 @@ export class HostClient {
   // is refused (the deal may be dealt from the first already).
   _seed(seat, seed, peer) {
     if (!this.fair.take(seat, seed)) return this._refuse(peer, "seed_changed");
-    this._keep();
+    this.keep();
     this._checkSeated();
     this._fairRound?.();
     return undefined;
   }
 
   // A new match at the same table: a new secret, its commitment to every guest here, and
-  // their new seeds (FAIR_ROUND_MS at most: a guest away is left out of the mix, and its page
-  // says the deal was not checked with its seed).
+  // their new seeds: every guest's, for FAIR_ROUND_MS at most. A guest away who comes back
+  // meanwhile is sent the commitment with its seat and is in the mix; one who comes back
+  // after the deal is told it is not (left_out), and its seed is not taken.
   async _newFairRound() {
     this.fair = new FairDeal();
     this._revealed = false;
-    this._keep();
+    this.keep();
     const commit = await this.fair.commitment;
-    const here = [...this.seats].filter(([, s]) => s.peer);
-    for (const [, s] of here) this._send(s.peer, { t: "commit", commit });
+    for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "commit", commit });
     await new Promise((resolve) => {
       const done = () => {
         this._fairRound = null;
         resolve(undefined);
       };
       this._fairRound = () => {
-        if (this.fair.hasAll(here.map(([seat]) => seat))) done();
+        if (this.fair.hasAll([...this.seats.keys()])) done();
       };
       this._fairRound();
       setTimeout(done, FAIR_ROUND_MS);
@@ -351,9 +358,10 @@ export class HostClient {
     if (seats.every((seat) => this.seats.get(seat).token !== null) && this.fair.hasAll(seats)) this._allSeated();
   }
 
-  // Keeps the room, its seats and the fair deal's secret and seeds for a reload of this tab.
-  _keep() {
-    keep(this.hosting, this.seats, this.fair.kept());
+  /** Keeps the room, its seats and the fair deal's secret and seeds for a reload of this tab
+   * or the table opened again in another (a match over: not in another). */
+  keep() {
+    keep(this.hosting, this.seats, this.fair.kept(), this._revealed);
   }
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------
@@ -381,7 +389,8 @@ export class HostClient {
       const state = document.createElement("span");
       state.dataset.remoteSeatState = "";
       li.append(link, " ", copy, " ", state);
-      pairByHand({ hosting: this.hosting, addRoom: (room) => this._room?.add(room),
+      // A pairing may start before the relays' room is open (its module still loading).
+      pairByHand({ hosting: this.hosting, addRoom: (room) => this._opened.then(() => this._room.add(room)),
         ice: iceServers(this.hosting.relays, savedTurn()) }, seat, li);
       lobby.querySelector("ul").append(li);
       import("./qr.js").then(({ qrCode }) => {

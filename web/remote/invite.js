@@ -5,7 +5,7 @@
 
 import { DEFAULT_RELAYS, parseRelays } from "./relays.js";
 
-const ID = /^[A-Za-z0-9_-]{8,64}$/;
+export const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/; // a room's id and its secret
 export const SEAT_KEYS = ["north", "east", "south", "west"];
 
 function randomId(bytes = 16) {
@@ -22,7 +22,7 @@ export function readInvite(href) {
   const secret = params.get("key");
   const seat = SEAT_KEYS.indexOf(params.get("seat"));
   const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
-  if (!ID.test(room) || !ID.test(secret ?? "") || seat < 0 || relays.error) return null;
+  if (!ROOM_ID.test(room) || !ROOM_ID.test(secret ?? "") || seat < 0 || relays.error) return null;
   return { room, secret, seat, relays: relays.relays };
 }
 

@@ -1,8 +1,8 @@
 // Pairing by hand, with no relay at all (docs/remote.md#pairing-by-hand): when the relays
 // cannot be reached, the host's page makes a WebRTC offer for one guest's seat and shows it
 // as a link (the seat's invitation with &offer=…) and its QR code; the guest's page opens it,
-// answers, and shows its answer as text to send back (no QR code: docs/remote.md says why);
-// the host pastes it, and the two pages talk over one data channel, carrying the same
+// answers, and shows its answer as text to send back, with its QR code too (for a host whose
+// phone can scan it); the host pastes it, and the two pages talk over one data channel, carrying the same
 // messages as a room found through relays (room.js). Both blobs are the session description
 // after every ICE candidate was gathered (no trickle), deflated and in base64url: a few
 // hundred characters.
@@ -18,6 +18,8 @@ import { MAX_MESSAGE_CHARS } from "./wire.js";
 
 const MAX_BLOB_CHARS = 8_000;
 const GATHER_MS = 5_000; // the candidates gathered by then are enough (a STUN server may hang)
+const MAX_GATHER_MS = 30_000; // without a candidate by then, the description goes as it is
+const GATHER_POLL_MS = 250;
 
 async function deflate(text) {
   const stream = new Blob([text]).stream().pipeThrough(new CompressionStream("deflate-raw"));
@@ -83,17 +85,21 @@ function pairRoom(connection) {
   };
 }
 
-// The local description once ICE gathering is complete (or GATHER_MS has passed), as a blob.
+// The local description once ICE gathering is complete, or once GATHER_MS has passed with a
+// candidate gathered (a STUN server may hang), as a blob. One with no candidate could not
+// connect (nothing else travels), so on a slow machine it waits for one, MAX_GATHER_MS at most.
 async function described(connection) {
-  if (connection.iceGatheringState !== "complete") {
+  const started = Date.now();
+  const hasCandidate = () => /\na=candidate:/.test(connection.localDescription?.sdp ?? "");
+  while (connection.iceGatheringState !== "complete") {
+    const waited = Date.now() - started;
+    if ((waited >= GATHER_MS && hasCandidate()) || waited >= MAX_GATHER_MS) break;
     await new Promise((resolve) => {
-      const timer = setTimeout(resolve, GATHER_MS);
+      const timer = setTimeout(resolve, GATHER_POLL_MS);
       connection.addEventListener("icegatheringstatechange", () => {
-        if (connection.iceGatheringState === "complete") {
-          clearTimeout(timer);
-          resolve(undefined);
-        }
-      });
+        clearTimeout(timer);
+        resolve(undefined);
+      }, { once: true });
     });
   }
   return deflate(connection.localDescription.sdp);
@@ -227,7 +233,8 @@ export function pairByHand({ hosting, addRoom, ice }, seat, where) {
   });
 }
 
-/** The guest's answer to show: its text, with a copy button, to send back to the host. */
+/** The guest's answer to show: its text, with a copy button and its QR code, to send back
+ * to the host. */
 export function showAnswer(where, blob) {
   const box = document.createElement("div");
   box.className = "pair";
@@ -237,9 +244,17 @@ export function showAnswer(where, blob) {
   box.append(copyButton(() => blob));
   where.append(box);
   const word = () => {
-    if (hasWords()) translatePage(box);
+    if (!hasWords()) return;
+    translatePage(box);
+    box.querySelector("svg")?.setAttribute("aria-label", t("remote.pair_answer_qr"));
   };
   onLanguage(word);
   word();
+  // The answer's QR code: a host with a phone scans it and pastes the text its camera reads.
+  // Loaded only here, on a pairing link (an ordinary guest's page loads no QR code).
+  import("./qr.js").then(({ qrCode }) => {
+    box.append(qrCode(blob, ""));
+    word();
+  });
   return box;
 }

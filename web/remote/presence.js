@@ -2,39 +2,16 @@
 // for whom a computer player stands in; what every screen shows about it, and what screen
 // readers hear (joins, leaves, waits, stand-ins).
 //
-// The host keeps the seats (HostSeats): a guest's name and token, whether their page is
-// connected, the level of a computer standing in for them. They are kept in this tab's
-// sessionStorage with the room, so that a host who reloads reopens the same room and the
-// guests' tokens still hold (hosting()). Guests hear of every change as
+// The host keeps the seats (HostClient.seats): a guest's name and token, whether their page
+// is connected, the level of a computer standing in for them. They are kept in this browser
+// with the room (kept.js), so that a host who reloads or opens the table again reopens the
+// same room and the guests' tokens still hold. Guests hear of every change as
 //   {t: "presence", seats: [{seat, name, here, computer}], host: true}
 // and draw the same banner (drawPresence).
 
 import { $, h, redraw } from "../dom.js";
 import { hasWords, onLanguage, say, t } from "../i18n.js";
-import { readJson, writeJson } from "../storage.js";
 import { MAX_NAME_CHARS } from "./wire.js";
-
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-
-/**
- * The room a host's page opens: the one this tab opened before (a reload) when it was for the
- * same guests' seats and relays, with its seats' names, tokens and stand-ins; else the new
- * one the address asked for. Returns {hosting, seats: [[seat, {name, token, computer}]],
- * resumed, fair: the fair deal kept, or null}.
- */
-export function hosting(asked) {
-  const kept = readJson("remote_host").value ?? null; // unreadable or blocked: a new room
-  const fresh = (seat) => [seat, { name: null, token: null, computer: null }];
-  if (!kept || !same(kept.guests, asked.guests) || !same(kept.relays, asked.relays)
-      || typeof kept.room !== "string" || typeof kept.secret !== "string" || !Array.isArray(kept.seats)) {
-    return { hosting: asked, seats: asked.guests.map(fresh), resumed: false, fair: null };
-  }
-  const seats = asked.guests.map((seat) => {
-    const s = kept.seats.find((k) => k?.seat === seat);
-    return s ? [seat, { name: s.name ?? null, token: s.token ?? null, computer: s.computer ?? null }] : fresh(seat);
-  });
-  return { hosting: { ...asked, room: kept.room, secret: kept.secret }, seats, resumed: true, fair: kept.fair ?? null };
-}
 
 /** The guests' seats as every screen is told: [{seat, name, here, computer}]. */
 export function presenceOf(seats) {
@@ -50,15 +27,6 @@ export function readPresence(seats, hello) {
     && (p.name === null || (typeof p.name === "string" && p.name.length <= MAX_NAME_CHARS))
     && typeof p.here === "boolean" && (p.computer === null || (typeof p.computer === "string" && p.computer.length <= 20)));
   return ok ? seats.map(({ seat, name, here, computer }) => ({ seat, name, here, computer })) : null;
-}
-
-/** Keeps the host's room, seats and fair deal ({secret, seeds}: commit.js) for a reload of
- * this tab. */
-export function keep(hostingNow, seats, fair) {
-  const { guests, relays, room, secret } = hostingNow;
-  const kept = [...seats].map(([seat, s]) => ({ seat, name: s.name, token: s.token, computer: s.computer }));
-  // storage blocked: a reload opens a new room (the guests need new links)
-  writeJson("remote_host", { guests, relays, room, secret, seats: kept, fair });
 }
 
 // -- what screen readers hear ------------------------------------------------------------------
@@ -183,7 +151,7 @@ export class HostPresence {
     const said = changes(this._said, now);
     this._said = now;
     if (host.started) announce(said);
-    keep(host.hosting, host.seats, host.fair.kept());
+    host.keep();
     for (const s of host.seats.values()) if (s.peer) host.send(s.peer, { t: "presence", seats: now });
     host.room?.quiet(now.every((p) => p.here));
     this.draw();
