@@ -17,7 +17,7 @@ const client = engine();
 const MARGIN_MS = 80;
 const MIN_WINDOW_MS = 30;
 const MAX_WINDOW_MS = 2_000;
-const THINKING_AFTER_MS = 1_000; // a person who has not played for this long is thinking
+const THINKING_AFTER_MS = 300; // a person who has not played for this long is thinking
 const THINKING_WINDOW_MS = 120;
 const AFTER_GAME_MS = 250;
 

@@ -139,7 +139,10 @@ export class EngineClient {
     const recipe = result?.recipe;
     delete result.recipe; // the client's to keep (client.game): the page draws the view
     if (recipe?.record) {
-      this._saved = { record: recipe.record, settings: recipe.settings, history: recipe.history };
+      // With the work done ahead that a loaded game brought back: a save without it would
+      // lose that work (and, smaller, could fit in a storage too full for the whole game).
+      this._saved = { record: recipe.record, settings: recipe.settings, history: recipe.history,
+        ...(recipe.ahead ? { ahead: recipe.ahead } : {}) };
       return;
     }
     const plays = this._saved?.record?.plays;

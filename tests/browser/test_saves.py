@@ -199,10 +199,19 @@ def test_a_duplicated_tab_does_not_take_the_game_of_the_tab_it_copies(
 
 def test_a_save_that_fails_is_said_at_once_and_no_card_is_lost(page: Page,
                                                                 server_url: str) -> None:
+    # Quick budgets, so that the work done ahead while the person thinks is in the save before
+    # the storage fills: a reload once dropped that work from the game, and the smaller save
+    # then fit where the whole game did not (the banner went away, the work was lost).
+    page.add_init_script("""localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: 200, master_iterations: 5 }))""")
     open_page(page, server_url + "?seed=full-disk&level=random&speed=0")
     play_a_card(page)
     banner = page.locator("[data-save-problem]")
     expect(banner).to_be_hidden()
+    expect(page.locator("html")).to_have_attribute("data-rerun-ahead", "208/208",
+                                                   timeout=TIMEOUT_MS)
+    page.wait_for_function("JSON.parse(localStorage.getItem('calypso.save.v1')).game.ahead",
+                           timeout=TIMEOUT_MS)
     last_good = saved_plays(page)
     assert last_good is not None
     page.evaluate(FILL_STORAGE)
@@ -219,7 +228,11 @@ def test_a_save_that_fails_is_said_at_once_and_no_card_is_lost(page: Page,
     assert saved_plays(page) == played  # kept in the tab meanwhile
     reload(page)
     assert shown_plays(page) == played
-    expect(banner).to_be_visible()  # still full: said again at once
+    # Still full: the last good save stays, work done ahead and all (a save of the game
+    # without that work once fit in its place).
+    stored = page.evaluate("JSON.parse(localStorage.getItem('calypso.save.v1')).game")
+    assert len(stored["record"]["plays"]) == len(last_good) and stored.get("ahead")
+    expect(banner).to_be_visible()  # said again at once
     # Room again: the next move is saved where it belongs, and the page says so.
     page.evaluate(FREE_STORAGE)
     play_a_card(page)

@@ -73,6 +73,10 @@ def test_work_done_ahead_is_kept_across_a_reload_and_not_done_again(
         page.wait_for_selector("html[data-engine-state=ready]", state="attached",
                                timeout=TIMEOUT_MS)
         page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
+        # The game is saved as it is loaded, with that work (it was once saved without it
+        # until new work was done: a second reload then lost it).
+        saved = page.evaluate("JSON.parse(localStorage.getItem('calypso.save.v1')).game.ahead")
+        assert saved and open_data(saved, "ahead") == before
         page.wait_for_function("() => window.__works.length > 0", timeout=TIMEOUT_MS)
         first = page.evaluate("window.__works[0]")
         # The first work reply after the reload finds every card reviewed and the rerun over:
