@@ -152,6 +152,8 @@ def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_repla
     sheet = page.locator("[data-dialog=score_sheet]")
     sheet.get_by_role("button", name="Review this game").click()
     dialog = page.locator("[data-dialog=review]")
+    # The whole game's review, not the last deal's (whose "done" the dialog may still show).
+    expect(dialog.locator("[data-review-total]")).to_have_attribute("data-review-total", "52")
     expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
     expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
     expect(dialog.locator("[data-chart=review-deals] [data-chart-table] tbody tr")).to_have_count(4)

@@ -14,11 +14,9 @@ import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
 import { loadSettings } from "../storage.js";
-import { ASKS, RATE, readIntent } from "./wire.js";
+import { ASKS, ONE_AT_A_TIME, RATE, readIntent } from "./wire.js";
 
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
-// Asks that cost this device's worker a search (a review's cards): one at a time a guest.
-const WORK_ASKS = new Set(["review", "review_next"]);
 
 export class HostClient {
   /** The table the address asks for (readHosting), in the room kept for it if any (kept.js). */
@@ -247,7 +245,7 @@ export class HostClient {
   // card at a time: another review ask meanwhile is refused (busy).
   async _answer(peer, seat, { what, n, fields }) {
     const held = this.seats.get(seat);
-    const work = WORK_ASKS.has(what);
+    const work = ONE_AT_A_TIME[what];
     if (work && held.working) return this._refuse(peer, "busy", n, "a review ask of this seat is in progress", { id: "error.busy" });
     held.working ||= work;
     try {

@@ -32,6 +32,9 @@ export const ASK_FIELDS = {
   review: { deal: (value) => value === null || whole(0)(value), budget: whole(1) },
   review_next: { job: whole(1) },
 };
+/** Whether each ask starts or steps a review, a search of many cards that costs the host's
+ * worker its time: a guest has one such ask at a time (host.js refuses another as busy). */
+export const ONE_AT_A_TIME = { hint: false, review: true, review_next: true };
 /** A peer's messages beyond this are dropped by the host, unanswered: a guest's page paces
  * the asks it makes without a person (a review's cards) well under it. */
 export const RATE = { messages: 20, perMs: 1000 };
