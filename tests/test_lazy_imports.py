@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 LOADED_ON_FIRST_USE = [
     "calypso_core.table.ahead", "calypso_core.table.jobs", "calypso_core.table.rerun",
     "calypso_core.table.reviews", "calypso_core.table.remote", "calypso_core.table.fair",
-    "calypso_core.bots.review", "calypso_core.bots.duplicate",
+    "calypso_core.bots.review", "calypso_core.bots.duplicate", "calypso_core.bots.search",
+    "calypso_core.fastsim",
 ]  # fmt: skip
 
 

@@ -22,7 +22,7 @@ from .base import (
 )
 from .hints import Suggestion, suggest
 from .knowledge import Knowledge
-from .levels import ALL_LEVELS, LEVELS, make_bot
+from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 
 # The review and the duplicate match load at their first use (PEP 562): a game's first deal
 # uses neither, and the page imports the engine from source on a first visit (README,
@@ -70,4 +70,5 @@ __all__ = [
     "run_match",
     "seat_plays",
     "suggest",
+    "think_time",
 ]
