@@ -22,7 +22,14 @@ from .wheel import ENGINE_SITE
 # from source after a restore, it cost a later visit 0.1 s under Node).
 # Nothing here may hold a JavaScript object, or Pyodide refuses to take the snapshot.
 SNAPSHOT_FOLDER = "snapshot"
-SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.bots", "calypso_stdlib_fallback"]
+# The table loads the handlers of a guest's seat (remote) and of the review, the rerun and
+# the work ahead (reviews) at their first request (table/transport.py), which a later
+# visit's first game may be: a friends' table, or a saved game that brings work ahead;
+# likewise the search bots (bots/levels.py), which a saved game's level may need.
+SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.table.remote",
+                    "calypso_core.table.seat_reviews", "calypso_core.table.reviews",
+                    "calypso_core.bots.search",
+                    "calypso_stdlib_fallback"]
 
 
 # Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime

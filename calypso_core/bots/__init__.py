@@ -9,21 +9,45 @@ reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplica
 (docs/review.md), one card at a time.
 """
 
-from .base import MAX_SEARCH_ITERATIONS, Bot, finish, play_game
-from .duplicate import MatchResult, run_match
-from .hints import Suggestion, suggest
-from .knowledge import Knowledge
-from .levels import ALL_LEVELS, LEVELS, make_bot
-from .review import (
+from typing import TYPE_CHECKING, Any
+
+from .base import (
     GRADES,
     MAX_REVIEW_ITERATIONS,
+    MAX_SEARCH_ITERATIONS,
     REVIEW_ITERATIONS,
-    CardReview,
-    CardReviewer,
-    GameReview,
-    review_position,
-    seat_plays,
+    Bot,
+    finish,
+    play_game,
 )
+from .hints import Suggestion, suggest
+from .knowledge import Knowledge
+from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
+
+# The review and the duplicate match load at their first use (PEP 562): a game's first deal
+# uses neither, and the page imports the engine from source on a first visit (README,
+# Start-up). The names are the modules' own, spelled out for the type checker; no name is
+# looked up from text.
+if TYPE_CHECKING:
+    from .duplicate import MatchResult, run_match
+    from .review import CardReview, CardReviewer, GameReview, review_position, seat_plays
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("MatchResult", "run_match"):
+        from . import duplicate
+
+        return duplicate.MatchResult if name == "MatchResult" else duplicate.run_match
+    if name in _REVIEW:
+        from . import review
+
+        return {"CardReview": review.CardReview, "CardReviewer": review.CardReviewer,
+                "GameReview": review.GameReview, "review_position": review.review_position,
+                "seat_plays": review.seat_plays}[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+_REVIEW = ("CardReview", "CardReviewer", "GameReview", "review_position", "seat_plays")
 
 __all__ = [
     "ALL_LEVELS",
@@ -46,4 +70,5 @@ __all__ = [
     "run_match",
     "seat_plays",
     "suggest",
+    "think_time",
 ]

@@ -121,6 +121,23 @@ def _time_limit(value: Any) -> bool:
 # page, a match of the command line): about a minute a move on a slow phone.
 MAX_SEARCH_ITERATIONS = 20_000
 
+# The search levels' clock caps a move (search.py), here so that the page's hello can name
+# them (levels.think_time) without loading the search. The master's is the cap of the search
+# before it got faster and learned to drop cards, so it searches at least as much on every
+# move; in the page the thinking now hides behind the animations at Normal speed
+# (README.md#waiting), where a 0.5 s cap measured no better.
+SEARCH_TIME_LIMITS = {"expert": 0.5, "master": 1.0}
+
+# The review's (review.py) budgets and grades, here so that the page's hello can name them
+# without loading the review. Search iterations per card: a deal's 13 cards in 4-10 s in
+# CPython here and 1.5-1.7x that in Pyodide, the same grade from two seeds for 97% of
+# cards (docs/review.md).
+REVIEW_ITERATIONS = 8000
+# The most iterations a card a review may be asked for: four times its own budget.
+MAX_REVIEW_ITERATIONS = 32_000
+# Grades, worst first: a cost of at least this many points earns the grade.
+GRADES = (("blunder", 100), ("mistake", 50), ("inaccuracy", 20))
+
 SEARCH_SETTINGS: dict[str, Check] = {
     "iterations": _positive_int,
     "time_limit": _time_limit,

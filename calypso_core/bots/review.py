@@ -28,19 +28,18 @@ from ..cards import CARDS, Card
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from ..messages import Message
+
+# The review's budgets and grades are defined in .base, which the page's hello loads, so
+# that announcing them does not load the review (see bots/__init__.py); still its own names.
+from .base import GRADES as GRADES
+from .base import MAX_REVIEW_ITERATIONS as MAX_REVIEW_ITERATIONS
+from .base import REVIEW_ITERATIONS as REVIEW_ITERATIONS
 from .hints import reason_for
 from .knowledge import Knowledge
 from .search import MasterBot, SearchResult
 
-# Search iterations per card: a deal's 13 cards in 4-10 s in CPython here and 1.5-1.7x
-# that in Pyodide, the same grade from two seeds for 97% of cards (docs/review.md).
-REVIEW_ITERATIONS = 8000
-# The most iterations a card a review may be asked for: four times its own budget.
-MAX_REVIEW_ITERATIONS = 32_000
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
-# Grades, worst first: a cost of at least this many points earns the grade.
-GRADES = (("blunder", 100), ("mistake", 50), ("inaccuracy", 20))
 GRADE_NAMES = tuple(name for name, _ in reversed(GRADES))
 
 

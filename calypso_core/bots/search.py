@@ -21,7 +21,7 @@ from ..cards import CARDS, Card
 from ..fastsim import Sim
 from ..game import GameState
 from ..kernel import trumps_by_position
-from .base import SEARCH_SETTINGS, Bot, Check, finish
+from .base import SEARCH_SETTINGS, SEARCH_TIME_LIMITS, Bot, Check, finish
 from .knowledge import Knowledge
 from .policy import evaluate, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
@@ -339,7 +339,7 @@ class ExpertBot(SearchBot):
 
     level = "expert"
     ITERATIONS = 3000
-    TIME_LIMIT = 0.5
+    TIME_LIMIT = SEARCH_TIME_LIMITS["expert"]
 
 
 class MasterBot(SearchBot):
@@ -348,10 +348,7 @@ class MasterBot(SearchBot):
 
     level = "master"
     ITERATIONS = 5000
-    # The clock cap of the search before it got faster and learned to drop cards, so it
-    # searches at least as much on every move; in the page the thinking now hides behind the
-    # animations at Normal speed (README.md#waiting), where a 0.5 s cap measured no better.
-    TIME_LIMIT = 1.0
+    TIME_LIMIT = SEARCH_TIME_LIMITS["master"]
     EXACT_TRICKS = 3
     INFERENCE = True
     # Early drops: a card 3 standard errors behind the leader (or less than a point ahead)

@@ -10,7 +10,7 @@ import random
 from collections.abc import Generator
 from typing import Any
 
-from ..bots import LEVELS, finish, make_bot
+from ..bots import LEVELS, finish, make_bot, think_time
 from ..bots import suggest as suggest_card
 from ..cards import Card, brief_repr
 from ..game import GameState, IllegalMoveError
@@ -30,7 +30,7 @@ def level_facts() -> list[dict[str, Any]]:
     answer at once)."""
     facts = []
     for strength, level in enumerate(LEVELS, 1):
-        think = make_bot(level, 0, random.Random(0)).time_limit
+        think = think_time(level)
         facts.append({
             "key": level,
             "label": words.level_label(level),

@@ -9,11 +9,18 @@ from typing import Any
 from ..cards import brief_repr
 from ..game import new_game as deal
 from ..messages import message
-from . import ahead, jobs
 from .daily import NotDealtYet, check_dealt, daily_date, daily_settings, parse_date, seed_date
 from .errors import ProtocolError
 from .match import Match
-from .session import check_not_a_later_deal, check_size, game_view, match_in_play, start, today
+from .session import (
+    check_not_a_later_deal,
+    check_size,
+    end_jobs,
+    game_view,
+    match_in_play,
+    start,
+    today,
+)
 from .settings import Settings
 
 
@@ -42,7 +49,10 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
     loaded = Match.load(data["record"], data["settings"], history)
     _check_loaded_daily(loaded, data)
     loaded.show(data.get("viewer"))
-    ahead.restore(loaded, data.get("ahead"))
+    if data.get("ahead") is not None:  # work done ahead: its module loads only then
+        from . import ahead
+
+        ahead.restore(loaded, data["ahead"])
     return start(loaded)
 
 
@@ -84,7 +94,7 @@ def next_game(data: dict[str, Any]) -> dict[str, Any]:
     """Start the next game of the match."""
     match = match_in_play("next_game")
     match.next_game()
-    jobs.end_jobs()
+    end_jobs()
     return game_view(match)
 
 

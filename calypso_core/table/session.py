@@ -12,17 +12,24 @@ The handlers themselves, one per request type, are grouped by what they serve: `
 (hello, the rules' examples), ``playing`` (the game in play), ``reading`` (hints, aids,
 records, replays, game files), ``remote`` (a guest's seat, the fair deal) and ``reviews``
 (the review, the master in your seat, work ahead); ``transport.REQUESTS`` names them.
+
+**Loaded on first use.** The review's and the rerun's jobs (``jobs``) and the work done
+ahead (``ahead``) are imported by the requests that start them (``reviews``, a ``load`` that
+brings work ahead), not by a game's first deal: the page imports the engine from source on
+a first visit (README, Start-up). A module never imported holds no job and no work, so
+``reset``, ``start`` and ``recipe`` ask it only once it is loaded (``_loaded``).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 from ..game import GameState
 from ..messages import message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record
-from . import ahead, jobs, words
+from . import words
 from .aids import memory_aids
 from .daily import daily_date, future_deal, local_today
 from .errors import ProtocolError
@@ -48,8 +55,27 @@ def reset() -> None:
     """Forget the match in play and the jobs (for tests)."""
     _session.match = None
     _session.aids_for = _session.aids = None
-    jobs.reset()
-    ahead.reset()
+    if _loaded("jobs"):
+        from . import jobs
+
+        jobs.reset()
+    if _loaded("ahead"):
+        from . import ahead
+
+        ahead.reset()
+
+
+def _loaded(module: str) -> bool:
+    """Whether this package's ``module`` has been imported (see the module's docstring)."""
+    return f"{__package__}.{module}" in sys.modules
+
+
+def end_jobs() -> None:
+    """End the review's and the rerun's jobs, if any was ever started (a game starts)."""
+    if _loaded("jobs"):
+        from . import jobs
+
+        jobs.end_jobs()
 
 
 def match_in_play(kind: str) -> Match:
@@ -97,7 +123,11 @@ def recipe_since(mark: _Mark | None) -> dict[str, Any]:
 
 def recipe(match: Match) -> dict[str, Any]:
     """The match's recipe {record, settings, history}, and ``ahead`` when work was done ahead."""
-    kept = ahead.kept(match)
+    kept = None
+    if _loaded("ahead"):
+        from . import ahead
+
+        kept = ahead.kept(match)
     return {**match.save(), **({"ahead": kept} if kept is not None else {})}
 
 
@@ -105,7 +135,7 @@ def start(match: Match) -> dict[str, Any]:
     """Make ``match`` the match in play and reply with its whole view."""
     _session.match = match
     _session.aids_for = _session.aids = None
-    jobs.end_jobs()
+    end_jobs()
     return game_view(match, table=True)
 
 

@@ -21,6 +21,14 @@ played after them, with ``deck`` when the game's end unseals it), or only ``read
 a friends' table sends its guests their views after each one). ``hello`` announces both as
 ``requests``, so the page keeps the recipe and the guests' views by following the engine,
 with no list of its own; tests/test_effects.py holds every request to its declaration.
+
+**Loaded on first use.** The handlers of ``remote`` (a guest's seat, the fair deal) and
+``reviews`` (the review, the rerun, work ahead, and with them ``jobs``, ``ahead``, ``rerun``,
+``fair`` and the bots' review) are imported at the first request that needs them, not with
+the table: a game's first deal uses none of them, and the page imports the engine from
+source on a first visit (README, Start-up). Their entries in ``REQUESTS`` are declared here
+like the others (effect, view flag, keys); only the function behind them waits. The import
+is a plain one inside a function, so the type checker follows it.
 """
 
 from __future__ import annotations
@@ -33,7 +41,7 @@ from ..cards import brief_repr
 from ..jsontext import MAX_NESTING, loads, nests_too_deeply, top_level_id
 from ..messages import message
 from ..record import MAX_RECORD_BYTES
-from . import facts, playing, reading, remote, reviews, seat_reviews, session
+from . import facts, playing, reading, session
 from .errors import ProtocolError
 
 PROTOCOL_VERSION = facts.PROTOCOL_VERSION
@@ -67,6 +75,40 @@ def _hello(data: dict[str, Any]) -> dict[str, Any]:
                          for kind, request in REQUESTS.items()}}
 
 
+def _remote_handlers() -> dict[str, Handler]:
+    from . import remote, seat_reviews
+
+    return {"seat_view": remote.seat_view, "seat_play": remote.seat_play,
+            "seat_stand_in": remote.seat_stand_in, "seat_hint": remote.seat_hint,
+            "seat_review": seat_reviews.seat_review,
+            "seat_review_next": seat_reviews.seat_review_next,
+            "fair_deal": remote.fair_deal, "fair_check": remote.fair_check}
+
+
+def _reviews_handlers() -> dict[str, Handler]:
+    from . import reviews
+
+    return {"review": reviews.review, "review_next": reviews.review_next,
+            "rerun": reviews.rerun, "rerun_next": reviews.rerun_next, "work": reviews.work}
+
+
+def _remote(kind: str) -> Handler:
+    return _on_first_use(_remote_handlers, kind)
+
+
+def _reviews(kind: str) -> Handler:
+    return _on_first_use(_reviews_handlers, kind)
+
+
+def _on_first_use(handlers: Callable[[], dict[str, Handler]], kind: str) -> Handler:
+    """Request ``kind``'s handler from ``handlers``' module, imported at the first call."""
+
+    def handler(data: dict[str, Any]) -> Any:
+        return handlers()[kind](data)
+
+    return handler
+
+
 REQUESTS: dict[str, Request] = {
     "hello": Request(_hello, frozenset(), "reads"),
     "new_game": Request(playing.new_game, frozenset(
@@ -76,17 +118,17 @@ REQUESTS: dict[str, Request] = {
     "play": Request(playing.play, frozenset({"card"}), "changes", view=True),
     "step": Request(playing.step, frozenset(), "changes", view=True),
     "reveal": Request(reading.reveal, frozenset({"seat"}), "reads", view=True),
-    "seat_view": Request(remote.seat_view, frozenset({"seat"}), "reads", view=True),
-    "seat_play": Request(remote.seat_play, frozenset({"seat", "card"}), "changes", view=True),
-    "seat_stand_in": Request(remote.seat_stand_in, frozenset({"seat", "level"}), "reads",
+    "seat_view": Request(_remote("seat_view"), frozenset({"seat"}), "reads", view=True),
+    "seat_play": Request(_remote("seat_play"), frozenset({"seat", "card"}), "changes", view=True),
+    "seat_stand_in": Request(_remote("seat_stand_in"), frozenset({"seat", "level"}), "reads",
                              view=True),
-    "seat_hint": Request(remote.seat_hint, frozenset({"seat"}), "reads"),
-    "seat_review": Request(seat_reviews.seat_review,
-                           frozenset({"seat", "deal", "budget", "seed"}), "reads"),
-    "seat_review_next": Request(seat_reviews.seat_review_next, frozenset({"seat", "job"}),
+    "seat_hint": Request(_remote("seat_hint"), frozenset({"seat"}), "reads"),
+    "seat_review": Request(_remote("seat_review"), frozenset({"seat", "deal", "budget", "seed"}),
+                           "reads"),
+    "seat_review_next": Request(_remote("seat_review_next"), frozenset({"seat", "job"}),
                                 "reads"),
-    "fair_deal": Request(remote.fair_deal, frozenset({"host", "guests"}), "reads"),
-    "fair_check": Request(remote.fair_check,
+    "fair_deal": Request(_remote("fair_deal"), frozenset({"host", "guests"}), "reads"),
+    "fair_check": Request(_remote("fair_check"),
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
     "next_game": Request(playing.next_game, frozenset(), "starts", view=True),
     "hint": Request(reading.hint, frozenset(), "reads"),
@@ -100,12 +142,12 @@ REQUESTS: dict[str, Request] = {
     "import": Request(reading.import_file, frozenset({"text"}), "reads"),
     "examples": Request(facts.examples, frozenset(), "reads"),
     "daily": Request(playing.daily, frozenset({"date", "practice"}), "starts", view=True),
-    "review": Request(reviews.review, frozenset({"record", "seat", "deal", "budget", "seed"}),
+    "review": Request(_reviews("review"), frozenset({"record", "seat", "deal", "budget", "seed"}),
                       "reads"),
-    "review_next": Request(reviews.review_next, frozenset({"job"}), "reads"),
-    "rerun": Request(reviews.rerun, frozenset({"iterations"}), "reads"),
-    "rerun_next": Request(reviews.rerun_next, frozenset({"job"}), "reads"),
-    "work": Request(reviews.work, frozenset({"ms", "budget", "iterations"}), "reads"),
+    "review_next": Request(_reviews("review_next"), frozenset({"job"}), "reads"),
+    "rerun": Request(_reviews("rerun"), frozenset({"iterations"}), "reads"),
+    "rerun_next": Request(_reviews("rerun_next"), frozenset({"job"}), "reads"),
+    "work": Request(_reviews("work"), frozenset({"ms", "budget", "iterations"}), "reads"),
 }
 
 reset = session.reset
