@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import statistics
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +31,20 @@ def test_a_master_against_the_same_code_draws_every_board(vs_frozen: ModuleType)
     assert len(row["ms"]["a"]) > 50 and len(row["ms"]["b"]) > 50
     assert sorted(row["iterations"]["a"]) == sorted(row["iterations"]["b"])
     assert len(row["iterations"]["a"]) == len(row["ms"]["a"])
+
+
+def test_a_variant_that_plays_on_past_its_budget_shows_it_in_its_iterations(
+    vs_frozen: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A's CLOSE_BUDGET lets it spend up to three times its budget where cards still race; the
+    # board's record says what each side spent, which is how the budgets are compared.
+    class CloseMaster(MasterBot):
+        CLOSE_BUDGET = 3.0
+
+    monkeypatch.setattr(vs_frozen, "MasterBot", CloseMaster)  # A's only; B is today's
+    row = vs_frozen.play_board(calypso_core.bots, seed=3, board=0, a_iters=6, b_iters=6)
+    a, b = (statistics.median(row["iterations"][side]) for side in "ab")
+    assert a >= 18 > b  # a layout at a time, so each side may overrun its end by one
 
 
 def test_the_frozen_master_is_the_commit_s_code_under_another_name(
