@@ -112,6 +112,21 @@ def test_a_log_of_another_match_is_refused_naming_what_differs(
     assert calls == [0] and len(log.read_text().splitlines()) == 1
 
 
+def test_a_log_from_before_an_option_existed_resumes_with_the_option_off(
+    vs_frozen: ModuleType, tmp_path: Path
+) -> None:
+    log = tmp_path / "boards.log"
+    key = {"label": "", "seed": 1, "frozen": "frozen_x", "a_iterations": 7, "b_iterations": 7,
+           "a_settings": vs_frozen.search_settings(MasterBot)}  # fmt: skip
+    old = {**key, "a_settings": dict(key["a_settings"])}
+    del old["a_settings"]["CLOSE_BUDGET"]  # the log of a run begun before CLOSE_BUDGET
+    log.write_text(json.dumps({**old, "board": 0}) + "\n")
+    assert list(vs_frozen.read_log(log, key)) == [0]
+    # With the option set the same log is of another match.
+    with pytest.raises(SystemExit, match=r"a_settings\.CLOSE_BUDGET None in the log, 1\.0 now"):
+        vs_frozen.read_log(log, key, frozenset({"CLOSE_BUDGET"}))
+
+
 def test_a_line_cut_short_by_a_kill_is_dropped_and_its_board_played_again(
     vs_frozen: ModuleType,
     tmp_path: Path,
