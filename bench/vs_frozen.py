@@ -128,9 +128,13 @@ def search_settings(bot: type) -> dict[str, Any]:
             if isinstance(v, plain) and n not in ("ITERATIONS", "TIME_LIMIT")}  # fmt: skip
 
 
-def read_log(log: Path, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
+def read_log(
+    log: Path, key: dict[str, Any], overridden: frozenset[str] = frozenset()
+) -> dict[int, dict[str, Any]]:
     """The boards of the match in ``log`` by number; refused if the log is of another match.
 
+    A constant of A that the log does not name was added to the code after the run began;
+    options are added off, so the log matches it at its default, not when ``overridden``.
     A last line without its newline was cut short by a kill: it is dropped from the file.
     """
     if not log.exists():
@@ -145,6 +149,8 @@ def read_log(log: Path, key: dict[str, Any]) -> dict[int, dict[str, Any]]:
         try:
             row = json.loads(line)
             theirs = {k: row[k] for k in key}
+            added = key["a_settings"].keys() - theirs["a_settings"].keys() - overridden
+            theirs["a_settings"] |= {name: key["a_settings"][name] for name in added}
             board = int(row["board"])
         except (ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"{log}, line {number}: {error!r}") from None
@@ -218,7 +224,7 @@ def main() -> int:
     key = {"label": args.label, "seed": args.seed, "frozen": frozen.__name__.split(".")[0],
            "a_iterations": args.a_iterations, "b_iterations": args.b_iterations,
            "a_settings": search_settings(MasterBot)}  # fmt: skip
-    rows = read_log(args.log, key) if args.log else {}
+    rows = read_log(args.log, key, frozenset(overrides)) if args.log else {}
     boards = range(args.first, args.first + args.boards)
     rows = {i: r for i, r in rows.items() if i in boards}
     if rows:

@@ -19,7 +19,7 @@ from calypso_core.bots import make_bot
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
-from calypso_core.bots.search import SearchBot, _harshest, _misses, _Race, _replays
+from calypso_core.bots.search import MasterBot, SearchBot, _harshest, _misses, _Race, _replays
 from calypso_core.fastsim import Sim
 
 
@@ -240,6 +240,56 @@ def test_the_master_without_drops_values_every_card_in_every_layout() -> None:
         assert all(len(row) == len(legal) for _, row in result.samples)
     assert any(math.isnan(value) for value in found[True])
     assert not any(math.isnan(value) for value in found[False])
+
+
+class CloseMaster(MasterBot):
+    """The master that goes on past its budget, up to three times it, while cards race."""
+
+    CLOSE_BUDGET = 3.0
+
+
+def test_past_its_budget_the_master_plays_on_only_the_cards_still_racing() -> None:
+    # The same search as today's master up to the budget (same layouts, same values), then
+    # more layouts for the cards not yet separated, never past three times the budget.
+    extended = 0
+    for state in positions(4, every=7)[5:15]:
+        legal = state.legal_moves()
+        if len(legal) < 3:
+            continue
+        seat = state.to_move
+        found = {}
+        for kind in (MasterBot, CloseMaster):
+            searcher = kind(seat, random.Random(1), iterations=120, time_limit=None)
+            searcher.choose(state.observation(seat), legal)
+            assert searcher.last_result is not None
+            found[kind] = searcher.last_result
+        today, close = found[MasterBot], found[CloseMaster]
+        assert close.iterations < 3 * 120 + len(legal)
+        shared = len(today.samples)
+        assert repr(close.samples[:shared]) == repr(today.samples)  # NaN for dropped cards
+        if close.iterations > today.iterations:
+            extended += 1
+            assert today.iterations >= 120  # it spent its budget without settling
+            racing = [i for i, v in enumerate(close.samples[shared - 1][1]) if v == v]
+            assert len(racing) > 1
+            for _, row in close.samples[shared:]:
+                played = [i for i, v in enumerate(row) if v == v]
+                assert set(played) <= set(racing) and played
+        else:
+            assert close.best == today.best
+    assert extended >= 2
+
+
+def test_the_master_playing_on_is_the_same_for_the_same_seed() -> None:
+    state = positions(4, every=7)[8]
+    seat = state.to_move
+    found = []
+    for seed in (1, 1, 2):
+        searcher = CloseMaster(seat, random.Random(seed), iterations=120, time_limit=None)
+        searcher.choose(state.observation(seat), state.legal_moves())
+        assert searcher.last_result is not None
+        found.append(repr(searcher.last_result.samples))
+    assert found[0] == found[1] != found[2]
 
 
 def test_the_harshest_factor_that_keeps_the_effective_number_is_chosen() -> None:

@@ -22,7 +22,7 @@ from calypso_core.bots import (
 )
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.sampler import sample_layout
-from calypso_core.bots.search import SearchBot
+from calypso_core.bots.search import MasterBot, SearchBot
 from calypso_core.messages import LANGUAGES, message, render
 
 RULE_VARIANTS = [
@@ -218,6 +218,34 @@ def test_redealing_hidden_cards_never_changes_the_move(level: str) -> None:
             assert again == expected
             checked += 1
     assert checked >= 18
+
+
+class CloseMaster(MasterBot):
+    """The master that plays on past its budget while cards race (an option for issue 28)."""
+
+    CLOSE_BUDGET = 3.0
+
+
+def test_the_master_playing_on_where_cards_are_close_does_not_peek_either() -> None:
+    # Enough budget for its drops to start (20 layouts), so that playing on past the budget
+    # happens; a re-deal of the hidden cards must not change how long it plays on, either.
+    rng = random.Random(2024)
+    checked = played_on = 0
+    for state in positions(3, 12):
+        seat = state.to_move
+        if len(state.legal_moves()) < 2:
+            continue
+        first = CloseMaster(seat, random.Random(99), iterations=60, time_limit=None)
+        expected = first.choose(state.observation(seat), state.legal_moves())
+        assert first.last_result is not None
+        spent = first.last_result.iterations
+        played_on += spent > 60 + len(state.legal_moves())
+        for other in [replay(state, rehide(state, seat, rng)) for _ in range(2)]:
+            again = CloseMaster(seat, random.Random(99), iterations=60, time_limit=None)
+            assert again.choose(other.observation(seat), other.legal_moves()) == expected
+            assert again.last_result is not None and again.last_result.iterations == spent
+            checked += 1
+    assert checked >= 10 and played_on >= 1
 
 
 def test_the_redeal_test_would_catch_a_peeking_bot() -> None:

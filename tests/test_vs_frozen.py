@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import random
+import statistics
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +31,20 @@ def test_a_master_against_the_same_code_draws_every_board(vs_frozen: ModuleType)
     assert len(row["ms"]["a"]) > 50 and len(row["ms"]["b"]) > 50
     assert sorted(row["iterations"]["a"]) == sorted(row["iterations"]["b"])
     assert len(row["iterations"]["a"]) == len(row["ms"]["a"])
+
+
+def test_a_variant_that_plays_on_past_its_budget_shows_it_in_its_iterations(
+    vs_frozen: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A's CLOSE_BUDGET lets it spend up to three times its budget where cards still race; the
+    # board's record says what each side spent, which is how the budgets are compared.
+    class CloseMaster(MasterBot):
+        CLOSE_BUDGET = 3.0
+
+    monkeypatch.setattr(vs_frozen, "MasterBot", CloseMaster)  # A's only; B is today's
+    row = vs_frozen.play_board(calypso_core.bots, seed=3, board=0, a_iters=6, b_iters=6)
+    a, b = (statistics.median(row["iterations"][side]) for side in "ab")
+    assert a >= 18 > b  # a layout at a time, so each side may overrun its end by one
 
 
 def test_the_frozen_master_is_the_commit_s_code_under_another_name(
@@ -95,6 +110,21 @@ def test_a_log_of_another_match_is_refused_naming_what_differs(
     with pytest.raises(SystemExit, match=r"b_iterations 5000 in the log, 9 now"):
         vs_frozen.main()
     assert calls == [0] and len(log.read_text().splitlines()) == 1
+
+
+def test_a_log_from_before_an_option_existed_resumes_with_the_option_off(
+    vs_frozen: ModuleType, tmp_path: Path
+) -> None:
+    log = tmp_path / "boards.log"
+    key = {"label": "", "seed": 1, "frozen": "frozen_x", "a_iterations": 7, "b_iterations": 7,
+           "a_settings": vs_frozen.search_settings(MasterBot)}  # fmt: skip
+    old = {**key, "a_settings": dict(key["a_settings"])}
+    del old["a_settings"]["CLOSE_BUDGET"]  # the log of a run begun before CLOSE_BUDGET
+    log.write_text(json.dumps({**old, "board": 0}) + "\n")
+    assert list(vs_frozen.read_log(log, key)) == [0]
+    # With the option set the same log is of another match.
+    with pytest.raises(SystemExit, match=r"a_settings\.CLOSE_BUDGET None in the log, 1\.0 now"):
+        vs_frozen.read_log(log, key, frozenset({"CLOSE_BUDGET"}))
 
 
 def test_a_line_cut_short_by_a_kill_is_dropped_and_its_board_played_again(

@@ -88,6 +88,12 @@ class SearchBot(Bot):
     DROP_Z: ClassVar[float | None] = None
     DROP_MARGIN: ClassVar[float] = 1.0
     DROP_AFTER: ClassVar[int] = 20
+    # With drops, a search whose budget is spent while two or more cards are still in the
+    # running goes on with them alone, up to this multiple of the budget (the clock cap
+    # still ends it): playouts where the candidates are close, none where one card stands
+    # out. 1.0: the budget is the end. No level uses it until a long run says it pays
+    # (docs/bots.md, issue 28).
+    CLOSE_BUDGET: ClassVar[float] = 1.0
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
@@ -132,6 +138,10 @@ class SearchBot(Bot):
         spent = 0
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
+        # Past the budget only cards still racing get playouts, and one left ends the search.
+        limit = self.iterations
+        if race is not None:
+            limit = max(limit, int(limit * self.CLOSE_BUDGET))
         rng = self.rng
         replays = _replays(k) if self.inference else []
         miss_weight = self.MISS_WEIGHT
@@ -143,7 +153,7 @@ class SearchBot(Bot):
                 pilot.append((sim, _misses(k, replays, hands)))
             miss_weight = _harshest([m for _, m in pilot], self.MISS_WEIGHTS, self.ESS_FLOOR)
             pilot.reverse()
-        while spent < self.iterations:
+        while spent < limit:
             if pilot:
                 sim, misses = pilot.pop()
                 weight = miss_weight**misses
@@ -183,7 +193,7 @@ class SearchBot(Bot):
             now = time.perf_counter()
             if self.time_limit is not None and used + now - resumed > self.time_limit:
                 break
-            if spent < self.iterations:
+            if spent < limit:
                 used += now - resumed
                 yield
                 resumed = time.perf_counter()
