@@ -6,12 +6,12 @@ Opens the game's page as bench/firstvisit.py does (fresh context, through bench/
 link) and prints, in milliseconds from navigation, every request of the page and of the
 engine's worker (Resource Timing: when it was asked for, when its first and last bytes came,
 the bytes it took) and the phases both mark (``calypso:*`` performance marks: the worker's
-start, the runtime's loader in, ``loadPyodide`` resolved, the wheel in, the engine imported;
-the page's hello and first deal), then the moment the hand became playable. ``--bare`` does
-the same for the bare ``loadPyodide()`` page first; ``--later`` then reloads the page once the
-service worker has cached the build, as a later visit (its worker marks the snapshot read,
-checked and unzipped before the runtime). The worker's clock is moved onto the
-page's by their ``performance.timeOrigin``.
+start, the runtime's loader in, the .wasm instantiated, ``loadPyodide`` resolved, the wheel
+in, the engine imported; the page's hello and first deal), then the moment the hand became
+playable. ``--bare`` does the same for the bare ``loadPyodide()`` page first; ``--later`` then
+reloads the page once the service worker has cached the build, as a later visit (its worker
+marks the snapshot read, checked and unzipped before the runtime). The worker's clock is
+moved onto the page's by their ``performance.timeOrigin``.
 """
 
 from __future__ import annotations

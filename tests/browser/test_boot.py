@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import importlib
+import itertools
 import json
 import re
 import shutil
@@ -130,6 +131,23 @@ def test_a_first_visit_starts_plainly_and_a_later_one_from_the_snapshot_kept_off
     assert not [w for w in warnings if SNAPSHOT_WARNING in w], warnings
     # The game's own standard library was enough, on both visits.
     assert full_stdlib == [], full_stdlib
+
+
+def test_a_first_visit_asks_for_the_wasm_then_the_standard_library_then_the_wheel(
+    page: Page, dist_dir: Path, server_url: str, boot: Boot
+) -> None:
+    # Each is asked for once the one before it is in (web/worker.js, linkOrder), so the
+    # .wasm has the link to itself until Python's start can begin.
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    assert boot(page, server_url + QUERY) == "ready"
+    [worker] = page.workers
+    times: dict[str, list[float]] = worker.evaluate("""() => Object.fromEntries(
+        performance.getEntriesByType("resource")
+          .map((e) => [e.name, [e.startTime, e.responseEnd]]))""")
+    order = [server_url + path
+             for path in ("pyodide/pyodide.asm.wasm", info["stdlib"], info["engine_wheel"])]
+    for before, after in itertools.pairwise(order):
+        assert times[after][0] >= times[before][1], (before, after, times)
 
 
 def requests_of(page: Page, url: str) -> list[str]:
