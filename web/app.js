@@ -45,7 +45,7 @@ function draw() {
     showCut: true,
     review: app.review,
     offer: app.offer,
-    master: rerun.current(),
+    master: app.master,
   };
   // The panels first: render() ends by focusing the hand, which lays the page out, so every
   // change should be in by then.
