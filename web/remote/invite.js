@@ -6,6 +6,12 @@
 import { DEFAULT_RELAYS, parseRelays } from "./relays.js";
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/; // a room's id and its secret
+// The seats' names in these addresses, by seat number. They are the engine's seat keys (its
+// hello's seats; tests/test_web_sources.py holds the two equal), written here because a
+// guest's page has no engine of its own: it learns the hello from the host only once seated,
+// yet before that it must read which seat the link is for, word it ("Take the North seat")
+// and ask the host for it by number (join). The host's page reads ?remote= with the same
+// names, and writes them into the links it hands out, so both ends read one address format.
 export const SEAT_KEYS = ["north", "east", "south", "west"];
 
 function randomId(bytes = 16) {
