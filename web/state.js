@@ -191,8 +191,8 @@ export function setLanguageShown(code) {
   state.language = code;
 }
 
-/** The save this tab plays ({id, link}), or its link only (link: the link it was dealt by,
- * or null once the game is no longer the link's). */
+/** The save this tab plays: {id, link} (link: {key, seed} of the link its game was dealt by,
+ * or null). */
 export function setSave(save) {
   state.save = save;
 }

@@ -100,6 +100,6 @@ export function end() {
   box().removeEventListener("keydown", keys);
   const { focus, then } = app.tourEnd;
   setTourEnd(null, null);
-  if (focus instanceof HTMLElement && focus.isConnected) focus.focus({ preventScroll: true });
+  if (focus?.isConnected) focus.focus({ preventScroll: true });
   then?.();
 }
