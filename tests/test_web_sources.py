@@ -1,5 +1,6 @@
 """Rules the page's modules keep, read from their sources (web/, the friends' table too):
-one module owns the page's state, one owns the browser's storage, and the page repeats no
+one module owns the page's state (no other keeps state of its own at its top level, but for
+the handles listed with their reasons), one owns the browser's storage, and the page repeats no
 clamp of the deal the engine sends, nor a list of request types (hello declares what each
 does), nor the number of seats or their numbers (hello's seats), the match lengths or the
 suits (the engine judges saved settings: check_settings), and decides nothing from an error's
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from calypso_core.table.facts import hello
 from calypso_core.table.transport import REQUESTS
 
 WEB = Path(__file__).resolve().parents[1] / "web"
@@ -99,6 +101,104 @@ def test_the_state_check_fires_on_every_way_to_assign() -> None:
     assert [state_writes(line) for line in reads] == [[]] * len(reads)
 
 
+# What a module other than state.js may keep at its top level, and why it is not the page's
+# state: nothing is drawn from it, and it is a handle on the browser, a request in flight, a
+# cache of something static, or a hook wired once at start-up. The worker's and the service
+# worker's modules run in threads of their own, not the page's.
+NOT_PAGE_STATE = {
+    "ahead.js": {"work": "the work-ahead loop's bookkeeping (the engine's last reply); not drawn",
+                 "queue": "the work-ahead loops waiting their turn (requests in flight)"},
+    "cards.js": {"indexes": "a cache: each list of cards indexed once"},
+    "early-worker.js": {"early": "the worker started before the page's modules load",
+                        "held": "the events it sent until the engine's client takes it over"},
+    "engine-client.js": {"shared": "the one connection to the engine"},
+    "flow.js": {"after": "hooks set once at start-up (app.js)"},
+    "i18n.js": {"catalog": "the static catalog of app.language, loaded with it",
+                "plurals": "the plural rules of app.language, set with it",
+                "numbers": "the number format of app.language, set with it",
+                "parsed": "a cache: the catalog's templates parsed so far",
+                "listeners": "hooks set once at start-up"},
+    "panels.js": {"scrollPending": "elements to scroll in the next frame (a draw's own work)"},
+    "rerun.js": {"holds": "the review's holds on the worker (requests in flight)",
+                 "waiting": "the master's loop waiting for the holds to end"},
+    "saves.js": {"locks": "the browser's Web Locks this tab holds, to release"},
+    "sound.js": {"context": "the browser's AudioContext, made at the first sound"},
+    "sw-register.js": {"reloading": "a once-only guard of the page's reload for a new build",
+                       "waiting": "the new build's service worker, a browser handle"},
+    "remote/presence.js": {"said": "a log of what screen readers were told, for the tests"},
+    "sw.js": {"*": "the service worker's thread"},
+    "worker.js": {"*": "the engine's worker thread"},
+}
+
+# A declaration at a module's top level (a statement at the start of a line): a ``let`` or
+# ``var``, or a ``const`` bound to an object, array, Map or Set that the module then changes.
+_TOP_LET = re.compile(r"^(?:export\s+)?(?:let|var)\s+([A-Za-z_$][\w$]*)", re.MULTILINE)
+_TOP_CONTAINER = re.compile(
+    r"^(?:export\s+)?const\s+([A-Za-z_$][\w$]*)\s*=\s*(?:\{|\[|new\s+(?:Weak)?(?:Map|Set)\b)",
+    re.MULTILINE)
+
+
+_MEMBER = r"(?:\s*\.\s*[A-Za-z_$][\w$]*|\s*\[[^\]]*\])"
+_ASSIGN = r"\s*(?:[-+*/%&|^]|\*\*|\?\?|&&|\|\|)?=(?!=)"
+_CHANGERS = r"push|pop|shift|unshift|splice|set|add|delete|clear|sort|reverse|fill"
+
+
+def _changes(name: str, code: str) -> bool:
+    """Whether the code changes the object bound to ``name``: assigns into it, pushes, sets,
+    adds, deletes or clears."""
+    bare = re.escape(name)
+    n = rf"(?<![\w$.]){bare}"
+    return re.search(
+        rf"{n}{_MEMBER}+{_ASSIGN}|{n}{_MEMBER}+\s*(?:\+\+|--)"
+        rf"|{n}\s*\.\s*(?:{_CHANGERS})\s*\("
+        rf"|\bdelete\s+{bare}\b|\bObject\.assign\(\s*{bare}\b", code) is not None
+
+
+def module_state(source: str) -> list[str]:
+    """The names a module keeps as state of its own at its top level: each ``let``/``var``,
+    and each object, array, Map or Set bound by a ``const`` that the module changes."""
+    code = code_of(source)
+    return (_TOP_LET.findall(code)
+            + [name for name in _TOP_CONTAINER.findall(code) if _changes(name, code)])
+
+
+def test_no_module_but_the_state_module_keeps_state_of_its_own() -> None:
+    found: dict[str, list[str]] = {}
+    for name, source in modules().items():
+        allowed = NOT_PAGE_STATE.get(name, {})
+        kept = [] if name == STATE_OWNER or "*" in allowed else [
+            variable for variable in module_state(source) if variable not in allowed]
+        if kept:
+            found[name] = kept
+    assert found == {}
+
+
+def test_every_name_the_module_state_check_allows_is_still_kept() -> None:
+    # A reason for a name that is gone would let a new variable of that name in unseen.
+    sources = modules()
+    stale = {module: sorted(set(names) - {"*"} - set(module_state(sources[module])))
+             for module, names in NOT_PAGE_STATE.items()}
+    assert {module: names for module, names in stale.items() if names} == {}
+
+
+def test_the_module_state_check_fires_on_a_planted_variable() -> None:
+    planted = ["let offer = null;", "export let current = 0;", "var lang = 'en';",
+               "const review = { running: false };\nfunction f() { review.running = true; }",
+               "const moves = [];\nfunction f(m) { moves.push(m); }",
+               "const seen = new Map();\nexport const see = (k) => seen.set(k, 1);",
+               "const rerun = { done: 0 };\nconst f = () => { rerun.done++; };",
+               "const o = { a: 1 };\nObject.assign(o, { a: 2 });"]
+    assert [len(module_state(source)) for source in planted] == [1] * len(planted), [
+        (source, module_state(source)) for source in planted if len(module_state(source)) != 1]
+    others = ["function f() {\n  let x = 1;\n  return x;\n}", "const LIMITS = { a: 1 };",
+              "const KEYS = ['a', 'b'];\nconst k = KEYS.includes(x);", "// let x = 1;",
+              "const o = { a: 1 };\nconst b = o.a === 2;", "const app2 = { a: 1 };\nx.app2.a = 2;"]
+    assert [module_state(source) for source in others] == [[]] * len(others)
+    # And on the module's own source with a line of state planted in it.
+    source = (WEB / "review.js").read_text() + "\nlet planted = null;\n"
+    assert module_state(source) == ["planted"]
+
+
 def test_only_the_storage_module_touches_the_browsers_storage() -> None:
     # The worker keeps nothing in the browser's storage (the engine's recipe reaches the page
     # in its replies and is saved from here); sw.js keeps the site's files in the Cache API,
@@ -156,6 +256,18 @@ def test_the_page_repeats_no_seat_count_suit_list_or_error_code() -> None:
     # engine (check_settings), and a refusal says what it means (input, no_game, text).
     found = {name: engine_facts(source) for name, source in modules().items()}
     assert {name: facts for name, facts in found.items() if facts} == {}
+
+
+def test_the_remote_tables_addresses_name_the_seats_by_the_engines_keys() -> None:
+    # A guest's page reads its seat from the invitation before it has any hello (the host
+    # sends it once the seat is taken): the address's names are the engine's seat keys.
+    source = code_of((WEB / "remote" / "invite.js").read_text())
+    written = re.search(r"export const SEAT_KEYS = \[([^\]]*)\]", source)
+    assert written is not None
+    assert re.findall(r'"([a-z]+)"', written.group(1)) == [s["key"] for s in hello({})["seats"]]
+    others = {name: re.findall(r"""['"](?:north|east|south|west)['"]""", code_of(text))
+              for name, text in modules().items() if name != "remote/invite.js"}
+    assert {name: found for name, found in others.items() if found} == {}
 
 
 def test_the_engine_fact_check_fires_on_each_line_it_replaced() -> None:

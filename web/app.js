@@ -43,8 +43,9 @@ function draw() {
     chosen: app.chosen,
     undoAllowed: app.prefs.undo,
     showCut: true,
-    review: review.current(),
-    master: rerun.current(),
+    review: app.review,
+    offer: app.offer,
+    master: app.master,
   };
   // The panels first: render() ends by focusing the hand, which lays the page out, so every
   // change should be in by then.
@@ -121,7 +122,7 @@ const INTENTS = {
     const target = review.replayTarget(value);
     if (target) replay.openReplay(target);
   },
-  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 }, app.hello)),
+  replay_costly: () => replay.replayGoTo(review.nextCostly(app.replay?.position ?? { tricks: 0 }, app.hello, app.review)),
   master_replay: () => {
     const record = rerun.masterRecord();
     if (record) replay.openReplay({ record });

@@ -10,13 +10,16 @@
 // browser's preferred languages, else English. setLanguage() switches at once: it fills
 // every [data-i18n…] element of the page and tells onLanguage() listeners to redraw the rest.
 
+import { app, setLanguageShown } from "./state.js";
 import { readText, writeText } from "./storage.js";
 
 export const LANGUAGES = ["en", "ru"];
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const KINDS = new Set(["seat", "card", "suit", "rank", "level"]);
 
-let lang = "en";
+// The language is the page's state (app.language). What follows is derived from it and
+// replaced with it in setLanguage(): its catalog (a static file), its plural rules and number
+// format, and the templates parsed so far; the listeners are wired once at start-up.
 let catalog = {};
 let plurals = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
@@ -25,7 +28,7 @@ const listeners = new Set();
 
 /** The language the page speaks now: "en" or "ru". */
 export function language() {
-  return lang;
+  return app.language;
 }
 
 /** Whether a catalog is loaded (until then the page shows the English words of its HTML). */
@@ -64,7 +67,7 @@ export async function setLanguage(code, { save = false } = {}) {
     console.warn(`Calypso: the ${code} words could not be loaded: ${error.message}`);
     return false;
   }
-  lang = code;
+  setLanguageShown(code);
   catalog = loaded;
   parsed.clear();
   plurals = new Intl.PluralRules(code);
@@ -92,7 +95,7 @@ export function onLanguage(listener) {
  */
 /** @param {ParentNode} [root] */
 export function translatePage(root = document) {
-  document.documentElement.lang = lang;
+  document.documentElement.lang = app.language;
   for (const el of root.querySelectorAll("[data-i18n]")) setText(el, t(el.dataset.i18n));
   for (const el of root.querySelectorAll("[data-i18n-attr]")) {
     for (const pair of el.dataset.i18nAttr.split(";")) {
@@ -101,12 +104,12 @@ export function translatePage(root = document) {
     }
   }
   // The rules in brief are built into the page once per language (build.py): show this one.
-  for (const el of root.querySelectorAll("[data-rules-from]")) el.hidden = el.lang !== lang;
+  for (const el of root.querySelectorAll("[data-rules-from]")) el.hidden = el.lang !== app.language;
   document.title = t("app.title");
   // Words drawn by the style sheet (the badge on the hinted card).
   document.documentElement.style.setProperty("--word-hint", JSON.stringify(t("bar.hint")));
   const manifest = document.querySelector("link[rel=manifest]");
-  if (manifest) manifest.href = lang === "en" ? "manifest.webmanifest" : `manifest.${lang}.webmanifest`;
+  if (manifest) manifest.href = app.language === "en" ? "manifest.webmanifest" : `manifest.${app.language}.webmanifest`;
 }
 
 function setText(el, text) {
@@ -131,7 +134,7 @@ export function msg(id, params = undefined) {
 export function t(id, params = {}) {
   const template = catalog[id];
   if (typeof template !== "string") {
-    console.warn(`Calypso: no words for ${id} in ${lang}`);
+    console.warn(`Calypso: no words for ${id} in ${app.language}`);
     return id;
   }
   return fill(parse(template), params, null, id);
@@ -150,7 +153,7 @@ export function noun(key, form = null) {
   const word = catalog[key];
   if (typeof word === "string") return word;
   if (!word || typeof word !== "object") {
-    console.warn(`Calypso: no word for ${key} in ${lang}`);
+    console.warn(`Calypso: no word for ${key} in ${app.language}`);
     return key;
   }
   if (form === null) return Object.values(word)[0];
@@ -164,25 +167,25 @@ export function number(n) {
 
 /** A number with a fixed count of decimals, as the language writes it: 4.1 or 4,1. */
 export function decimal(n, digits) {
-  return new Intl.NumberFormat(lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
+  return new Intl.NumberFormat(app.language, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(n);
 }
 
 /** A date and time as the language writes them, in the medium style (English dates as in
  * Britain: 1 Jan 2025, 14:05). */
 export function dateTime(ms) {
-  return new Date(ms).toLocaleString(lang === "en" ? "en-GB" : lang, { dateStyle: "medium", timeStyle: "short" });
+  return new Date(ms).toLocaleString(app.language === "en" ? "en-GB" : app.language, { dateStyle: "medium", timeStyle: "short" });
 }
 
 /** A date ("2025-01-31") written out as the language writes it: "Friday, 31 January 2025",
  * «пятница, 31 января 2025 г.». */
 export function dateLong(date) {
-  return new Date(`${date}T00:00:00Z`).toLocaleDateString(lang === "en" ? "en-GB" : lang,
+  return new Date(`${date}T00:00:00Z`).toLocaleDateString(app.language === "en" ? "en-GB" : app.language,
     { timeZone: "UTC", weekday: "long", day: "numeric", month: "long", year: "numeric" });
 }
 
 /** Items joined as the language joins a list: "spades and hearts", «пики и черви». */
 export function list(items) {
-  return new Intl.ListFormat(lang, { type: "conjunction" }).format(items);
+  return new Intl.ListFormat(app.language, { type: "conjunction" }).format(items);
 }
 
 /** The plural category of a number in the language (Intl.PluralRules): "one", "few"… */

@@ -18,6 +18,8 @@
 // link later resumes it too.
 
 import { LANGUAGES, msg } from "./i18n.js";
+import { readHosting, readInvite } from "./remote/invite.js";
+import { MAX_RELAYS } from "./remote/relays.js";
 import { parseSpeed, speedChoices } from "./speed.js";
 
 const GAME_PARAMS = ["seed", "level", "games", "suit", "humans", "daily"];
@@ -90,6 +92,7 @@ export function readLink(href, hello) {
     notices.push(msg("link.no_language", { value: shown(lang), languages: LANGUAGES.join(", ") }));
     params.delete("lang");
   }
+  notices.push(...remoteProblems(href, hello));
   for (const name of GAME_PARAMS) params.delete(name);
   return { deal, speed, notices, url: url.href };
 }
@@ -97,6 +100,20 @@ export function readLink(href, hello) {
 // The notice for game parameters beside ?daily=, which deals a game of its own.
 function dailyOnly(names) {
   return msg("link.daily_only", { names: names.join(", "), count: names.length });
+}
+
+// A remote table's address that cannot be followed, each with what is wrong (a message): the
+// page then plays on this device alone (remote/choose.js), so it says why.
+function remoteProblems(href, hello) {
+  const seats = hello.seats.map((s) => s.key).join(", ");
+  const problems = [];
+  if (new URL(href).hash.startsWith("#join=") && !readInvite(href)) problems.push(msg("link.bad_invite", { seats }));
+  const hosting = readHosting(href);
+  if (hosting?.error === "seats") {
+    const value = new URL(href).searchParams.get("remote") ?? "";
+    problems.push(msg("link.bad_remote", { value: shown(value), max: hello.seats.length - 1, seats }));
+  } else if (hosting?.error === "relays") problems.push(msg("link.bad_relays", { max: MAX_RELAYS }));
+  return problems;
 }
 
 // The seats of ?humans=south,north: {seats} or {error} (a message).

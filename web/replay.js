@@ -8,7 +8,7 @@ import { errorMessage, problem, show } from "./flow.js";
 import { msg, t } from "./i18n.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
-import { current, markReplay } from "./review.js";
+import { markReplay } from "./review.js";
 import { app, openReplayState, setReplayPosition, setReplayTarget } from "./state.js";
 
 const client = engine();
@@ -83,7 +83,7 @@ async function replayTo(tricks) {
   if (!app.replay || app.replay.target !== tricks) return; // a later step supersedes this one
   setReplayPosition(position);
   panels.drawReplay($("[data-replay]"), position);
-  markReplay($("[data-replay-review]"), app.replay, { ...app, review: current() });
+  markReplay($("[data-replay-review]"), app.replay, app);
   $("[data-replay-status]").textContent = position.trick
     ? t("replay.status", { count: position.tricks, total: position.total, reason: position.trick.reason })
     : t("replay.status_start");

@@ -10,24 +10,20 @@
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
 import { engine } from "./engine-client.js";
-import { app, requestDraw } from "./state.js";
+import {
+  app, masterCounted, masterFailed, masterFinished, masterIdle, masterProgress, masterRunning,
+  requestDraw,
+} from "./state.js";
 import * as stats from "./stats.js";
 import * as W from "./after-words.js";
 
 const client = engine();
 
-const rerun = {
-  key: null, // the game's id (stats.gameId) the rerun is of
-  token: 0, // bumped to stop the loop in progress
-  running: false,
-  done: 0,
-  total: 0,
-  result: null, // {you, master (the person's partnership in both games), record}
-  problem: null, // why it could not run
-  startedAt: 0,
-  ms: null,
-};
+// The master in your seat is the page's state (app.master, changed through state.js): key is
+// the game's id (stats.gameId) it is of, result {you, master (the person's partnership in
+// both games), record}, problem why it could not run.
 
+// The holds on the worker (a review's): coordination of requests in flight, not drawn.
 let holds = 0;
 let waiting = []; // loops waiting for the last hold to be released
 
@@ -54,13 +50,11 @@ export function start(view, table) {
   const people = table.seats.filter((s) => s.person);
   if (view.status !== "game_over" || people.length !== 1) return;
   const key = stats.gameId(view, table);
-  if (rerun.key === key && (rerun.running || rerun.result)) return;
+  if (app.master.key === key && (app.master.running || app.master.result)) return;
   const side = people[0].side;
   const counted = stats.masterOf(key);
   if (counted !== null) {
-    rerun.token += 1;
-    Object.assign(rerun, { key, running: false, problem: null, ms: null,
-      result: { you: view.scores[side], master: view.scores[side] - counted, record: null } });
+    masterCounted(key, { you: view.scores[side], master: view.scores[side] - counted, record: null });
     requestDraw();
     return;
   }
@@ -68,11 +62,9 @@ export function start(view, table) {
 }
 
 async function run(key, side) {
-  const token = ++rerun.token;
+  const token = masterRunning(key, performance.now());
   const game = app.run;
-  const stale = () => token !== rerun.token || game !== app.run;
-  Object.assign(rerun, { key, running: true, done: 0, total: 0, result: null, problem: null,
-    startedAt: performance.now(), ms: null });
+  const stale = () => token !== app.master.token || game !== app.run;
   requestDraw();
   try {
     const iterations = testBudget("master_iterations");
@@ -80,8 +72,7 @@ async function run(key, side) {
     // goes on from there, or is over already.
     const started = await client.request("rerun", iterations ? { iterations } : {});
     if (stale()) return;
-    rerun.total = started.total;
-    rerun.done = started.done;
+    masterProgress(started.done, started.total);
     for (;;) {
       let next = started;
       if (!started.finished) {
@@ -90,21 +81,21 @@ async function run(key, side) {
         next = await client.request("rerun_next", { job: started.job });
         if (stale()) return;
       }
-      rerun.done = next.done;
+      masterProgress(next.done, app.master.total);
       requestDraw();
       if (next.finished) {
         const { you, master, record } = next.result;
-        rerun.result = { you: you[side], master: master[side], record };
-        rerun.ms = Math.round(performance.now() - rerun.startedAt);
+        masterFinished({ you: you[side], master: master[side], record },
+          Math.round(performance.now() - app.master.startedAt));
         stats.countMaster(key, next.result);
         return;
       }
     }
   } catch (error) {
-    if (!stale()) rerun.problem = error;
+    if (!stale()) masterFailed(error);
   } finally {
-    if (token === rerun.token) {
-      rerun.running = false;
+    if (token === app.master.token) {
+      masterIdle();
       requestDraw();
     }
   }
@@ -112,18 +103,11 @@ async function run(key, side) {
 
 /** The master's game, to replay: its record, or null. */
 export function masterRecord() {
-  return rerun.result?.record ?? null;
-}
-
-/** The master in your seat as it stands ({key, running, done, total, result, problem, ms}):
- * the page's draw hands it to drawMaster(). */
-export function current() {
-  const { key, running, done, total, result, problem, ms } = rerun;
-  return { key, running, done, total, result, problem, ms };
+  return app.master.result?.record ?? null;
 }
 
 /** Draws the master in your seat on the score sheet of a finished game of one person, from
- * what the page's draw hands it: {view, table, master (current())}. */
+ * what the page's draw hands it: {view, table, master (app.master)}. */
 export function drawMaster(el, ui) {
   const { view, table, master: m } = ui;
   const alone = table.seats.filter((s) => s.person).length === 1;

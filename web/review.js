@@ -18,22 +18,21 @@ import { engine } from "./engine-client.js";
 import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
 import * as rerun from "./rerun.js";
-import { app, requestDraw } from "./state.js";
+import {
+  app, chooseReviewSeat, newReview, pickReviewCard, requestDraw, reviewFailed, reviewFinished,
+  reviewIdle, reviewMoved, reviewRunning, reviewStarted, setOffer, showReviewBest, stopReview,
+  tryReviewCard,
+} from "./state.js";
 import * as W from "./after-words.js";
 
 const client = engine();
 
-const review = {
-  source: null, // {record (null: the game in play), game (its key), seat, deal, people}
-  started: null, // the engine's reply to "review": {job, seat, deals, total, labels, suits, ...}
-  moves: [], // the replies to "review_next", in order: {move, position, summary, ...}
-  token: 0, // bumped to stop the loop in progress
-  running: false,
-  problem: null, // the error that stopped the review
-  startedAt: 0,
-  ms: null, // how long the whole review took
-  trying: null, // {index, picked, shown} while a costly card is tried again
-};
+// The review is the page's state (app.review, changed through state.js): its source is
+// {record (null: the game in play), game (its key), seat, deal, people}; started is the
+// engine's reply to "review" {job, seat, deals, total, labels, suits, ...}; moves the replies
+// to "review_next" in order {move, position, summary, ...}; problem the error that stopped
+// it; ms how long the whole review took; trying {index, picked, shown} while a costly card is
+// tried again.
 
 // The engine's facts (its hello): the review's grades, a trick's cards (one a seat) and a deal's.
 const grades = (hello) => hello?.review?.grades ?? [];
@@ -64,25 +63,23 @@ function peopleOf(record) {
 
 // -- the offer after a deal ---------------------------------------------------------------------
 
-let offer = null; // {game, deal, plays}: the deal just over, while its offer stands
-
 /** After a deal of the game in play: offers its review, until "Not now", another game, or the
  * next deal's first trick is over. */
 export function offerDeal(view) {
-  offer = { game: gameKey(app.table, view), deal: Math.floor(view.plays / playsPerDeal(app.hello)) - 1, plays: view.plays };
+  setOffer({ game: gameKey(app.table, view), deal: Math.floor(view.plays / playsPerDeal(app.hello)) - 1, plays: view.plays });
   requestDraw();
 }
 
 export function dismissOffer() {
-  offer = null;
+  setOffer(null);
   requestDraw();
 }
 
 /** Reviews the deal offered. */
 export function reviewOffered() {
-  if (!offer) return;
-  const { deal } = offer;
-  offer = null;
+  if (!app.offer) return;
+  const { deal } = app.offer;
+  setOffer(null);
   reviewInPlay(deal);
 }
 
@@ -121,21 +118,18 @@ export function reviewReplay() {
 
 function open({ record, deal }) {
   const people = peopleOf(record);
-  const same = review.source && review.source.record === record && review.source.deal === deal
-    && (record || review.source.game === gameKey(app.table, app.view));
-  if (!same || review.problem) {
-    stop();
-    review.source = { record, game: record ? null : gameKey(app.table, app.view), deal, people, seat: null };
-    review.started = null;
-    review.moves = [];
-    review.problem = null;
-    review.trying = null;
-    if (people.length <= 1) review.source.seat = people[0]?.seat ?? null;
+  const kept = app.review;
+  const same = kept.source && kept.source.record === record && kept.source.deal === deal
+    && (record || kept.source.game === gameKey(app.table, app.view));
+  if (!same || kept.problem) {
+    stopReview();
+    newReview({ record, game: record ? null : gameKey(app.table, app.view), deal, people,
+      seat: people.length <= 1 ? people[0]?.seat ?? null : null });
   }
-  review.trying = null;
+  tryReviewCard(null);
   openOnly("review");
-  if (review.source.seat !== null || !people.length) {
-    if (!review.running && !isFinished()) run();
+  if (app.review.source.seat !== null || !people.length) {
+    if (!app.review.running && !isFinished(app.review)) run();
   }
   requestDraw();
 }
@@ -143,24 +137,19 @@ function open({ record, deal }) {
 /** The person chose whose cards to review (several people at the table). */
 export function chooseSeat(value) {
   const seat = Number(value);
-  if (!review.source?.people.some((p) => p.seat === seat)) return;
-  stop();
-  Object.assign(review, { started: null, moves: [], problem: null, trying: null });
-  review.source.seat = seat;
+  if (!app.review.source?.people.some((p) => p.seat === seat)) return;
+  stopReview();
+  chooseReviewSeat(seat);
   run();
 }
 
-function isFinished(r = review) {
+function isFinished(r) {
   return Boolean(r.started) && r.moves.length === r.started.total;
 }
 
 async function run() {
-  const token = ++review.token;
-  const source = review.source;
-  review.running = true;
-  review.problem = null;
-  review.startedAt = performance.now();
-  review.ms = null;
+  const token = reviewRunning(performance.now());
+  const source = app.review.source;
   requestDraw();
   const release = rerun.hold();
   const payload = {};
@@ -171,44 +160,38 @@ async function run() {
   if (budget) payload.budget = budget;
   try {
     const started = await client.request("review", payload);
-    if (token !== review.token) return;
-    review.started = started;
-    review.moves = [];
+    if (token !== app.review.token) return;
+    reviewStarted(started);
     requestDraw();
-    while (review.moves.length < started.total) {
+    while (app.review.moves.length < started.total) {
       const next = await client.request("review_next", { job: started.job });
-      if (token !== review.token) return;
-      review.moves.push(next);
+      if (token !== app.review.token) return;
+      reviewMoved(next);
       requestDraw();
     }
-    review.ms = Math.round(performance.now() - review.startedAt);
+    reviewFinished(Math.round(performance.now() - app.review.startedAt));
   } catch (error) {
-    if (token === review.token) review.problem = error;
+    if (token === app.review.token) reviewFailed(error);
   } finally {
     release();
-    if (token === review.token) {
-      review.running = false;
+    if (token === app.review.token) {
+      reviewIdle();
       requestDraw();
     }
   }
 }
 
-function stop() {
-  review.token += 1;
-  review.running = false;
-}
-
 /** Stops the review where it is: the cards reviewed so far stay; nothing is left half-done
  * in the engine (each request reviews a whole card). */
 export function cancel() {
-  if (!review.running) return;
-  stop();
+  if (!app.review.running) return;
+  stopReview();
   requestDraw();
 }
 
 /** Goes on with a stopped review (the engine remembers the cards already reviewed). */
 export function resume() {
-  if (review.running || !review.source) return;
+  if (app.review.running || !app.review.source) return;
   run();
 }
 
@@ -216,26 +199,26 @@ export function resume() {
 
 export function tryAgain(value) {
   const index = Number(value);
-  if (!review.moves[index]) return;
-  review.trying = { index, picked: null, shown: false };
+  if (!app.review.moves[index]) return;
+  tryReviewCard(index);
   requestDraw();
 }
 
 export function pick(code) {
-  const trying = review.trying;
-  if (!trying || !review.moves[trying.index].move.options.some((o) => o.card === code)) return;
-  trying.picked = code;
+  const trying = app.review.trying;
+  if (!trying || !app.review.moves[trying.index].move.options.some((o) => o.card === code)) return;
+  pickReviewCard(code);
   requestDraw();
 }
 
 export function showBest() {
-  if (!review.trying) return;
-  review.trying.shown = true;
+  if (!app.review.trying) return;
+  showReviewBest();
   requestDraw();
 }
 
 export function backToList() {
-  review.trying = null;
+  tryReviewCard(null);
   requestDraw();
 }
 
@@ -248,7 +231,7 @@ function reviewedInReplay(replay, { table, view, review: r }) {
 }
 
 // The costly cards (cost above nothing) of a review, in the order played: [{index, move}].
-function costly(r = review) {
+function costly(r) {
   return r.moves.map((m, index) => ({ index, move: m.move })).filter(({ move }) => move.cost > 0);
 }
 
@@ -257,21 +240,21 @@ const trickOf = (move, hello) => move.deal * hello.deals.tricks + move.trick;
 /** Where "Show in the replay" goes: the reviewed game after the trick of costly card
  * ``value`` (an index of the review's cards). */
 export function replayTarget(value) {
-  const move = review.moves[Number(value)]?.move;
+  const move = app.review.moves[Number(value)]?.move;
   if (!move) return null;
-  return { record: review.source.record, at: trickOf(move, app.hello) + 1 };
+  return { record: app.review.source.record, at: trickOf(move, app.hello) + 1 };
 }
 
 /** The first trick after the replay's position holding a costly card (for "next costly
- * card") of the review ``r`` (the one in progress when not given), or null. */
-export function nextCostly(position, hello, r = review) {
+ * card") of the review ``r`` (app.review), or null. */
+export function nextCostly(position, hello, r) {
   const later = costly(r).map(({ move }) => trickOf(move, hello) + 1).filter((at) => at > position.tricks);
   return later.length ? Math.min(...later) : null;
 }
 
 /** Marks the replay's trick: the reviewed person's costly card with its grade and cost, and
  * the better card with its reason. ``game`` is the game in play and the review as they stand:
- * {table, view, hello, review (current())}. */
+ * {table, view, hello, review (app.review)}. */
 export function markReplay(el, replay, game) {
   const { hello, review: r } = game;
   const position = replay?.position;
@@ -297,17 +280,12 @@ export function markReplay(el, replay, game) {
 
 // -- drawing ----------------------------------------------------------------------------------
 
-/** The review and the offer as they stand ({source, started, moves, running, problem, ms,
- * trying, offer}): the page's draw hands them to draw() and markReplay(). */
-export function current() {
-  return { ...review, offer };
-}
-
 /** Draws the offer and the review dialog (every frame something changed; each part only when
- * it did), with what the page's draw hands it: {table, view, hello, review (current())}. */
+ * it did), with what the page's draw hands it: {table, view, hello, review (app.review),
+ * offer (app.offer)}. */
 export function draw(ui) {
   const r = ui.review;
-  drawOffer(ui, r.offer);
+  drawOffer(ui, ui.offer);
   const box = $("[data-review]");
   if (!box || !r.source) return;
   const people = r.source.people;
@@ -440,7 +418,7 @@ function drawTry(el, r, hello) {
 /** The review dialog was closed: the review stops where it is. */
 export function closed() {
   cancel();
-  review.trying = null;
+  tryReviewCard(null);
 }
 
 /** Closes the review for a replay of a costly card. */

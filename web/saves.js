@@ -26,6 +26,7 @@
 // HTTPS or from localhost) every save counts as free: two tabs may then share one.
 
 import { msg } from "./i18n.js";
+import { app, setSave, setSaveLink } from "./state.js";
 import { dropSettingsAside, idsOf, keyName, readText, writeText } from "./storage.js";
 
 const SCHEMA = 1;
@@ -33,7 +34,9 @@ const APP = "calypso";
 const RELOAD_GRACE_MS = 2_000; // how long a reloaded tab waits for its old page's lock
 const MAX_READ_CHARS = 1_000_000; // far above a real save (a few KB): larger is damage
 
-let current = null; // {id, link: {key, seed} | null} once claim() has run
+// The save this tab plays is the page's state (app.save: {id, link: {key, seed} | null} once
+// claim() has run). The locks are the browser's Web Locks this tab holds: handles to release,
+// not drawn.
 const locks = new Map(); // lock name -> function that releases it
 
 function isObject(value) {
@@ -128,8 +131,8 @@ async function heldElsewhere() {
 // -- choosing this tab's save ------------------------------------------------------------
 
 function become(id, envelope = null) {
-  if (current && current.id !== id) unlock(current.id);
-  current = { id, link: envelope?.link ? { key: envelope.link, seed: envelope.game.settings?.seed } : null };
+  if (app.save && app.save.id !== id) unlock(app.save.id);
+  setSave({ id, link: envelope?.link ? { key: envelope.link, seed: envelope.game.settings?.seed } : null });
   writeTab({ id });
 }
 
@@ -207,7 +210,7 @@ export async function claim(link = null) {
 /** Remembers that the game being dealt comes from a link (key; null: it does not after all),
  * until another game is dealt. */
 export function dealtFromLink(key) {
-  if (current) current.link = key ? { key, seed: null } : null;
+  setSaveLink(key ? { key, seed: null } : null);
 }
 
 // -- writing ----------------------------------------------------------------------------
@@ -217,35 +220,37 @@ export function dealtFromLink(key) {
  * Returns {ok: true} or {ok: false, reason: "full" | "blocked", kept: "tab" | "nowhere"}.
  */
 export function save(game, { over = false } = {}) {
-  if (!current || !isObject(game)) return { ok: true };
-  const link = current.link;
-  if (link && link.seed === null) link.seed = game.settings?.seed;
-  if (link && link.seed !== game.settings?.seed) current.link = null;
-  const envelope = { app: APP, schema: SCHEMA, game, saved: Date.now(), over: Boolean(over), link: current.link?.key ?? null };
+  if (!app.save || !isObject(game)) return { ok: true };
+  // A link's game is known by its seed once dealt: a game with another seed is not the link's.
+  const seed = game.settings?.seed;
+  const link = app.save.link;
+  if (link) setSaveLink(link.seed === null || link.seed === seed ? { key: link.key, seed } : null);
+  const { id } = app.save;
+  const envelope = { app: APP, schema: SCHEMA, game, saved: Date.now(), over: Boolean(over), link: app.save.link?.key ?? null };
   const text = JSON.stringify(envelope);
-  let failure = writeText("save", text, current.id);
+  let failure = writeText("save", text, id);
   if (failure?.name === "QuotaExceededError") {
     // Copies kept for a bug report are worth less than the game in play.
     writeText("save_aside", null);
     dropSettingsAside();
-    failure = writeText("save", text, current.id);
+    failure = writeText("save", text, id);
   }
   if (!failure) {
-    writeTab({ id: current.id });
+    writeTab({ id });
     return { ok: true };
   }
   return {
     ok: false,
     reason: failure.name === "QuotaExceededError" ? "full" : "blocked",
-    kept: writeTab({ id: current.id, pending: envelope }) ? "tab" : "nowhere",
+    kept: writeTab({ id, pending: envelope }) ? "tab" : "nowhere",
   };
 }
 
 /** Moves this tab's save out of the way when it cannot be loaded (kept for a bug report). */
 export function setAside(game) {
   writeText("save_aside", JSON.stringify(game));
-  if (current) writeText("save", null, current.id);
-  writeTab({ id: current?.id ?? "" });
+  if (app.save) writeText("save", null, app.save.id);
+  writeTab({ id: app.save?.id ?? "" });
 }
 
 // -- the Saved games dialog --------------------------------------------------------------
@@ -261,7 +266,7 @@ export async function list() {
     const game = envelope?.game;
     return {
       id,
-      mine: id === current?.id,
+      mine: id === app.save?.id,
       elsewhere: held.has(lockOf(id)),
       seed: game?.settings?.seed ?? null,
       plays: Array.isArray(game?.record?.plays) ? game.record.plays.length : null,
@@ -282,7 +287,7 @@ export async function list() {
  * stays saved), or {problem} if it is open in another tab or cannot be read.
  */
 export async function open(id) {
-  if (id === current?.id) return { problem: msg("saves.in_play_here") };
+  if (id === app.save?.id) return { problem: msg("saves.in_play_here") };
   if (!await lock(id)) return { problem: msg("saves.open_elsewhere") };
   const { envelope, problem } = readSave(id);
   if (!envelope) {
@@ -298,7 +303,7 @@ export async function open(id) {
 
 /** Deletes a save that no tab holds; returns a problem (a message), or null. */
 export async function remove(id) {
-  if (id === current?.id) return msg("saves.no_delete_here");
+  if (id === app.save?.id) return msg("saves.no_delete_here");
   if (!await lock(id)) return msg("saves.open_elsewhere_short");
   writeText("save", null, id);
   unlock(id);

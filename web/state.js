@@ -31,6 +31,19 @@ const state = {
   boot: null, // the engine's loading as last shown: {stage, fraction, received, expected} or {failed} (page.js)
   saveFailure: null, // while saving fails, the last save's outcome {ok: false, reason, kept} (saved-games.js)
   tourStep: -1, // the walkthrough's step shown, -1 while it is closed (tour.js)
+  // The walkthrough's ending while it is open: the element that had the focus when it began
+  // (it gets the focus back) and what to call when it ends (tour.js).
+  tourEnd: { focus: null, then: null },
+  language: "en", // the language the page speaks (i18n.js keeps its catalog)
+  save: null, // the save this tab plays, {id, link: {key, seed} | null}, once saves.claim() has run
+  // The review of a person's cards (review.js): what it is of (source), the engine's replies
+  // (started, moves), the loop's token (a stop bumps it), and the costly card tried again.
+  review: { source: null, started: null, moves: [], token: 0, running: false, problem: null,
+    startedAt: 0, ms: null, trying: null },
+  offer: null, // the review offered after a deal, {game, deal, plays}, while it stands (review.js)
+  // The master in your seat (rerun.js): the game it is of (key), its progress and result.
+  master: { key: null, token: 0, running: false, done: 0, total: 0, result: null, problem: null,
+    startedAt: 0, ms: null },
 };
 
 /** The page's state, to read: change it through this module's functions. */
@@ -168,6 +181,140 @@ export function setTourStep(step) {
   state.tourStep = step;
 }
 
+/** The walkthrough began: who gets the focus back, and what to call, when it ends. */
+export function setTourEnd(focus, then) {
+  state.tourEnd = { focus, then };
+}
+
+/** The language the page speaks from now on (i18n.js has loaded its catalog). */
+export function setLanguageShown(code) {
+  state.language = code;
+}
+
+/** The save this tab plays: {id, link} (link: {key, seed} of the link its game was dealt by,
+ * or null). */
+export function setSave(save) {
+  state.save = save;
+}
+
+/** The link the save in play was dealt by ({key, seed}, or null: none). */
+export function setSaveLink(link) {
+  if (state.save) state.save = { ...state.save, link };
+}
+
+// -- the review (review.js) -- each changer replaces the review, so a draw compares by value.
+
+const reviewWith = (changes) => {
+  state.review = { ...state.review, ...changes };
+};
+
+/** A review of ``source`` ({record, game, deal, people, seat}) replaces the one kept. */
+export function newReview(source) {
+  reviewWith({ source, started: null, moves: [], problem: null, trying: null });
+}
+
+/** The person chose whose cards to review: the review starts over for that seat. */
+export function chooseReviewSeat(seat) {
+  reviewWith({ source: { ...state.review.source, seat }, started: null, moves: [], problem: null,
+    trying: null });
+}
+
+/** The review's loop stops where it is (the cards reviewed so far stay). */
+export function stopReview() {
+  reviewWith({ token: state.review.token + 1, running: false });
+}
+
+/** A loop of the review begins at ``startedAt`` (ms): returns its token, which a later stop or
+ * loop supersedes. */
+export function reviewRunning(startedAt) {
+  reviewWith({ token: state.review.token + 1, running: true, problem: null, startedAt, ms: null });
+  return state.review.token;
+}
+
+/** The engine's reply to "review": no card is reviewed yet. */
+export function reviewStarted(started) {
+  reviewWith({ started, moves: [] });
+}
+
+/** The engine reviewed one more card (its reply to "review_next"). */
+export function reviewMoved(next) {
+  reviewWith({ moves: [...state.review.moves, next] });
+}
+
+/** Every card is reviewed, in ``ms`` milliseconds. */
+export function reviewFinished(ms) {
+  reviewWith({ ms });
+}
+
+/** The review stopped on an error. */
+export function reviewFailed(problem) {
+  reviewWith({ problem });
+}
+
+/** The review's loop has ended (finished, stopped or failed). */
+export function reviewIdle() {
+  reviewWith({ running: false });
+}
+
+/** A costly card (``index`` of the review's cards) is tried again; null: back to the list. */
+export function tryReviewCard(index) {
+  reviewWith({ trying: index === null ? null : { index, picked: null, shown: false } });
+}
+
+/** The card picked where a costly card is tried again. */
+export function pickReviewCard(code) {
+  if (state.review.trying) reviewWith({ trying: { ...state.review.trying, picked: code } });
+}
+
+/** The better card is shown where a costly card is tried again. */
+export function showReviewBest() {
+  if (state.review.trying) reviewWith({ trying: { ...state.review.trying, shown: true } });
+}
+
+/** The review offered after a deal ({game, deal, plays}), or null: none. */
+export function setOffer(offer) {
+  state.offer = offer;
+}
+
+// -- the master in your seat (rerun.js) --
+
+const masterWith = (changes) => {
+  state.master = { ...state.master, ...changes };
+};
+
+/** The master's result of game ``key`` came from the statistics: a loop in progress stops. */
+export function masterCounted(key, result) {
+  masterWith({ key, token: state.master.token + 1, running: false, problem: null, ms: null, result });
+}
+
+/** The master starts playing game ``key`` at ``startedAt`` (ms): returns the loop's token. */
+export function masterRunning(key, startedAt) {
+  masterWith({ key, token: state.master.token + 1, running: true, done: 0, total: 0, result: null,
+    problem: null, startedAt, ms: null });
+  return state.master.token;
+}
+
+/** The master has played ``done`` of ``total`` cards. */
+export function masterProgress(done, total) {
+  masterWith({ done, total });
+}
+
+/** The master's game is over: {you, master, record}, in ``ms`` milliseconds. */
+export function masterFinished(result, ms) {
+  masterWith({ result, ms });
+}
+
+/** The master could not play (the engine's error). */
+export function masterFailed(problem) {
+  masterWith({ problem });
+}
+
+/** The master's loop has ended. */
+export function masterIdle() {
+  masterWith({ running: false });
+}
+
+// How the page draws: set once at start-up (app.js), not state of the game or the screen.
 let drawer = null;
 let pending = false;
 

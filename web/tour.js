@@ -4,7 +4,7 @@
 // focus returns where it was when it ends.
 
 import { t } from "./i18n.js";
-import { app, setTourStep } from "./state.js";
+import { app, setTourEnd, setTourStep } from "./state.js";
 
 // Each step's words are in the catalogs: tour.<step>.title and .text, then .rule_1, .rule_2…
 // — sentences of the rules in brief of docs/rules.md (docs/rules.ru.md in Russian), word for
@@ -17,9 +17,7 @@ const STEPS = [
   { key: "help", target: ".side", rules: 0 },
 ];
 
-// The step shown is the page's state (app.tourStep); these are how the walkthrough ends.
-let returnFocus = null;
-let onEnd = null;
+// The step shown and how the walkthrough ends are the page's state (app.tourStep, app.tourEnd).
 
 const box = () => document.querySelector("[data-tour]");
 
@@ -67,8 +65,7 @@ function keys(event) {
 
 /** Starts the walkthrough from its first step; calls done() when it ends either way. */
 export function start(done = null) {
-  returnFocus = document.activeElement;
-  onEnd = done;
+  setTourEnd(document.activeElement, done);
   setTourStep(0);
   box().addEventListener("keydown", keys);
   show();
@@ -101,6 +98,8 @@ export function end() {
   clearMark();
   box().hidden = true;
   box().removeEventListener("keydown", keys);
-  if (returnFocus?.isConnected) returnFocus.focus({ preventScroll: true });
-  onEnd?.();
+  const { focus, then } = app.tourEnd;
+  setTourEnd(null, null);
+  if (focus?.isConnected) focus.focus({ preventScroll: true });
+  then?.();
 }

@@ -226,3 +226,23 @@ def test_an_unknown_seat_in_the_link_is_refused_with_a_notice(
     saved = engine(page, "record")
     assert saved["settings"]["people"] == [{"seat": 2, "name": ""}]
     assert json.loads(json.dumps(saved["record"]["players"]))[2] == {"person": ""}
+
+
+@pytest.mark.parametrize(("address", "said"), [
+    ("?speed=0&remote=north,nowhere",
+     '"north,nowhere" does not name 1 to 3 different seats for guests (the seats are north, '
+     "east, south, west): this device plays alone."),
+    ("?speed=0&remote=north&relays=http://relay.invalid",
+     "The relays of this table's address cannot be used"),
+    ("?speed=0#join=ROOMROOMROOM&key=SECRETSECRET&seat=nowhere",
+     "This invitation link cannot be read (it needs a room, a key and one of the seats north, "
+     "east, south, west)"),
+])
+def test_a_remote_tables_address_that_cannot_be_followed_is_said_and_this_device_plays(
+    page: Page, server_url: str, address: str, said: str,
+) -> None:
+    page.goto(server_url + address)
+    page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
+    assert settle(page) == "ready"
+    expect(page.locator("[data-notice]")).to_contain_text(said)
+    assert page.evaluate("() => document.documentElement.dataset.remote ?? null") is None

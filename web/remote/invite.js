@@ -6,6 +6,12 @@
 import { DEFAULT_RELAYS, parseRelays } from "./relays.js";
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/; // a room's id and its secret
+// The seats' names in these addresses, by seat number. They are the engine's seat keys (its
+// hello's seats; tests/test_web_sources.py holds the two equal), written here because a
+// guest's page has no engine of its own: it learns the hello from the host only once seated,
+// yet before that it must read which seat the link is for, word it ("Take the North seat")
+// and ask the host for it by number (join). The host's page reads ?remote= with the same
+// names, and writes them into the links it hands out, so both ends read one address format.
 export const SEAT_KEYS = ["north", "east", "south", "west"];
 
 function randomId(bytes = 16) {
@@ -13,7 +19,8 @@ function randomId(bytes = 16) {
   return btoa(String.fromCharCode(...data)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The invitation a page address holds after "#": {room, secret, seat, relays}, or null. */
+/** The invitation a page address holds after "#": {room, secret, seat, relays}, or null (none,
+ * or one that cannot be read: link.js says so). */
 export function readInvite(href) {
   const hash = new URL(href).hash.slice(1);
   if (!hash.startsWith("join=")) return null;
@@ -36,14 +43,15 @@ function guestSeats(text) {
 }
 
 /** A hosted table that a page address asks for (?remote=north,east): {guests: [seat
- * numbers], relays}, {error}, or null when it asks for none. */
+ * numbers], relays}, {error: "seats" | "relays"}, or null when it asks for none. A page whose
+ * address cannot be followed plays on its own device, and link.js says why. */
 export function readHosting(href) {
   const params = new URL(href).searchParams;
   if (!params.has("remote")) return null;
   const guests = guestSeats(params.get("remote"));
-  if (!guests) return { error: `remote: 1 to 3 different seats (${SEAT_KEYS.join(", ")})` };
+  if (!guests) return { error: "seats" };
   const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
-  if (relays.error) return { error: `relays: ${relays.error}` };
+  if (relays.error) return { error: "relays" };
   return { guests, relays: relays.relays, room: randomId(), secret: randomId() };
 }
 
