@@ -8,8 +8,9 @@ left in a deal, in club self-play games (seeds 1000 on). Each is searched by a f
 ``EXACT_TRICKS`` in turn, so that load on a shared machine hits them alike. A value below
 ``--tricks`` values the cards by playouts there, a value at or above it by an exact search
 of every layout, whose cost the budget counts as one iteration plus one per 50 nodes. The
-report, per value: time a move (p50, p95, mean), layouts a move (p50, mean), and iterations
-per card played in a layout (1 for a playout; more for an exact search).
+report, per value: time a move (p50, p95, mean), layouts a move (p50, mean), iterations a
+move (mean), and iterations per card played in a layout (1 for a playout; more for an exact
+search).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def main() -> int:
     if not 1 <= args.tricks <= 13 or args.iterations < 1 or args.games < 1:
         parser.error("tricks 1-13, iterations and games positive")
     found = positions(args.tricks, args.games)
-    rows: dict[int, list[tuple[float, int, float]]] = {e: [] for e in args.exact}
+    rows: dict[int, list[tuple[float, int, float, int]]] = {e: [] for e in args.exact}
     default = MasterBot.EXACT_TRICKS
     try:
         for i, (observation, legal) in enumerate(found):
@@ -75,19 +76,21 @@ def main() -> int:
                 result = bot.search(Knowledge(observation), legal)
                 elapsed = time.perf_counter() - start
                 played = sum(value == value for _, row in result.samples for value in row)
-                rows[exact].append((elapsed * 1000, result.layouts, result.iterations / played))
+                per_card = result.iterations / played
+                rows[exact].append((elapsed * 1000, result.layouts, per_card, result.iterations))
     finally:
         MasterBot.EXACT_TRICKS = default
     report: dict[str, Any] = {"positions": len(found), "tricks_left": args.tricks,
                               "iterations": args.iterations, "load": load_average()}  # fmt: skip
     for exact, measured in rows.items():
-        ms = [m for m, _, _ in measured]
-        layouts = [float(n) for _, n, _ in measured]
+        ms = [m for m, _, _, _ in measured]
+        layouts = [float(n) for _, n, _, _ in measured]
         report[f"EXACT_TRICKS={exact}"] = {
             "ms": {"p50": round(at(ms, 0.5)), "p95": round(at(ms, 0.95)),
                    "mean": round(statistics.fmean(ms))},
             "layouts": {"p50": at(layouts, 0.5), "mean": round(statistics.fmean(layouts), 1)},
-            "iterations_per_card": round(statistics.fmean(c for _, _, c in measured), 1),
+            "iterations": round(statistics.fmean(i for _, _, _, i in measured)),
+            "iterations_per_card": round(statistics.fmean(c for _, _, c, _ in measured), 1),
         }  # fmt: skip
     print(json.dumps(report, indent=1))
     return 0
