@@ -292,6 +292,36 @@ def test_the_master_playing_on_is_the_same_for_the_same_seed() -> None:
     assert found[0] == found[1] != found[2]
 
 
+class DeepExactMaster(MasterBot):
+    """The master whose exact search takes over four tricks from the end (issue 28)."""
+
+    EXACT_TRICKS = 4
+
+
+def test_four_tricks_from_the_end_the_deep_master_solves_and_today_s_plays_out() -> None:
+    # Its exact search counts one iteration per card and layout plus one per 50 nodes, so it
+    # spends more iterations than it plays cards; today's master (3) plays out once a card.
+    # A fixed seed gives the same layouts and values, another seed others.
+    states = [s for s in positions(4, every=1) if s.trick_number == 9]
+    solved = 0
+    for state in states[::4][:4]:
+        seat, legal = state.to_move, state.legal_moves()
+        if len(legal) < 2:
+            continue
+        found = []
+        for kind, seed in ((DeepExactMaster, 1), (DeepExactMaster, 1), (DeepExactMaster, 2),
+                           (MasterBot, 1)):  # fmt: skip
+            searcher = kind(seat, random.Random(seed), iterations=200, time_limit=None)
+            searcher.choose(state.observation(seat), legal)
+            assert searcher.last_result is not None
+            found.append(searcher.last_result)
+        played = [sum(v == v for _, row in r.samples for v in row) for r in found]
+        assert found[0].iterations > played[0] and found[3].iterations == played[3]
+        assert repr(found[0].samples) == repr(found[1].samples) != repr(found[2].samples)
+        solved += 1
+    assert solved >= 2
+
+
 def test_the_harshest_factor_that_keeps_the_effective_number_is_chosen() -> None:
     factors = (0.3, 0.5, 0.85)
     assert _harshest([2, 2, 2, 2], factors, 0.5) == 0.3  # equal misses: equal weights

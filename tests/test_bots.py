@@ -248,6 +248,44 @@ def test_the_master_playing_on_where_cards_are_close_does_not_peek_either() -> N
     assert checked >= 10 and played_on >= 1
 
 
+class DeepExactMaster(MasterBot):
+    """The master whose exact search takes over four tricks from the end (issue 28)."""
+
+    EXACT_TRICKS = 4
+
+
+def four_tricks_left(seed: int, count: int) -> list[GameState]:
+    """Decisions with a choice four tricks from the end of a deal, in one club game."""
+    state = new_game(seed)
+    bots = [bot("club", s, seed) for s in range(4)]
+    out: list[GameState] = []
+    while not state.is_over and len(out) < count:
+        if state.trick_number == 9 and len(state.legal_moves()) > 1:
+            out.append(state.clone())
+        seat = state.to_move
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    return out
+
+
+def test_the_master_searching_exactly_from_four_tricks_does_not_peek_either() -> None:
+    # Its exact search solves every sampled layout: a re-deal of the hidden cards must change
+    # neither the card nor the nodes it counted (iterations).
+    rng = random.Random(2024)
+    checked = 0
+    for state in four_tricks_left(3, 6):
+        seat = state.to_move
+        first = DeepExactMaster(seat, random.Random(99), iterations=300, time_limit=None)
+        expected = first.choose(state.observation(seat), state.legal_moves())
+        assert first.last_result is not None
+        spent = first.last_result.iterations
+        for other in [replay(state, rehide(state, seat, rng)) for _ in range(2)]:
+            again = DeepExactMaster(seat, random.Random(99), iterations=300, time_limit=None)
+            assert again.choose(other.observation(seat), other.legal_moves()) == expected
+            assert again.last_result is not None and again.last_result.iterations == spent
+            checked += 1
+    assert checked >= 10
+
+
 def test_the_redeal_test_would_catch_a_peeking_bot() -> None:
     """The cheater sees the true cards: on some re-deal its move changes."""
     rng = random.Random(5)

@@ -359,6 +359,8 @@ class MasterBot(SearchBot):
     level = "master"
     ITERATIONS = 5000
     TIME_LIMIT = SEARCH_TIME_LIMITS["master"]
+    # From four tricks left (issue 28) it screened -56 (-116 to +5) against today's master
+    # and took 12-15x the time of those moves (docs/bots.md).
     EXACT_TRICKS = 3
     INFERENCE = True
     # Early drops: a card 3 standard errors behind the leader (or less than a point ahead)
