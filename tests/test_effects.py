@@ -83,6 +83,11 @@ def a_guests_review() -> Payload:
     return {"seat": seat, "job": ok("seat_review", seat=seat, deal=0, budget=1)["job"]}
 
 
+def a_guests_rerun() -> Payload:
+    seat = a_guests_finished_game()["seat"]
+    return {"seat": seat, "job": ok("seat_rerun", seat=seat, iterations=1)["job"]}
+
+
 def after_a_card() -> Payload:
     view = a_game()
     ok("play", card=view["legal"][0])
@@ -137,6 +142,8 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "seat_hint": lambda: {"seat": at_a_guests_turn()["seat"]},
     "seat_review": lambda: {**a_guests_finished_game(), "deal": 0, "budget": 1},
     "seat_review_next": a_guests_review,
+    "seat_rerun": lambda: {**a_guests_finished_game(), "iterations": 1},
+    "seat_rerun_next": a_guests_rerun,
     "next_game": lambda: a_finished_game(games=2) and {},
     "hint": lambda: a_game() and {},
     "aids": lambda: a_game() and {},
@@ -349,7 +356,11 @@ def test_an_error_says_whether_the_engine_holds_no_game() -> None:
 
 def test_the_master_says_in_its_own_words_why_it_cannot_play_a_game_again() -> None:
     # The page once chose its sentence by the code "unavailable".
-    ok("load", **finished_hosted_game("x"))  # two people: the master takes neither seat
+    view = ok("new_game", seed="x", level="random", people=[{"seat": 0}, {"seat": 2}])
+    while view["status"] != "game_over":  # two people at this device: whose seat is yours?
+        view = (ok("reveal", seat=view["to_move"]) if view["status"] == "handoff"
+                else ok("play", card=view["legal"][0]) if view["status"] == "your_turn"
+                else ok("step"))
     refused = call("rerun")["error"]
     assert refused["text"] == {"id": "master.one_person"}
     assert (refused["input"], refused["no_game"]) == (False, False)

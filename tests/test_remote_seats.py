@@ -13,11 +13,12 @@ import pytest
 from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record, new_game
-from calypso_core.bots import REVIEW_ITERATIONS, review_position, seat_plays
+from calypso_core.bots import MASTER_ITERATIONS, REVIEW_ITERATIONS, review_position, seat_plays
 from calypso_core.bots.hints import suggest
 from calypso_core.messages import message, render
 from calypso_core.table import players, seat_reviews
 from calypso_core.table.aids import memory_aids
+from calypso_core.table.rerun import master_in_your_seat
 
 CODE = re.compile(r'"([2-9TJQKA][SHDC])"')
 HOST, GUEST = 2, 0  # South plays on this device, North is a guest
@@ -332,3 +333,121 @@ def test_a_guests_review_asked_wrongly_is_refused_and_changes_nothing() -> None:
     assert ok("record") == before
     # The refusals ended nothing: the job goes on.
     assert ok("seat_review_next", seat=GUEST, job=job)["job"] == job
+
+
+# -- the master in a guest's seat (docs/remote.md#the-master-in-your-seat) -----------------------
+
+MASTER = 12  # the master's iterations a move in these reruns: quick, and still a search
+TRIO = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
+        {"seat": 1, "name": "Cat", "remote": True}]
+
+
+def played_out(people: list[dict[str, Any]], seed: str, rng: random.Random) -> dict[str, Any]:
+    """A game at a table of these people (the guests' seats marked remote) played to its end,
+    random cards for everyone; the last view."""
+    view: dict[str, Any] = ok("new_game", seed=seed, people=people, level="random")
+    guests = {p["seat"] for p in people if p.get("remote")}
+    while view["status"] != "game_over":
+        if view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] in guests:
+            seat = view["to_move"]
+            view = ok("seat_play", seat=seat, card=rng.choice(ok("seat_view", seat=seat)["legal"]))
+        else:
+            view = ok("step")
+    return view
+
+
+def rerun_to_end(first: dict[str, Any], seat: int | None = None
+                 ) -> tuple[list[int], dict[str, Any]]:
+    """A rerun stepped to its end (``seat``: a guest's, by seat_rerun_next; None: this device's,
+    by rerun_next): how many cards each reply had played, and the result."""
+    done, reply = [], first
+    while not reply["finished"]:
+        reply = (ok("rerun_next", job=first["job"]) if seat is None
+                 else ok("seat_rerun_next", seat=seat, job=first["job"]))
+        done.append(reply["done"])
+    return done, reply["result"]
+
+
+def test_a_guests_master_plays_every_persons_seat_the_same_game_as_the_hosts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seat_reviews, "SLICE_MS", 0)  # one slice (or one card) a request
+    played_out(TRIO[:2], "remote-master", random.Random(12))
+    saved = recipe()
+    state = from_record(saved["record"])
+    started = ok("seat_rerun", seat=GUEST, iterations=MASTER)
+    assert (started["game"], started["done"], started["total"]) == (0, 0, 208)
+    assert started["side"] == GUEST % 2 and not started["finished"]
+    done, guests = rerun_to_end(started, GUEST)
+    # Sliced: no request played more than one card, and some played none (a slice of a
+    # master's search), so the table's requests waited for one slice at most.
+    assert all(b - a <= 1 for a, b in zip([0, *done], done, strict=False))
+    assert len(done) > 208 and done[-1] == 208
+    # The master in both people's seats, the same computer players: the rerun of the game
+    # played again by the library with the master in the guest's seat.
+    again = master_in_your_seat(saved["settings"], state, seat=GUEST, iterations=MASTER)
+    expected = json.loads(json.dumps(again.to_json()))
+    for key in ("you", "master", "difference"):
+        assert guests[key] == expected[key], key
+    assert guests["side"] == 0 and guests["record"]["plays"] == expected["record"]["plays"]
+    assert guests["record"]["plays"] != saved["record"]["plays"]  # the people's cards changed
+    players_of = guests["record"]["players"]
+    assert players_of[HOST] == players_of[GUEST] == {"computer": "master"}
+    assert players_of[1] == players_of[3] == {"computer": "random"}
+    assert saved["settings"]["seed"] not in json.dumps([started, guests])
+    # The host's own rerun at this table is the same game: one game for the whole table.
+    hosts = rerun_to_end(ok("rerun", iterations=MASTER))[1]
+    assert hosts == guests
+
+
+def test_a_guests_master_is_its_own_job_beside_the_hosts_and_other_guests() -> None:
+    played_out(TRIO, "remote-masters", random.Random(13))
+    host = ok("rerun", iterations=MASTER)
+    ben = ok("seat_rerun", seat=GUEST, iterations=MASTER)
+    cat = ok("seat_rerun", seat=1, iterations=MASTER)
+    assert (host["side"], ben["side"], cat["side"]) == (0, 0, 1)
+    # Nobody steps another's rerun: not the host's, not another guest's.
+    assert error("seat_rerun_next", seat=GUEST, job=host["job"]) == "no_job"
+    assert error("seat_rerun_next", seat=GUEST, job=cat["job"]) == "no_job"
+    assert error("seat_rerun_next", seat=1, job=ben["job"]) == "no_job"
+    assert error("rerun_next", job=ben["job"]) == "no_job"
+    assert error("seat_review_next", seat=GUEST, job=ben["job"]) == "no_job"  # not a review
+    # Each goes on beside the others, to the same game; Cat's is the other side's.
+    results = [rerun_to_end(host)[1], rerun_to_end(ben, GUEST)[1], rerun_to_end(cat, 1)[1]]
+    assert results[0] == results[1]
+    for key in ("you", "master", "record"):  # both sides' scores, each side its own difference
+        assert results[2][key] == results[0][key], key
+    assert results[2]["side"] == 1 and results[0]["side"] == 0
+    assert results[2]["difference"] == results[2]["you"][1] - results[2]["master"][1]
+    # A new game ends every rerun.
+    again = ok("seat_rerun", seat=GUEST, iterations=MASTER)
+    ok("new_game", seed="remote-masters-2", people=TRIO, level="random")
+    assert error("seat_rerun_next", seat=GUEST, job=again["job"]) == "no_job"
+
+
+def test_a_guests_master_asked_wrongly_is_refused_and_changes_nothing() -> None:
+    view = played_to(hosted("remote-master-refused"), 100, random.Random(14))
+    assert error("seat_rerun", seat=GUEST) == "game_not_over"
+    view = played_to(view, 10**6, random.Random(14))
+    assert view["status"] == "game_over"
+    before = ok("record")
+    job = ok("seat_rerun", seat=GUEST, iterations=MASTER)["job"]
+    assert error("seat_rerun", seat=HOST) == "not_a_guest"
+    assert error("seat_rerun", seat=3) == "not_a_guest"
+    assert error("seat_rerun", seat="0") == "not_a_guest"
+    assert error("seat_rerun") == "not_a_guest"
+    assert error("seat_rerun", seat=GUEST, iterations=MASTER_ITERATIONS + 1) == "bad_request"
+    assert error("seat_rerun", seat=GUEST, iterations=0) == "bad_request"
+    assert error("seat_rerun", seat=GUEST, iterations="12") == "bad_request"
+    assert error("seat_rerun", seat=GUEST, job=job) == "bad_request"
+    assert error("seat_rerun_next", seat=GUEST, job="1") == "bad_request"
+    assert error("seat_rerun_next", seat=GUEST) == "bad_request"
+    assert error("seat_rerun_next", seat=HOST, job=job) == "not_a_guest"
+    assert error("seat_rerun_next", seat=GUEST, job=job + 1) == "no_job"
+    assert ok("record") == before
+    # The refusals ended nothing: the job goes on, and once finished is no more.
+    first = ok("seat_rerun_next", seat=GUEST, job=job)
+    assert first["job"] == job
+    rerun_to_end(first, GUEST)
+    assert error("seat_rerun_next", seat=GUEST, job=job) == "no_job"

@@ -91,6 +91,7 @@ export const masterVerdict = (difference) => (difference === 0 ? t("master.same"
   : difference > 0 ? t("master.more", { count: difference }) : t("master.fewer", { count: -difference }));
 export const masterReplay = () => t("master.replay");
 export const masterPlaying = () => t("master.playing");
+export const masterEveryone = () => t("master.everyone");
 export const masterProgressLabel = () => t("master.progress_label");
 export const masterProgress = (done, total) => t("master.progress", { done, total });
 // The engine's refusal is its own sentence ("The master in your seat plays only games dealt

@@ -6,6 +6,9 @@
 // A new game stops it (every game the page starts bumps app.run); a review holds it (hold()),
 // so that the two never share the worker. The result is counted once in the statistics and
 // drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
+// At a friends' table (docs/remote.md#the-master-in-your-seat) the host's page and each
+// guest's have one too: the master plays every person's seat (the sheet says so), a guest's
+// through the host's engine (seat_rerun, via guest.js); such games are not counted.
 
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
@@ -44,24 +47,33 @@ export function hold() {
 
 const unheld = () => (holds ? new Promise((resolve) => waiting.push(resolve)) : null);
 
-/** Starts the master in your seat for a finished game of one person (view and table: the
+// The seat the engine calls "You": the one person's, the host's at a friends' table or a
+// guest's own; -1 with several people at this device (no rerun then).
+const yourSeat = (table) => table.seats.findIndex((_, seat) => namesOf(table).isYou(seat));
+const alone = (table) => namesOf(table).alone();
+// The game's key: a guest is not told the seed (it would deal every hand), and its games are
+// not counted: the cut tells its matches apart on this page.
+const keyOf = (view, table) => (table.settings.seed !== undefined ? stats.gameId(view, table)
+  : `${table.cut.cards.join(" ")}|${view.match.game + 1}|${view.plays}|${JSON.stringify(view.scores)}`);
+
+/** Starts the master in your seat for a finished game with a "You" (view and table: the
  * engine's), unless it ran already: a counted result comes back from the statistics. */
 export function start(view, table) {
-  const people = table.seats.filter((s) => s.person);
-  if (view.status !== "game_over" || people.length !== 1) return;
-  const key = stats.gameId(view, table);
+  const you = yourSeat(table);
+  if (view.status !== "game_over" || you < 0) return;
+  const key = keyOf(view, table);
   if (app.master.key === key && (app.master.running || app.master.result)) return;
-  const side = people[0].side;
-  const counted = stats.masterOf(key);
+  const side = table.seats[you].side;
+  const counted = alone(table) ? stats.masterOf(key) : null;
   if (counted !== null) {
     masterCounted(key, { you: view.scores[side], master: view.scores[side] - counted, record: null });
     requestDraw();
     return;
   }
-  run(key, side);
+  run(key, side, alone(table));
 }
 
-async function run(key, side) {
+async function run(key, side, counts) {
   const token = masterRunning(key, performance.now());
   const game = app.run;
   const stale = () => token !== app.master.token || game !== app.run;
@@ -87,7 +99,7 @@ async function run(key, side) {
         const { you, master, record } = next.result;
         masterFinished({ you: you[side], master: master[side], record },
           Math.round(performance.now() - app.master.startedAt));
-        stats.countMaster(key, next.result);
+        if (counts) stats.countMaster(key, next.result);
         return;
       }
     }
@@ -106,24 +118,29 @@ export function masterRecord() {
   return app.master.result?.record ?? null;
 }
 
-/** Draws the master in your seat on the score sheet of a finished game of one person, from
- * what the page's draw hands it: {view, table, master (app.master)}. */
+/** Draws the master in your seat on the score sheet of a finished game with a "You", from
+ * what the page's draw hands it: {view, table, master (app.master)}; with several people,
+ * one sentence says who played the others' seats. */
 export function drawMaster(el, ui) {
   const { view, table, master: m } = ui;
-  const alone = table.seats.filter((s) => s.person).length === 1;
-  const key = view.status === "game_over" && alone ? stats.gameId(view, table) : null;
+  const key = view.status === "game_over" && yourSeat(table) >= 0 ? keyOf(view, table) : null;
+  const several = !alone(table);
+  const everyone = () => (several ? h("p", { class: "detail master-everyone", text: W.masterEveryone() }) : null);
   const mine = key !== null && m.key === key;
   const state = !mine ? "none" : m.result ? "done" : m.running ? "running" : m.problem ? "failed" : "none";
   el.dataset.master = state;
   if (m.ms !== null && mine) el.dataset.masterMs = m.ms;
   redraw(el, JSON.stringify([state, m.done, m.total, m.result && [m.result.you, m.result.master,
-    Boolean(m.result.record)], m.problem?.message, m.problem?.text]), () => {
+    Boolean(m.result.record)], m.problem?.message, m.problem?.text, several]), () => {
     if (state === "done") {
       const { you, master, record } = m.result;
       return [
         h("p", { class: "master-line", "data-master-you": you, "data-master-score": master, text: W.masterLine(you, master) }),
         h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
-        record ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
+        everyone(),
+        // A guest's page runs no engine to replay a record with (remote/guest.js).
+        record && document.documentElement.dataset.remote !== "guest"
+          ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
       ];
     }
     if (state === "running") {
@@ -131,6 +148,7 @@ export function drawMaster(el, ui) {
         h("p", { class: "master-wait", text: W.masterPlaying() }),
         h("progress", { max: Math.max(m.total, 1), value: m.done, "aria-label": W.masterProgressLabel() }),
         h("p", { class: "detail", role: "status", text: W.masterProgress(m.done, m.total) }),
+        everyone(),
       ];
     }
     if (state === "failed") return h("p", { class: "detail", text: W.masterUnavailable(m.problem) });

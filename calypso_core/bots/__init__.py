@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .base import (
     GRADES,
+    MASTER_ITERATIONS,
     MAX_REVIEW_ITERATIONS,
     MAX_SEARCH_ITERATIONS,
     REVIEW_ITERATIONS,
@@ -53,6 +54,7 @@ __all__ = [
     "ALL_LEVELS",
     "GRADES",
     "LEVELS",
+    "MASTER_ITERATIONS",
     "MAX_REVIEW_ITERATIONS",
     "MAX_SEARCH_ITERATIONS",
     "REVIEW_ITERATIONS",

@@ -127,6 +127,9 @@ MAX_SEARCH_ITERATIONS = 20_000
 # move; in the page the thinking now hides behind the animations at Normal speed
 # (README.md#waiting), where a 0.5 s cap measured no better.
 SEARCH_TIME_LIMITS = {"expert": 0.5, "master": 1.0}
+# The master's search budget a move (search.MasterBot), here so that the table can hold a
+# guest's rerun to it (table.seat_reviews) without loading the search.
+MASTER_ITERATIONS = 5000
 
 # The review's (review.py) budgets and grades, here so that the page's hello can name them
 # without loading the review. Search iterations per card: a deal's 13 cards in 4-10 s in

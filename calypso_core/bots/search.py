@@ -21,7 +21,7 @@ from ..cards import CARDS, Card
 from ..fastsim import Sim
 from ..game import GameState
 from ..kernel import trumps_by_position
-from .base import SEARCH_SETTINGS, SEARCH_TIME_LIMITS, Bot, Check, finish
+from .base import MASTER_ITERATIONS, SEARCH_SETTINGS, SEARCH_TIME_LIMITS, Bot, Check, finish
 from .knowledge import Knowledge
 from .policy import evaluate, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
@@ -357,7 +357,7 @@ class MasterBot(SearchBot):
     paired values rule out: about 0.1 s a move in CPython on the development machine."""
 
     level = "master"
-    ITERATIONS = 5000
+    ITERATIONS = MASTER_ITERATIONS
     TIME_LIMIT = SEARCH_TIME_LIMITS["master"]
     # From four tricks left (issue 28) it screened -56 (-116 to +5) against today's master
     # and took 12-15x the time of those moves (docs/bots.md).

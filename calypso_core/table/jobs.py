@@ -12,10 +12,11 @@ game in play. Each next request names
 its job: starting a job replaces the one of its kind before it, so a loop the page has
 stopped can never advance a job started after it. Starting a game ends both jobs.
 
-At a friends' table each guest's review is a job of its own, by seat (``seat_review``:
-table.seat_reviews), beside this device's: one never replaces nor steps another. A guest's
-card is reviewed in slices of its search (``ReviewJob.work``), so that the host's own
-requests wait for one slice at most.
+At a friends' table each guest's review and each guest's master in your seat is a job of
+its own, by seat (``seat_review``, ``seat_rerun``: table.seat_reviews), beside this
+device's: one never replaces nor steps another. A guest's card is reviewed in slices of its
+search (``ReviewJob.work``), and a guest's rerun plays on in slices (``RerunJob.work``), so
+that the host's own requests wait for one slice at most.
 
 A reviewed card is remembered by its game, the plays up to it, the budget and the seed: a
 card reviews the same alone or in a whole game (docs/review.md), so the review of a deal
@@ -25,9 +26,9 @@ just after it ends and of the whole game at its end search that deal's cards onc
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from ..bots import (
     MAX_REVIEW_ITERATIONS,
@@ -42,14 +43,16 @@ from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from ..messages import message
+from ..record import to_record
 from .errors import ProtocolError
-from .rerun import Rerun, check_game, master_slices, rerun_slices, the_person
+from .rerun import Rerun, check_game, master_slices, rerun_seat, rerun_slices
 from .settings import MAX_SEED_CHARS, Settings
 from .story import PLAYS_PER_DEAL
 
 MAX_REMEMBERED = 600  # reviewed cards kept: every card of a few games
 RERUN_SLICE_MS = 100  # the longest a rerun_next plays on (within a card, it stops there)
 SLICE_ITERATIONS = 100  # a guest's review searches this many iterations between clock checks
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -126,13 +129,14 @@ class ReviewJob:
 
 @dataclass
 class RerunJob:
-    """Game ``index`` of a match played again, the master in the person's seat, one card a
-    request."""
+    """Game ``index`` of a match played again, the master in the person's seat (``seat``),
+    one card a request."""
 
     number: int
     settings: Settings
     game: GameState  # the finished game, a copy
     index: int
+    seat: int  # whose rerun: the person's (at a friends' table, one of the people's)
     steps: Iterator[GameState | None]  # rerun.rerun_slices
     state: GameState | None = None  # the rerun after its last card
 
@@ -144,7 +148,7 @@ class RerunJob:
     @property
     def side(self) -> int:
         """The person's partnership: 0 North-South, 1 East-West."""
-        return the_person(self.settings) % 2
+        return self.seat % 2
 
     def step(self, ms: float) -> int:
         """Play on for about ``ms`` milliseconds, at most to the end of the next card (a
@@ -158,20 +162,45 @@ class RerunJob:
                 break
         return len(self.state.plays) if self.state is not None else 0
 
+    def work(self, ms: float) -> int:
+        """Play on for about ``ms`` milliseconds, card after card (a card's search is sliced:
+        it stops within one), or to the end; the cards played so far."""
+        end = time.perf_counter() + ms / 1000
+        for state in self.steps:
+            if state is not None:
+                self.state = state
+                if state.is_over:
+                    break
+            if time.perf_counter() >= end:
+                break
+        return len(self.state.plays) if self.state is not None else 0
+
     def result(self) -> Rerun:
         """Both games, once the rerun is over."""
         assert self.state is not None and self.state.is_over
         return Rerun(self.game, self.state, self.side)
 
+    def result_json(self) -> dict[str, Any]:
+        """Both games' scores, the rerun's record (the master named at every person's seat:
+        it played them all) and the person's side, once the rerun is over."""
+        assert self.state is not None
+        players = self.settings.players()
+        for seat in self.settings.seats:
+            players[seat] = {"computer": "master"}
+        return {**self.result().to_json(), "record": to_record(self.state, players),
+                "side": self.side}
+
 
 class _Jobs:
     """The review and the rerun in progress (each None when there is none), each guest's
-    review by seat, the number of the last job started, and the cards reviewed so far."""
+    review and rerun by seat, the number of the last job started, and the cards reviewed so
+    far."""
 
     def __init__(self) -> None:
         self.review: ReviewJob | None = None
         self.rerun: RerunJob | None = None
         self.guests: dict[int, ReviewJob] = {}
+        self.guest_reruns: dict[int, RerunJob] = {}
         self.started = 0
         self.reviewed: dict[Hashable, CardReview] = {}
 
@@ -183,6 +212,7 @@ def end_jobs() -> None:
     """End every job (a game starts); the cards reviewed stay remembered."""
     _jobs.review = _jobs.rerun = None
     _jobs.guests = {}
+    _jobs.guest_reruns = {}
 
 
 def reset() -> None:
@@ -208,18 +238,14 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
 
 
 def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,
-                resume: tuple[GameState | None, Iterator[GameState | None]] | None = None
-                ) -> RerunJob:
-    """Start playing finished game ``index`` of a match again, the master in the person's
-    seat; or go on with ``resume``, the same rerun begun ahead (its position so far, None
-    before its first card, and its steps)."""
-    for check, words in ((lambda: the_person(settings), "master.one_person"),
-                         (lambda: check_game(settings, game, index), "master.only_here")):
-        try:
-            check()
-        except ValueError as exc:
-            raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}",
-                                message(words)) from None
+                resume: tuple[GameState | None, Iterator[GameState | None]] | None = None,
+                *, guest: int | None = None) -> RerunJob:
+    """Start playing finished game ``index`` of a match again, the master in the seat of
+    the one person on this device, or (``guest``) of the guest at that seat, replacing that
+    one's rerun; or go on with ``resume``, the same rerun begun ahead (its position so far,
+    None before its first card, and its steps)."""
+    seat = _rerun_check("master.one_person", lambda: rerun_seat(settings, guest))
+    _rerun_check("master.only_here", lambda: check_game(settings, game, index))
     copy = game.clone()
     if resume is None:
         steps = rerun_slices(settings, copy, index, master_slices(settings, index, iterations))
@@ -227,8 +253,21 @@ def start_rerun(settings: Settings, game: GameState, index: int, iterations: int
     else:
         state, steps = resume
     _jobs.started += 1
-    _jobs.rerun = RerunJob(_jobs.started, settings, copy, index, steps, state)
-    return _jobs.rerun
+    job = RerunJob(_jobs.started, settings, copy, index, seat, steps, state)
+    if guest is None:
+        _jobs.rerun = job
+    else:
+        _jobs.guest_reruns[guest] = job
+    return job
+
+
+def _rerun_check(words: str, check: Callable[[], _T]) -> _T:
+    """What ``check`` returns; its ValueError refused as ``unavailable``, said by ``words``."""
+    try:
+        return check()
+    except ValueError as exc:
+        raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}",
+                            message(words)) from None
 
 
 def remembered(game: GameState, play: int, budget: int, seed: str) -> Any:
@@ -256,9 +295,10 @@ def review_job(number: Any, guest: int | None = None) -> ReviewJob:
     return job
 
 
-def rerun_job(number: Any) -> RerunJob:
-    """The rerun in progress, if ``number`` names it and it has cards left to play."""
-    job = _jobs.rerun
+def rerun_job(number: Any, guest: int | None = None) -> RerunJob:
+    """The rerun in progress (the guest's at seat ``guest``, when given), if ``number`` names
+    it and it has cards left to play."""
+    job = _jobs.rerun if guest is None else _jobs.guest_reruns.get(guest)
     _check_job("rerun", number, job)
     assert job is not None
     return job

@@ -12,6 +12,14 @@ is counted in iterations with no clock: the same rerun gives the same score anyw
 A computer player of the search levels (expert, master) stops at its clock cap when it runs
 out of time; where that happened in the original game, the same player may choose another
 card in the rerun. Random, novice and club players never use the clock.
+
+**At a table of several people on their own devices** (docs/remote.md#the-master-in-your-seat)
+nobody can say which cards another person would have played on the master's different
+tricks, so the master plays every person's seat, and the computer players are the same. The
+rerun is then one game for the whole table, whoever's seat it is asked for (the master's
+randomness at a seat depends on that seat, not on whose rerun it is): each person's
+partnership is measured against the same master game. With several people at one device
+(pass and play) there is no "your seat", and no rerun.
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ SlicedPlayer = Callable[[GameState], Generator[None, None, Card]]
 
 @dataclass(frozen=True)
 class Rerun:
-    """The original game and its rerun with another player in South's seat."""
+    """The original game and its rerun with another player in the person's seat."""
 
     original: GameState
     rerun: GameState
@@ -71,9 +79,11 @@ def rerun_steps(
 
     Yields the position after every card, so that a worker can report progress and stop
     between cards. ``game`` must be that game of the match (its deck is the one the
-    settings deal); the other seats are the match's computer players for that game, with
-    their seeds. ``played`` are the rerun's first cards from an earlier run of it (kept in a
-    save): they are played again without thinking, and the rerun goes on from there.
+    settings deal); ``player`` plays every person's seat (the one person's, or at a friends'
+    table each of the people's); the other seats are the match's computer players for that
+    game, with their seeds. ``played`` are the rerun's first cards from an earlier run of it
+    (kept in a save): they are played again without thinking, and the rerun goes on from
+    there.
     """
     def at_once(state: GameState) -> Generator[None, None, Card]:
         yield from ()
@@ -99,10 +109,10 @@ def rerun_slices(
     for card in played:
         state.play(card)  # every player chooses from the position alone: nothing else to redo
     bots = computer_players(settings, index)
-    person = the_person(settings)
+    people = settings.seats
     while not state.is_over:
         seat = state.to_move
-        if seat == person:
+        if seat in people:
             card = yield from player(state)
         else:
             card, _ = yield from bots[seat].steps(state)
@@ -117,7 +127,7 @@ def rerun_game(settings: Settings, game: GameState, index: int, player: Player) 
 
 
 def master_player(settings: Settings, index: int, iterations: int | None = None) -> Player:
-    """The master for the person's seat, its randomness drawn afresh for every move.
+    """The master for the people's seats, its randomness drawn afresh for every move.
 
     ``iterations`` is its search budget a move (the master's default when None), clock off.
     """
@@ -130,12 +140,14 @@ def master_slices(settings: Settings, index: int, iterations: int | None = None
     """``master_player`` in slices: yields between the layouts it searches (the same card)."""
     budget = {} if iterations is None else {"iterations": iterations}
     salt = f"master-in-your-seat:{settings.seed}:{index}"
-    person = the_person(settings)
+    first = settings.people[0].seat  # the one person's seat keeps the salt it always had
 
     def play(state: GameState) -> Generator[None, None, Card]:
-        rng = random.Random(f"{salt}:{len(state.plays)}")
-        bot = make_bot("master", person, rng, time_limit=None, **budget)
-        return (yield from bot.choose_steps(state.observation(person), state.legal_moves()))
+        seat = state.to_move
+        at = salt if seat == first else f"{salt}:{seat}"
+        rng = random.Random(f"{at}:{len(state.plays)}")
+        bot = make_bot("master", seat, rng, time_limit=None, **budget)
+        return (yield from bot.choose_steps(state.observation(seat), state.legal_moves()))
 
     return play
 
@@ -146,18 +158,21 @@ def master_in_your_seat(
     index: int = 0,
     *,
     iterations: int | None = None,
+    seat: int | None = None,
 ) -> Rerun:
     """Game ``index`` of a match played again with the master in the person's seat.
 
     ``settings`` are the match's (or their saved form); ``iterations`` is the master's
-    budget a move (its default when None).
+    budget a move (its default when None); ``seat`` the person's at a table of several
+    people on their own devices (the one person's when None).
     """
     if isinstance(settings, dict):
         settings = Settings.from_request(settings, saved=True)
     if not game.is_over:
         raise ValueError("the master plays your seat again only in a finished game")
+    seat = rerun_seat(settings, seat)
     rerun = rerun_game(settings, game, index, master_player(settings, index, iterations))
-    return Rerun(game, rerun, the_person(settings) & 1)
+    return Rerun(game, rerun, seat & 1)
 
 
 def the_person(settings: Settings) -> int:
@@ -165,6 +180,20 @@ def the_person(settings: Settings) -> int:
     if len(settings.people) != 1:
         raise ValueError("the master plays the person's seat again only when one person plays")
     return settings.people[0].seat
+
+
+def rerun_seat(settings: Settings, seat: int | None) -> int:
+    """The seat a rerun is asked for: the one person's (None), or a person's at a table of
+    several people on their own devices (a guest's, or the host's with only guests beside)."""
+    if seat is None:
+        here = [p.seat for p in settings.people if not p.remote]
+        if len(here) != 1:
+            raise ValueError("the master plays the person's seat again only when one person "
+                             "plays on this device")
+        return here[0]
+    if seat not in settings.seats:
+        raise ValueError(f"seat {seat!r} is no person's")
+    return seat
 
 
 def check_game(settings: Settings, game: GameState, index: int) -> None:

@@ -10,7 +10,6 @@ from ..bots import REVIEW_ITERATIONS
 from ..cards import SEAT_NAMES, SUIT_LETTERS, brief_repr
 from ..game import GameState
 from ..messages import Message
-from ..record import to_record
 from . import ahead, jobs
 from .errors import ProtocolError
 from .session import match_in_play, state_of
@@ -92,8 +91,9 @@ def review_next(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def rerun(data: dict[str, Any]) -> dict[str, Any]:
-    """Start playing the finished game in play again with the master in the person's seat
-    (``iterations`` a move; the master's own budget when not given)."""
+    """Start playing the finished game in play again with the master in the seat of the one
+    person on this device (``iterations`` a move; the master's own budget when not given); at
+    a friends' table the master plays the guests' seats too (table.rerun)."""
     match = match_in_play("rerun")
     if not match.state.is_over:
         raise ProtocolError("game_not_over", "the master plays your seat again once the game "
@@ -106,7 +106,7 @@ def rerun(data: dict[str, Any]) -> dict[str, Any]:
                              "total": len(job.game.plays), "side": job.side,
                              "finished": job.finished}
     if job.finished:
-        reply["result"] = _rerun_result(job)
+        reply["result"] = job.result_json()
     return reply
 
 
@@ -123,19 +123,11 @@ def work(data: dict[str, Any]) -> dict[str, Any]:
 def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
     """Play on in rerun ``job`` for at most ``jobs.RERUN_SLICE_MS`` (to the end of its next
     card at most: a card's search is sliced); once over, both games' scores and the
-    rerun's record (the master named at the person's seat)."""
+    rerun's record (the master named at every person's seat)."""
     job = jobs.rerun_job(data.get("job"))
     done = job.step(jobs.RERUN_SLICE_MS)
     reply: dict[str, Any] = {"job": job.number, "done": done,
                              "total": len(job.game.plays), "finished": job.finished}
     if job.finished:
-        reply["result"] = _rerun_result(job)
+        reply["result"] = job.result_json()
     return reply
-
-
-def _rerun_result(job: jobs.RerunJob) -> dict[str, Any]:
-    """Both games' scores and the rerun's record (the master named at the person's seat)."""
-    assert job.state is not None
-    players = job.settings.players()
-    players[job.settings.seats[0]] = {"computer": "master"}
-    return {**job.result().to_json(), "record": to_record(job.state, players), "side": job.side}

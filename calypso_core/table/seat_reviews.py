@@ -1,7 +1,8 @@
-"""A guest's review at a friends' table (docs/remote.md#a-guests-review): the host's engine
-reviews the cards of the guest at ``seat``, from that seat's view only, with the same
-reviewer, budget and seed as a review on this device (``review``), for the guest's page to
-draw with the same review view.
+"""A guest's review and its master in your seat at a friends' table (docs/remote.md#a-guests-
+review): the host's engine reviews the cards of the guest at ``seat``, from that seat's view
+only, with the same reviewer, budget and seed as a review on this device (``review``), and
+plays the finished game again with the master in the guest's seat (``seat_rerun``), for the
+guest's page to draw with the same views.
 
 What a guest may ask for: the deals that are over (a deal once its last card is played, as
 the review offered after a deal on this device) or, once the game is over, the whole game;
@@ -13,13 +14,21 @@ for ``SLICE_MS`` at most, so that the table's requests (``seat_play``, ``seat_vi
 device's cards) wait for one slice at most; its reply carries the card once it is done.
 A card's review holds only that seat's position as it saw it (``views.seen_by``): its own
 hand, the trick, what every seat showed.
+
+The master in a guest's seat (docs/remote.md#the-master-in-your-seat) is the rerun of the
+person on this device (table.rerun): the master plays every person's seat, the computer
+players are the same, so it is one game for the whole table, each person's partnership
+measured against it. Only once the game is over (every card of it has been seen by then,
+and the rerun's record holds no seed); at most the master's own budget a move; a job of the
+guest's own (``jobs.start_rerun(guest=seat)``), stepped by ``seat_rerun_next`` for
+``SLICE_MS`` at most, as many cards as fit.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..bots import REVIEW_ITERATIONS
+from ..bots import MASTER_ITERATIONS, REVIEW_ITERATIONS
 from ..cards import SUIT_LETTERS
 from . import jobs
 from .errors import ProtocolError
@@ -27,7 +36,7 @@ from .session import match_in_play
 from .story import PLAYS_PER_DEAL
 from .views import seen_by
 
-SLICE_MS = 50  # the longest a seat_review_next searches (within a card: it stops there)
+SLICE_MS = 50  # the longest a seat_review_next or seat_rerun_next works (stopping within a card)
 
 
 def seat_review(data: dict[str, Any]) -> dict[str, Any]:
@@ -76,4 +85,39 @@ def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
         move, position = done
         reply.update(move=move.to_json(), position=seen_by(position, seat),
                      summary=job.summary())
+    return reply
+
+
+def seat_rerun(data: dict[str, Any]) -> dict[str, Any]:
+    """Start playing the finished game again with the master in the seat of the guest at
+    ``seat`` (and in every other person's: table.rerun), ``iterations`` a move at most the
+    master's own (its own when not given). ``seat_rerun_next`` plays it on."""
+    match = match_in_play("seat_rerun")
+    seat = match.guest_seat(data.get("seat"))
+    if not match.state.is_over:
+        raise ProtocolError("game_not_over", "the master plays a guest's seat again once the "
+                            "game is over")
+    iterations = jobs.check_iterations(data.get("iterations"))
+    if iterations is not None and iterations > MASTER_ITERATIONS:
+        raise ProtocolError("bad_request", f"a guest's master plays at most "
+                            f"{MASTER_ITERATIONS:,} iterations a move (its own budget), "
+                            f"not {iterations:,}")
+    job = jobs.start_rerun(match.settings, match.state, len(match.history), iterations,
+                           guest=seat)
+    return {"job": job.number, "game": job.index, "done": 0, "total": len(job.game.plays),
+            "side": job.side, "finished": False}
+
+
+def seat_rerun_next(data: dict[str, Any]) -> dict[str, Any]:
+    """Play on in the rerun ``job`` of the guest at ``seat`` for ``SLICE_MS`` at most (as many
+    cards as fit; a card's search stops within it); once over, what ``rerun_next``'s reply
+    carries: both games' scores and the rerun's record."""
+    match = match_in_play("seat_rerun_next")
+    seat = match.guest_seat(data.get("seat"))
+    job = jobs.rerun_job(data.get("job"), seat)
+    done = job.work(SLICE_MS)
+    reply: dict[str, Any] = {"job": job.number, "done": done, "total": len(job.game.plays),
+                             "finished": job.finished}
+    if job.finished:
+        reply["result"] = job.result_json()
     return reply

@@ -82,6 +82,7 @@ def _remote_handlers() -> dict[str, Handler]:
             "seat_stand_in": remote.seat_stand_in, "seat_hint": remote.seat_hint,
             "seat_review": seat_reviews.seat_review,
             "seat_review_next": seat_reviews.seat_review_next,
+            "seat_rerun": seat_reviews.seat_rerun, "seat_rerun_next": seat_reviews.seat_rerun_next,
             "fair_deal": remote.fair_deal, "fair_check": remote.fair_check}
 
 
@@ -127,6 +128,8 @@ REQUESTS: dict[str, Request] = {
                            "reads"),
     "seat_review_next": Request(_remote("seat_review_next"), frozenset({"seat", "job"}),
                                 "reads"),
+    "seat_rerun": Request(_remote("seat_rerun"), frozenset({"seat", "iterations"}), "reads"),
+    "seat_rerun_next": Request(_remote("seat_rerun_next"), frozenset({"seat", "job"}), "reads"),
     "fair_deal": Request(_remote("fair_deal"), frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(_remote("fair_check"),
                           frozenset({"recipe", "host", "guests", "commitment"}), "reads"),

@@ -567,8 +567,71 @@ def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
     assert size is not None
     guest.set_viewport_size(size)  # the tests below see the page as before
     guest.keyboard.press("Escape")
+    check_the_master_in_the_guests_seat(host, guest, since, screenshots)
     # A new match at this table: a new secret, never revealed (the test below checks it).
     assert engine_request(host, "new_game", {"level": "random", "games": 1, "seed": "x"})["ok"]
+
+
+EVERYONE = ("At a table of friends the master plays every person's seat, and the computer "
+            "players are the same: one game for the whole table to compare with.")
+
+
+def check_the_master_in_the_guests_seat(host: Page, guest: Page, since: int,
+                                        screenshots: Callable[[Page, str], Any]) -> None:
+    """The game just over, played again by the host's engine with the master in every
+    person's seat (docs/remote.md#the-master-in-your-seat): on the guest's score sheet, the
+    same game as on the host's; then the hostile rerun asks, refused and counted."""
+    sheet = guest.locator("[data-dialog=score_sheet]")
+    if not sheet.is_visible():
+        guest.click(".bar [data-action=show_scores]")
+    lines = [page.locator("[data-sheet-master]") for page in (host, guest)]
+    for line in lines:
+        expect(line).to_have_attribute("data-master", "done", timeout=TIMEOUT_MS)
+        expect(line.locator(".master-everyone")).to_have_text(EVERYONE)
+    # Ana (South, on the host's page) and Ben (North) are partners: one game, one comparison.
+    host_line, guest_line = (line.locator(".master-line") for line in lines)
+    for key in ("data-master-you", "data-master-score"):
+        assert host_line.get_attribute(key) == guest_line.get_attribute(key), key
+    expect(guest_line).to_contain_text("You: ")
+    expect(lines[1].locator("[data-action=master_replay]")).to_have_count(0)  # no engine here
+    expect(lines[0].locator("[data-action=master_replay]")).to_have_count(1)
+    answers = [json.loads(text) for text in guest_messages(guest)[since:]]
+    results = [a["result"]["result"] for a in answers if a["t"] == "answer"
+               and isinstance(a["result"], dict) and "result" in a["result"]]
+    assert len(results) == 1 and results[0]["side"] == 0
+    assert results[0]["record"]["players"][0] == results[0]["record"]["players"][2] == {
+        "computer": "master"}
+    # No seed in the host's answers (the match's end reveals it anyway: commit.js).
+    seed = engine_request(host, "record")["result"]["settings"]["seed"]
+    assert seed not in json.dumps([a for a in answers if a["t"] == "answer"])
+    size = guest.viewport_size
+    for width, height, name in ((1366, 768, "wide"), (390, 844, "phone")):
+        guest.set_viewport_size({"width": width, "height": height})
+        lines[1].locator(".master-everyone").scroll_into_view_if_needed()
+        screenshots(guest, f"remote-guest-master-{name}")
+    assert size is not None
+    guest.set_viewport_size(size)
+    guest.keyboard.press("Escape")  # the tests below see the table, as before
+    expect(sheet).to_be_hidden()
+
+    # Hostile rerun asks: another seat, over the master's budget, another's job, a second
+    # ask while one is worked on: refused, counted, nothing changed.
+    before = engine_request(host, "record")["result"]["record"]
+    counts = refused(host)
+    send_as_guest(guest, [{"t": "ask", "what": "rerun", "seat": 2}])  # malformed: dropped
+    for ask, code in (({"iterations": 5_001}, "bad_request"),
+                      ({"what": "rerun_next", "job": 10**6}, "no_job")):
+        (n,) = send_as_guest(guest, [{"t": "ask", "what": "rerun", **ask}])
+        assert reply_to(guest, n)["code"] == code
+    (started,) = send_as_guest(guest, [{"t": "ask", "what": "rerun"}])  # the master's budget
+    job = reply_to(guest, started)["result"]["job"]
+    first, second = send_as_guest(guest, [{"t": "ask", "what": "rerun_next", "job": job}] * 2)
+    assert reply_to(guest, second)["code"] == "busy"
+    assert not reply_to(guest, first)["result"]["finished"]  # 300 ms of a master's game
+    after = refused(host)
+    for reason in ("malformed", "bad_request", "no_job", "busy"):
+        assert after.get(reason, 0) > counts.get(reason, 0), (reason, after)
+    assert engine_request(host, "record")["result"]["record"] == before
 
 
 def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its_seed(

@@ -9,10 +9,11 @@
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the view after it, or the host's refusal
 //   hint, review,             asks the host (ASKS in wire.js, with the payload's fields
-//   review_next               ASK_FIELDS names; never a seat), whose engine answers for
-//                             this seat from its observation only; its answer, or its
+//   review_next, rerun,       ASK_FIELDS names; never a seat), whose engine answers for
+//   rerun_next                this seat from its observation only; its answer, or its
 //                             refusal. A review's next card comes once the host's engine
-//                             has searched it (in slices, between the table's requests)
+//                             has searched it (in slices, between the table's requests);
+//                             the master's game in the guest's seat plays on in slices too
 //   anything else             refused with remote_unavailable
 //
 // The page asks the guest's name (remembered), then joins; the seat's token stays in this

@@ -17,6 +17,9 @@ import { loadSettings } from "../storage.js";
 import { ASKS, ONE_AT_A_TIME, RATE, readIntent } from "./wire.js";
 
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
+// A guest's ask for more of the master's game plays on this long (seat_rerun_next slices of
+// 50 ms, this device's requests between them), then answers: the guest's page draws progress.
+const RERUN_ASK_MS = 300;
 
 export class HostClient {
   /** The table the address asks for (readHosting), in the room kept for it if any (kept.js). */
@@ -32,8 +35,8 @@ export class HostClient {
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
     // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null,
-    // working: a review ask of this guest's in progress}
-    this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0, working: false }]));
+    // working: the kinds of work (ONE_AT_A_TIME) of this guest's asks in progress}
+    this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0, working: new Set() }]));
     this._peers = new Map(); // peer -> seat
     this._rates = new Map(); // peer -> times of its recent messages
     this._view = null; // this device's latest view
@@ -238,25 +241,29 @@ export class HostClient {
     if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n, ...(text ? { text } : {}) });
   }
 
-  // A guest's question (a hint, a review, its next card): the engine answers it for the seat
-  // the guest holds (never one the guest names), from that seat's observation. A review's
-  // next card is searched in slices, a seat_review_next each, so this device's requests go
-  // between them; the guest is answered once the card is done. A guest asks for one review
-  // card at a time: another review ask meanwhile is refused (busy).
+  // A guest's question (a hint, a review, its next card, the master in its seat): the engine
+  // answers it for the seat the guest holds (never one the guest names), from that seat's
+  // observation. A review's next card is searched in slices, a seat_review_next each, so
+  // this device's requests go between them; the guest is answered once the card is done.
+  // The master's game plays on in slices too (seat_rerun_next), for RERUN_ASK_MS or to its
+  // end, the guest's page drawing its progress between. A guest has one ask of each work
+  // (ONE_AT_A_TIME) at a time: another meanwhile is refused (busy).
   async _answer(peer, seat, { what, n, fields }) {
     const held = this.seats.get(seat);
     const work = ONE_AT_A_TIME[what];
-    if (work && held.working) return this._refuse(peer, "busy", n, "a review ask of this seat is in progress", { id: "error.busy" });
-    held.working ||= work;
+    if (work && held.working.has(work)) return this._refuse(peer, "busy", n, `a ${work} ask of this seat is in progress`, { id: "error.busy" });
+    if (work) held.working.add(work);
     try {
       const ask = () => this.engine.request(ASKS[what], { ...fields, seat });
+      const asked = performance.now();
       let result = await ask();
       while (what === "review_next" && !result.move) result = await ask();
+      while (what === "rerun_next" && !result.finished && performance.now() - asked < RERUN_ASK_MS) result = await ask();
       this._send(peer, { t: "answer", n, result });
     } catch (error) {
       this._refuse(peer, error.code ?? "refused", n, error.message, error.text);
     } finally {
-      if (work) held.working = false;
+      if (work) held.working.delete(work);
     }
     return undefined;
   }

@@ -23,7 +23,8 @@
 export const MAX_NAME_CHARS = 20;
 /** What a guest may ask: the engine's request for it, which answers from that seat's
  * observation only (docs/protocol.md). */
-export const ASKS = { hint: "seat_hint", review: "seat_review", review_next: "seat_review_next" };
+export const ASKS = { hint: "seat_hint", review: "seat_review", review_next: "seat_review_next",
+  rerun: "seat_rerun", rerun_next: "seat_rerun_next" };
 const whole = (low) => (value) => Number.isSafeInteger(value) && value >= low;
 /** The fields each ask may carry (none other), each with its check of shape; the engine checks
  * their ranges. No ask names a seat: the host gives the engine the seat the guest holds. */
@@ -31,10 +32,15 @@ export const ASK_FIELDS = {
   hint: {},
   review: { deal: (value) => value === null || whole(0)(value), budget: whole(1) },
   review_next: { job: whole(1) },
+  rerun: { iterations: whole(1) },
+  rerun_next: { job: whole(1) },
 };
-/** Whether each ask starts or steps a review, a search of many cards that costs the host's
- * worker its time: a guest has one such ask at a time (host.js refuses another as busy). */
-export const ONE_AT_A_TIME = { hint: false, review: true, review_next: true };
+/** The work each ask starts or steps (null: none), a search of many cards that costs the
+ * host's worker its time — a review, or the master in the guest's seat: a guest has one ask
+ * of each work at a time (host.js refuses another as busy). The two are kept apart so that a
+ * review asked for while a rerun's ask is in flight is not refused (the guest's page holds
+ * its rerun while it reviews: rerun.hold). */
+export const ONE_AT_A_TIME = { hint: null, review: "review", review_next: "review", rerun: "rerun", rerun_next: "rerun" };
 /** A peer's messages beyond this are dropped by the host, unanswered: a guest's page paces
  * the asks it makes without a person (a review's cards) well under it. */
 export const RATE = { messages: 20, perMs: 1000 };
