@@ -13,6 +13,7 @@
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
 import { engine } from "./engine-client.js";
+import { namesOf } from "./names.js";
 import {
   app, masterCounted, masterFailed, masterFinished, masterIdle, masterProgress, masterRunning,
   requestDraw,

@@ -233,7 +233,10 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
     assert {k for k, n in counts.items() if n} >= {
         "malformed", "oversized", "repeated", "seat_taken", "no_seat", "rate"}, counts
     stranger.context.close()
-    assert engine_request(host, "record")["result"] == before
+    # The game is as it was; the host's own work ahead (its "ahead") may have gone on.
+    after = engine_request(host, "record")["result"]
+    assert {k: v for k, v in after.items() if k != "ahead"} == \
+        {k: v for k, v in before.items() if k != "ahead"}
     play_until(host, guest, plays(guest) + 4)  # the game goes on
 
 
@@ -356,7 +359,10 @@ def test_a_guest_reviews_the_deal_just_over_with_the_hosts_engine_from_its_seat(
                       ({"what": "review_next", "job": 10**6}, "no_job")):
         (n,) = send_as_guest(guest, [{"t": "ask", "what": "review", **ask}])
         assert reply_to(guest, n)["code"] == code  # one at a time: else "busy"
-    (started,) = send_as_guest(guest, [{"t": "ask", "what": "review", "deal": 0}])  # full budget
+    # Nearly the full budget: a card the host's work ahead may have reviewed already (at the
+    # review's own budget and seed) would be answered at once, before the second ask.
+    (started,) = send_as_guest(guest, [{"t": "ask", "what": "review", "deal": 0,
+                                        "budget": 7_999}])
     job = reply_to(guest, started)["result"]["job"]
     first, second = send_as_guest(guest, [{"t": "ask", "what": "review_next", "job": job}] * 2)
     assert reply_to(guest, second)["code"] == "busy"
