@@ -39,10 +39,10 @@ from ..bots import (
     review_position,
     seat_plays,
 )
-from ..cards import brief_repr
+from ..cards import SUIT_LETTERS, brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
-from ..messages import message
+from ..messages import Message, message
 from ..record import to_record
 from .errors import ProtocolError
 from .rerun import Rerun, check_game, master_slices, rerun_seat, rerun_slices
@@ -235,6 +235,23 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
     else:
         _jobs.review = job
     return job
+
+
+def review_started(job: ReviewJob, labels: list[Message], sides: list[Message]
+                   ) -> dict[str, Any]:
+    """The reply to a review's start (``review``, ``seat_review``): the job and what it
+    reviews, with the seats' and sides' names as the reviewed person reads them."""
+    return {
+        "job": job.number,
+        "seat": job.seat,
+        "deals": list(job.deals),
+        "total": len(job.plays),
+        "budget": job.budget,
+        "seed": job.seed,
+        "suits": [SUIT_LETTERS[suit] for suit in job.game.suits],
+        "labels": labels,
+        "sides": sides,
+    }
 
 
 def start_rerun(settings: Settings, game: GameState, index: int, iterations: int | None,

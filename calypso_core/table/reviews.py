@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..bots import REVIEW_ITERATIONS
-from ..cards import SEAT_NAMES, SUIT_LETTERS, brief_repr
+from ..cards import SEAT_NAMES, brief_repr
 from ..game import GameState
 from ..messages import Message
 from . import ahead, jobs
@@ -29,17 +29,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed)
-    return {
-        "job": job.number,
-        "seat": seat,
-        "deals": list(deals),
-        "total": len(job.plays),
-        "budget": budget,
-        "seed": seed,
-        "suits": [SUIT_LETTERS[suit] for suit in state.suits],
-        "labels": labels,
-        "sides": sides,
-    }
+    return jobs.review_started(job, labels, sides)
 
 
 _Reviewed = tuple[GameState, int, int, list[Message], list[Message]]

@@ -29,7 +29,6 @@ from __future__ import annotations
 from typing import Any
 
 from ..bots import MASTER_ITERATIONS, REVIEW_ITERATIONS
-from ..cards import SUIT_LETTERS
 from . import jobs
 from .errors import ProtocolError
 from .session import match_in_play
@@ -56,18 +55,8 @@ def seat_review(data: dict[str, Any]) -> dict[str, Any]:
                             f"iterations a card (the host's own budget), not {budget:,}")
     seed = jobs.check_seed(data.get("seed"))
     job = jobs.start_review(state, seat, deals, budget, seed, guest=True)
-    settings = match.settings
-    return {
-        "job": job.number,
-        "seat": seat,
-        "deals": list(deals),
-        "total": len(job.plays),
-        "budget": budget,
-        "seed": seed,
-        "suits": [SUIT_LETTERS[suit] for suit in state.suits],
-        "labels": settings.labels(seat),  # the guest is "You"
-        "sides": settings.side_labels(seat),
-    }
+    settings = match.settings  # the guest is "You"
+    return jobs.review_started(job, settings.labels(seat), settings.side_labels(seat))
 
 
 def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
