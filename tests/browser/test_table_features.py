@@ -43,7 +43,9 @@ shared, table = page_for_the_module("?seed=features-1&level=random&speed=0",
 
 
 def record(page: Page) -> dict[str, Any]:
-    return dict(engine_request(page, "record")["result"])
+    """The game's recipe, without the work done ahead, which goes on by itself while a
+    person thinks (web/ahead.js) and is no part of the game."""
+    return {k: v for k, v in engine_request(page, "record")["result"].items() if k != "ahead"}
 
 
 # -- at the table ---------------------------------------------------------------------------

@@ -221,12 +221,16 @@ export function pairByHand({ hosting, addRoom, ice }, seat, where) {
       box.querySelector("[data-pair-answer]").closest("label").before(qrCode(link.href, ""));
       word();
     });
+    let joined = false;
     box.querySelector("[data-pair-connect]").addEventListener("click", async () => {
       const taken = await pair.accept(box.querySelector("textarea").value);
+      // The guest may have joined while the answer was taken (a busy machine): it stays so.
+      if (joined) return;
       box.dataset.pairState = taken ? "connecting" : "bad_answer";
       said.textContent = t(taken ? "remote.pair_connecting" : "remote.pair_bad_answer");
     });
     pair.room.onJoin(() => {
+      joined = true;
       box.dataset.pairState = "connected";
       said.textContent = t("remote.pair_connected", { seat });
     });
