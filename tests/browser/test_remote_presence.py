@@ -92,6 +92,17 @@ def reopen_host(host: Page, server_url: str, relay: NostrRelay,
     return again, sockets
 
 
+def play_to_bens_turn(host: Page) -> None:
+    """The host plays its cards until the table waits for Ben (North), as its status line
+    (a live region) says by name."""
+    deadline = time.monotonic() + 60
+    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
+        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
+        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
+        if ready.count():
+            ready.first.click()
+        host.wait_for_timeout(100)
+
 def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_reloads(
     browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
 ) -> None:
@@ -124,13 +135,7 @@ def test_a_guest_drops_a_computer_stands_in_the_guest_comes_back_and_the_host_re
 
     # The table plays on to North's turn and waits there; the status line (a live region)
     # says whose turn it is, by name.
-    deadline = time.monotonic() + 60
-    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
-        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
-        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
-        if ready.count():
-            ready.first.click()
-        host.wait_for_timeout(100)
+    play_to_bens_turn(host)
     waiting_at = plays(host)
     host.wait_for_timeout(500)  # nothing may happen meanwhile: the table waits for Ben
     assert plays(host) == waiting_at
@@ -251,13 +256,7 @@ def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
         screenshots(guest, f"presence-guest-cut-{name}")
     guest.set_viewport_size({"width": 1280, "height": 720})
     # The host plays on to Ben's turn meanwhile (the table waits there).
-    deadline = time.monotonic() + 60
-    while "Ben (North) to play…" not in (host.locator("[data-status]").text_content() or ""):
-        assert time.monotonic() < deadline, host.locator("[data-status]").text_content()
-        ready = host.locator("[data-table][data-state=ready] " + PLAYABLE)
-        if ready.count():
-            ready.first.click()
-        host.wait_for_timeout(100)
+    play_to_bens_turn(host)
 
     # Back online: the guest's page announces at once (not at trystero's next minute), takes
     # its seat back and is sent the table as it is now.
