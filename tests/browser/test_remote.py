@@ -498,6 +498,67 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
     assert {"seat": 0, "name": "Ben", "remote": True} in people
 
 
+def host_to_bens_turn(host: Page) -> dict[str, Any]:
+    """The host's engine plays on (its person's first card, the computers') until Ben (North)
+    is to move, and the guest is sent its view; this page's flow is not told."""
+    view: dict[str, Any] = host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const table = engine().table;
+        const request = (type, payload) => table.engine.request(type, payload);
+        let view = await request("view");
+        while (view.to_move !== 0) {
+            view = view.status === "your_turn" ? await request("play", { card: view.legal[0] })
+                : await request("step");
+        }
+        await table._changed(view);
+        return view;
+    }""")
+    return view
+
+
+def test_a_guests_card_before_the_hosts_page_asks_is_played_and_a_new_game_takes_none_of_the_last(
+    table: tuple[Page, Page, list[str]],
+) -> None:
+    """The guest's page shows its turn as soon as the host's engine is there; the host's page
+    may still be drawing the card before. The guest's card waits for the host's page and is
+    played then, not refused. A card awaited for a game the host left is not the new game's."""
+    host, guest, _ = table
+    host_to_bens_turn(host)
+    # The host's page waits for Ben's card (its flow's step), then deals a new match.
+    host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        const table = engine().table;
+        window.leftWait = "waiting";
+        table.request("step").then(() => { window.leftWait = "played"; });
+        await table.request("new_game", { level: "random", games: 1 });
+    }""")
+    before = host_to_bens_turn(host)
+    card = host.evaluate("""async () => {
+        const { engine } = await import("./engine-client.js");
+        return (await engine().table.engine.request("seat_view", { seat: 0 })).legal[0];
+    }""")
+    counts = refused(host)
+    (n,) = send_as_guest(guest, [{"t": "play", "card": card}])  # as the guest's page sends it
+    kept = """async () => {
+        const { engine } = await import("./engine-client.js");
+        return engine().table._early !== null;
+    }"""
+    deadline = time.monotonic() + 30
+    while not host.evaluate(kept):
+        assert time.monotonic() < deadline, refused(host)
+        host.wait_for_timeout(50)
+    assert refused(host) == counts
+    assert host.evaluate("window.leftWait") == "waiting"  # the last game's wait took nothing
+    assert engine_request(host, "view")["result"]["plays"] == before["plays"]
+    # The host's page asks for Ben's card: it is played at once.
+    after = engine_request(host, "step")["result"]
+    assert after["plays"] == before["plays"] + 1 and after["to_move"] != 0
+    played = from_record(opened_record(engine_request(host, "record")["result"]["record"]))
+    assert str(played.plays[-1]) == card
+    assert not [m for m in map(json.loads, guest_messages(guest))
+                if m["t"] == "refused" and m.get("n") == n]
+
+
 def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
     table: tuple[Page, Page, list[str]], screenshots: Callable[[Page, str], Any],
 ) -> None:

@@ -42,6 +42,9 @@ export class HostClient {
     this._view = null; // this device's latest view
     this._started = false;
     this._turn = null; // {seat, resolve}: a guest's card awaited
+    // {seat, intent}: a guest's card come on its turn before this page's flow asked for it
+    // (this page was still drawing the card before): played when the flow asks
+    this._early = null;
     // The deal's seed mixes this secret and the guests' seeds (a reload keeps them: the
     // guests' pages check the reveal against the commitment they were sent).
     this.fair = FairDeal.from(fair);
@@ -120,6 +123,7 @@ export class HostClient {
     if (this._started) await this._newFairRound(); // a new match: new seeds, never the last match's
     deal.seed = await this.fair.dealSeed(this.engine); // never ?seed=: nobody chooses the cards
     const view = await this.engine.request("new_game", deal);
+    this._forgetTurn();
     this._started = true;
     this._lobby.hidden = true;
     this._tellGuests(view);
@@ -144,12 +148,20 @@ export class HostClient {
 
   async _resume(saved) {
     const loaded = await this.engine.request("load", saved);
+    this._forgetTurn();
     await this.presence.restore();
     this._started = true;
     this._lobby.hidden = true;
     await this._changed(loaded);
     this.presence.changed();
     return loaded;
+  }
+
+  // A new game: a card awaited for the last one (by a flow the page has left) is not taken,
+  // nor one kept.
+  _forgetTurn() {
+    this._turn = null;
+    this._early = null;
   }
 
   _guestToMove() {
@@ -159,17 +171,23 @@ export class HostClient {
 
   /** The host gave a seat to a computer, or back: a wait for that guest's card ends. */
   standInChanged(seat) {
-    if (this._turn?.seat === seat && this.seats.get(seat).computer !== null) this._turn.resolve(null);
+    if (this.seats.get(seat).computer === null) return;
+    if (this._early?.seat === seat) this._early = null;
+    if (this._turn?.seat === seat) this._turn.resolve(null);
   }
 
   // Waits for the guest at seat to send a card the engine takes; each refusal goes back. A
   // computer given the seat meanwhile plays it instead.
   async _guestCard(seat) {
     for (;;) {
-      const intent = await new Promise((resolve) => {
-        this._turn = { seat, resolve };
-      });
-      this._turn = null;
+      let intent = this._early?.seat === seat ? this._early.intent : null;
+      this._early = null;
+      if (!intent) {
+        intent = await new Promise((resolve) => {
+          this._turn = { seat, resolve };
+        });
+        this._turn = null;
+      }
       if (intent === null) {
         const reply = await this.engine.request("step");
         this._tellGuests(reply);
@@ -195,6 +213,7 @@ export class HostClient {
   async _changed(reply) {
     if (!reply || typeof reply.status !== "string") return;
     this._view = reply;
+    if (this._early && !this._onTurn(this._early.seat)) this._early = null; // undone meanwhile
     await Promise.all([...this.seats.keys()].map((seat) => this._sendView(seat, reply.event ?? null)));
     if (reply.status === "game_over" && reply.match?.is_over && !this._revealed) {
       // The match is over (not before: the seeds deal its every game): every guest gets its
@@ -289,9 +308,16 @@ export class HostClient {
     if (intent.n <= held.lastIntent) return this._refuse(peer, "repeated", intent.n);
     held.lastIntent = intent.n;
     if (intent.t === "ask") return this._answer(peer, seat, intent);
-    if (this._turn?.seat !== seat) return this._refuse(peer, "not_your_turn", intent.n);
-    this._turn.resolve(intent);
+    if (this._turn?.seat === seat) this._turn.resolve(intent);
+    else if (this._onTurn(seat) && !this._early) this._early = { seat, intent };
+    else return this._refuse(peer, "not_your_turn", intent.n);
     return undefined;
+  }
+
+  // The table waits for this guest's card (the engine's last view says so), whether or not
+  // this page's flow has asked for it yet.
+  _onTurn(seat) {
+    return this._guestToMove() && this._view.to_move === seat;
   }
 
   async _join({ seat, name, token }, peer) {
