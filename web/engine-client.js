@@ -6,6 +6,7 @@
 //   const {engine, protocol} = await client.ready;   // the hello reply
 //   const result = await client.request("type", {...payload});
 //   client.onRestart(({reason, restored}) => ...);    // a new worker took over (optional)
+//   client.onChange((view) => ...);        // the table changed unasked (a friend's table)
 //   client.game;                           // the game's recipe after its last change
 //   client.effect("daily");                // "starts": what a request does, as hello declares
 //   client.givesView("undo");              // true: its reply is a view of the table (hello)
@@ -108,6 +109,16 @@ export class EngineClient {
   onRestart(listener) {
     this._restartListeners.add(listener);
     return () => this._restartListeners.delete(listener);
+  }
+
+  /**
+   * Calls listener(view) when the table changed without this page asking, at a moment the
+   * page asks for nothing (its person to move, or the game over): at a friend's table, the
+   * host dealt, undid or reloaded (web/remote/guest.js). Never here: this tab's worker
+   * changes the game only when asked. Returns an unsubscribe function.
+   */
+  onChange(listener) {
+    return () => {};
   }
 
   /** Sends {id, type, ...payload}; resolves with the reply's result or rejects with EngineError. */

@@ -174,6 +174,11 @@ export function nextGame() {
   return show(() => client.request("next_game"), msg("problem.next_game"));
 }
 
+// A table that changed while the page asked for nothing (at a friend's table: the host dealt,
+// undid, or its page reloaded, while this page waited for its person): drawn as any game
+// shown, and the computers play on from it. A view in hand cannot fail.
+client.onChange((view) => show(async () => view, null));
+
 // -- computer moves -------------------------------------------------------------------------
 
 // Asks the engine for computer moves until a person is to move or the game ends, drawing
@@ -357,9 +362,11 @@ export async function hint() {
   // The kept attempt at the Calypso of the day is played straight (the engine refuses too).
   if (app.busy || app.view?.status !== "your_turn" || app.table?.settings.straight) return;
   const shown = app.view.viewer;
+  const run = app.run;
   try {
     const { card, reason } = await client.request("hint");
-    if (app.view?.viewer !== shown || app.view.status !== "your_turn") return; // passed on since
+    // Passed on since, or another game shown (a friend's table changes unasked: onChange).
+    if (run !== app.run || app.view?.viewer !== shown || app.view.status !== "your_turn") return;
     state.setHint(card);
     requestDraw();
     renderNotice(msg("notice.hint", { card, reason }));

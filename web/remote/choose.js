@@ -30,6 +30,11 @@ class Later {
     return () => {};
   }
 
+  onChange(listener) {
+    this._loading.then((client) => client.onChange(listener));
+    return () => {};
+  }
+
   get game() {
     return this._client?.game ?? null;
   }

@@ -1,13 +1,14 @@
 // A guest's engine client: the table at the host's, with the same surface as EngineClient
-// (ready, request, onProgress, onRestart, game). A guest's page runs no Python: each request
-// is answered from what the host sends this seat.
+// (ready, request, onProgress, onRestart, onChange, game). A guest's page runs no Python: each
+// request is answered from what the host sends this seat.
 //
 //   hello                     the host's hello, once the seat is taken
 //   view, and any request     the latest view of this seat (the host deals; a guest saves
 //   that starts a game        nothing: `game` stays null); next_game after a game's end
 //   (hello.requests)          waits for the host to deal the next game
 //   step                      the next view the host sends (the next move, whoever makes it)
-//   play {card}               sends the intent; the view after it, or the host's refusal
+//   play {card}               sends the intent; the first view the host sends after it (one
+//                             kept from before is passed over), or the host's refusal
 //   hint, review,             asks the host (ASKS in wire.js, with the payload's fields
 //   review_next, rerun,       ASK_FIELDS names; never a seat), whose engine answers for
 //   rerun_next                this seat from its observation only; its answer, or its
@@ -15,6 +16,10 @@
 //                             has searched it (in slices, between the table's requests);
 //                             the master's game in the guest's seat plays on in slices too
 //   anything else             refused with remote_unavailable
+//
+// A view that comes while the page asks for nothing (the last one it was handed has its
+// person to move, or the game over: the host dealt, undid, or its page reloaded) goes to the
+// page at once, through onChange; while the computers play, the page's next step takes it.
 //
 // The page asks the guest's name (remembered), then joins; the seat's token stays in this
 // browser, so opening the link again takes the same seat.
@@ -47,8 +52,10 @@ export class GuestClient {
     this.received = []; // every message text from the host, in order (the tests read it)
     this.refused = 0; // messages not acted on
     this.connectedAt = null; // when the first peer connected (Date.now())
-    this._views = [];
-    this._taken = 0; // views handed to the page so far
+    this._views = []; // every view the host sent, in order (the tests read it)
+    this._taken = 0; // views handed to the page, or passed over, so far
+    this._shown = null; // the last view handed to the page
+    this._changes = new Set(); // onChange's listeners
     this._waiting = []; // requests waiting for the next view: {resolve, reject, intent}
     this._asks = new Map(); // n -> {resolve, reject}: questions waiting for the host's answer
     this._host = null; // the peer that seated this guest
@@ -74,17 +81,24 @@ export class GuestClient {
     return () => {};
   }
 
+  onChange(listener) {
+    this._changes.add(listener);
+    return () => this._changes.delete(listener);
+  }
+
   async request(type, payload = {}) {
     if (type === "hello") return this.ready;
     const hello = await this.ready;
     if (type === "next_game" && this._views.at(-1)?.status === "game_over") await this._next();
     if (type === "view" || hello.requests?.[type]?.effect === "starts") {
-      if (!this._views.length) await new Promise((resolve, reject) => this._waiting.push({ resolve, reject }));
-      this._taken = this._views.length;
-      return this._views.at(-1);
+      if (!this._views.length) return new Promise((resolve, reject) => this._waiting.push({ resolve, reject, intent: null }));
+      return this._hand(this._views.at(-1));
     }
     if (type === "step") return this._next();
     if (type === "play") {
+      // The reply to this card is a view sent after it: one kept from before is passed over
+      // (the host's engine checks the card against its position, never one shown before).
+      this._taken = this._views.length;
       this._intents += 1;
       const next = this._next(this._intents);
       this._send({ t: "play", card: payload.card, n: this._intents });
@@ -96,8 +110,32 @@ export class GuestClient {
 
   // The next view not yet handed to the page (or the refusal of intent n).
   _next(intent = null) {
-    if (this._taken < this._views.length) return Promise.resolve(this._views[this._taken++]);
+    if (this._taken < this._views.length) {
+      this._shown = this._views[this._taken++];
+      return Promise.resolve(this._shown);
+    }
     return new Promise((resolve, reject) => this._waiting.push({ resolve, reject, intent }));
+  }
+
+  // Hands the page a view, the latest: those before it are passed over.
+  _hand(view) {
+    this._taken = this._views.length;
+    this._shown = view;
+    return view;
+  }
+
+  // A view from the host: the reply to a request waiting for one; else, when the page asks
+  // for nothing (the view it was handed last is not one the computers play on from), drawn
+  // at once; else kept for the page's next step.
+  _viewCame(view) {
+    this.presence.start();
+    this._views.push(view);
+    const waiting = this._waiting.shift();
+    if (waiting) waiting.resolve(this._hand(view));
+    else if (this._shown && this._shown.status !== "waiting" && this._changes.size) {
+      this._hand(view);
+      this._changes.forEach((listener) => listener(view));
+    }
   }
 
   // Asks the host with the fields of the payload this ask may carry (a seat is the host's to
@@ -142,13 +180,7 @@ export class GuestClient {
       if (seats) this.presence.heard(seats);
       else this.refused += 1;
     } else if (message.t === "view" && peer === this._host) {
-      this.presence.start();
-      this._views.push(message.view);
-      const waiting = this._waiting.shift();
-      if (waiting) {
-        this._taken = this._views.length;
-        waiting.resolve(message.view);
-      }
+      this._viewCame(message.view);
     } else if (message.t === "answer" && peer === this._host) {
       this._asks.get(message.n)?.resolve(message.result);
       this._asks.delete(message.n);

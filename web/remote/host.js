@@ -75,6 +75,11 @@ export class HostClient {
     return this.engine.onRestart(listener);
   }
 
+  // The host's page asks for every change of its table (guests' cards come through its step).
+  onChange(listener) {
+    return this.engine.onChange(listener);
+  }
+
   get game() {
     return this.engine.game;
   }
