@@ -377,8 +377,9 @@ class MasterBot(SearchBot):
     # playouts of the full budget for the same choices (README.md#waiting).
     DROP_Z: ClassVar[float | None] = 3.0
     # Fewer random cards in the playouts: sharper values (against random players, +50 and
-    # +98 points a game over 0.1 at 400 iterations, 40 boards on each of two seeds). None at
-    # all screened -129 (-234 to -25) against today's master at 2,000 (docs/bots.md).
+    # +98 points a game over 0.1 at 400 iterations, 40 boards on each of two seeds). Against
+    # today's master at 2,000 iterations, none screened -129 (-234 to -25) on 20 boards and
+    # 0.1 +55 (-31 to +142) on 40 (docs/bots.md, issue 28).
     EPSILON = 0.03
 
 
