@@ -8,8 +8,8 @@ The positions: every seventh decision with more than one legal card in four club
 games (seeds 1000-1003), 91 positions spread over the tricks of all four deals, made by this
 checkout. Each is searched once by a fresh bot of the level, seeded by the position's index,
 with the level's budget and clock cap unless given. The report: time a move (p50, p95, mean,
-measured around ``search`` in the runtime itself), playouts a second, and the iterations
-spent (p10, p50, p90).
+max, measured around ``search`` in the runtime itself) and how many moves took longer than
+the clock cap, playouts a second, and the iterations spent (p10, p50, p90).
 
 ``--tree PATH`` measures another checkout's ``calypso_core`` on the same positions (a
 worktree of an older commit, say). ``--compare PATH`` measures a second checkout in the same
@@ -166,7 +166,7 @@ def run_pyodide(trees: list[Path], found: list[dict[str, Any]], options: dict[st
     return json.loads(result["rows"])
 
 
-def summary(rows: list[list[Any]]) -> dict[str, Any]:
+def summary(rows: list[list[Any]], cap: float | None) -> dict[str, Any]:
     times = sorted(row[0] for row in rows)
     iterations = sorted(row[1] for row in rows)
 
@@ -174,15 +174,21 @@ def summary(rows: list[list[Any]]) -> dict[str, Any]:
         return values[min(len(values) - 1, int(q * len(values)))]
 
     ms = {"p50": round(1000 * statistics.median(times)), "p95": round(1000 * at(times, 0.95)),
-          "mean": round(1000 * statistics.fmean(times))}  # fmt: skip
+          "mean": round(1000 * statistics.fmean(times)),
+          "max": round(1000 * times[-1])}  # fmt: skip
     spent = {"p10": at(iterations, 0.1), "p50": at(iterations, 0.5), "p90": at(iterations, 0.9)}
     return {
         "moves": len(rows),
         "ms": ms,
         "playouts_per_s": round(sum(iterations) / sum(times)),
         "iterations": spent,
+        "over_cap": None if cap is None else sum(t > cap for t in times),
         "best": [row[2] for row in rows],
     }
+
+
+def over_cap(moves: int | None, cap: float | None) -> str:
+    return "" if cap is None else f" ({moves} over the {cap:g} s cap)"
 
 
 def main() -> int:
@@ -205,10 +211,13 @@ def main() -> int:
         limit = None if args.time_limit == "none" else float(args.time_limit)
     options = {"level": args.level, "iterations": args.iterations or "default",
                "time_limit": limit, "drops": args.drops, "trees": len(trees)}  # fmt: skip
+    from calypso_core.bots import make_bot
+
+    cap = make_bot(args.level, 0, random.Random(0)).time_limit if limit == "default" else limit
     found = positions()
     measured = (run_pyodide if args.pyodide else run_cpython)(trees, found, options)
     runtime = "pyodide" if args.pyodide else "cpython"
-    results = [{"runtime": runtime, "tree": str(tree), **options, **summary(rows)}
+    results = [{"runtime": runtime, "tree": str(tree), **options, **summary(rows, cap)}
                for tree, rows in zip(trees, measured, strict=True)]  # fmt: skip
     if len(results) == 2:
         ratio = results[1]["ms"]["mean"] / max(1, results[0]["ms"]["mean"])
@@ -219,7 +228,8 @@ def main() -> int:
     for result in results:
         ms, its = result["ms"], result["iterations"]
         print(f"{args.level} in {runtime} ({result['tree']}), {result['moves']} moves: "
-              f"p50 {ms['p50']} ms, p95 {ms['p95']} ms, mean {ms['mean']} ms; "
+              f"p50 {ms['p50']} ms, p95 {ms['p95']} ms, mean {ms['mean']} ms, "
+              f"max {ms['max']} ms{over_cap(result['over_cap'], cap)}; "
               f"{result['playouts_per_s']:,} playouts/s; iterations p10 {its['p10']}, "
               f"p50 {its['p50']}, p90 {its['p90']}")  # fmt: skip
     if len(results) == 2:

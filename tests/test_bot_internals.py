@@ -7,6 +7,7 @@ computation (the code it replaced), with the same random numbers.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import random
@@ -16,10 +17,19 @@ from helpers import ALL_RULES
 
 from calypso_core import GameState, Rules, new_game
 from calypso_core.bots import make_bot
+from calypso_core.bots import search as search_module
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
-from calypso_core.bots.search import MasterBot, SearchBot, _harshest, _misses, _Race, _replays
+from calypso_core.bots.search import (
+    MasterBot,
+    SearchBot,
+    SearchResult,
+    _harshest,
+    _misses,
+    _Race,
+    _replays,
+)
 from calypso_core.fastsim import Sim
 
 
@@ -352,3 +362,124 @@ def test_the_master_weighs_every_layout_by_the_factor_its_first_layouts_chose() 
     assert len(explained) == 1
     [(factor, misses)] = explained.items()
     assert _harshest(misses[: searcher.DROP_AFTER], searcher.MISS_WEIGHTS, 0.5) == factor
+
+
+# -- the clock --------------------------------------------------------------------------------
+
+
+def test_without_a_clock_a_search_plays_the_same_layouts_as_before_the_look_ahead() -> None:
+    # Reviews, hints at fixed budgets and every seeded test search without a clock cap: the
+    # cap's look-ahead (stop before a layout that would pass it) must not move a draw. The
+    # digest is of these searches by the code before it (fc3b567); a cap never reached
+    # gives the same searches.
+    states = [s for s in positions(4, every=11) if len(s.legal_moves()) > 1][::2]
+    assert {s.trick_number for s in states} >= {0, 10, 11}  # playouts and exact search
+    for time_limit in (None, 1e9):
+        digest = hashlib.sha256()
+        for level, drops in (("master", True), ("master", False), ("expert", False)):
+            for state in states:
+                seat = state.to_move
+                searcher = make_bot(level, seat, random.Random(5), iterations=200,
+                                    time_limit=time_limit, drops=drops)  # fmt: skip
+                assert isinstance(searcher, SearchBot)
+                legal = [int(c) for c in state.legal_moves()]
+                r = searcher.search(Knowledge(state.observation(seat)), legal)
+                digest.update(repr((r.best, r.values, r.layouts, r.iterations, r.samples)).encode())
+        assert digest.hexdigest() == (
+            "355de8588dc09c3ed2a784230e51ef933469787d5623bc5f5c86601cf1713fc1"
+        )
+
+
+class PlayoutClock:
+    """A clock for ``search.time`` that moves only when a playout is played: a millisecond
+    each, so a layout takes as many milliseconds as it has cards still racing."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+    def tick(self, searcher: SearchBot) -> SearchBot:
+        rollout = searcher._rollout
+
+        def timed(sim: Sim, rng: random.Random, deal: int) -> None:
+            self.now += 0.001
+            rollout(sim, rng, deal)
+
+        searcher._rollout = timed
+        return searcher
+
+
+CAP = 0.0505  # seconds: 50.5 playouts of the clock above, never a whole number of layouts
+
+
+def clocked_positions() -> list[GameState]:
+    """Positions of a club game with three or more cards to choose from, before the exact
+    search's last tricks (its layouts cost no playouts, so the clock would not move)."""
+    found = [s for s in positions(4, every=5) if s.trick_number < 10]
+    return [s for s in found if len(s.legal_moves()) >= 3][:6]
+
+
+def played(result: SearchResult) -> list[int]:
+    """How many cards each layout of a search played out (NaN: dropped before it)."""
+    return [sum(v == v for v in row) for _, row in result.samples]
+
+
+def test_a_capped_search_stops_before_the_layout_that_would_pass_its_cap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every card plays out in every layout (no drops): a layout costs as many milliseconds as
+    # there are legal cards. The search stops at the last layout that fits under the cap, where
+    # checking only after each layout overran it by up to one layout.
+    clock = PlayoutClock()
+    monkeypatch.setattr(search_module, "time", clock)
+    for state in clocked_positions():
+        seat, legal = state.to_move, state.legal_moves()
+        searcher = MasterBot(seat, random.Random(1), iterations=100_000, time_limit=CAP,
+                             drops=False)  # fmt: skip
+        start = clock.now
+        result = clock.tick(searcher).search(Knowledge(state.observation(seat)),
+                                             [int(c) for c in legal])  # fmt: skip
+        spent = played(result)
+        assert set(spent) == {len(legal)}
+        assert clock.now - start == pytest.approx(sum(spent) / 1000)
+        assert sum(spent) <= 1000 * CAP < sum(spent) + len(legal)
+
+
+def test_a_capped_search_is_the_uncapped_one_cut_short_however_it_is_sliced(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With the master's drops a layout costs fewer playouts as cards drop out; the cap keeps
+    # the longest one in hand. The cap only ends the search sooner (its layouts are the first
+    # of the uncapped search's), and the time between slices (a worker answering other
+    # requests, a second each here) is not the search's.
+    clock = PlayoutClock()
+    monkeypatch.setattr(search_module, "time", clock)
+    cut = 0
+    for state in clocked_positions():
+        seat = state.to_move
+        legal = [int(c) for c in state.legal_moves()]
+        k = Knowledge(state.observation(seat))
+        found = []
+        for time_limit in (None, CAP, CAP):
+            searcher = clock.tick(MasterBot(seat, random.Random(1), iterations=400,
+                                            time_limit=time_limit))  # fmt: skip
+            steps = searcher.search_steps(k, legal)
+            while True:
+                try:
+                    next(steps)
+                except StopIteration as stop:
+                    found.append(stop.value)
+                    break
+                if len(found) == 2:  # the third search is sliced
+                    clock.now += 1.0
+        free, capped, sliced = found
+        assert repr(sliced.samples) == repr(capped.samples)
+        assert repr(capped.samples) == repr(free.samples[: capped.layouts])
+        spent = played(capped)
+        assert sum(spent) <= 1000 * CAP
+        if capped.layouts < free.layouts:
+            cut += 1
+            assert sum(spent) + max(spent) > 1000 * CAP
+    assert cut >= 3
