@@ -379,7 +379,7 @@ class MasterBot(SearchBot):
     # Fewer random cards in the playouts: sharper values (against random players, +50 and
     # +98 points a game over 0.1 at 400 iterations, 40 boards on each of two seeds). Against
     # today's master at 2,000 iterations, none screened -129 (-234 to -25) on 20 boards and
-    # 0.1 +55 (-31 to +142) on 40 (docs/bots.md, issue 28).
+    # 0.1 +4 (-50 to +57) on 100 (docs/bots.md, issue 28).
     EPSILON = 0.03
 
 
