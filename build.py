@@ -18,6 +18,7 @@ import sys
 import threading
 from pathlib import Path
 
+from buildsteps.bytecode import compile_zips, gzipped
 from buildsteps.content import icon_png, rules_dialog_html
 from buildsteps.dist import ICON_SIZES, MANIFEST, build, finalize
 from buildsteps.fetch import fetch_axe_core, fetch_pyodide, fetch_typescript
@@ -25,6 +26,7 @@ from buildsteps.serve import MIME_TYPES, DistServer, serve_in_background, start_
 from buildsteps.snapshot import make_snapshot
 from buildsteps.stdlib import (
     STDLIB_LIST,
+    STDLIB_MOUNT,
     STDLIB_ZIP,
     game_stdlib,
     stdlib_modules,
@@ -42,14 +44,15 @@ from buildsteps.tools import (
     log,
     run_setup,
 )
-from buildsteps.wheel import mark_names_utf8
+from buildsteps.wheel import build_engine_wheel, mark_names_utf8
 
 # The commands are here; each step is in buildsteps/ (its __init__ lists them). The tests and
 # the benchmarks load this file by path and call the steps through it, by these names.
 __all__ = [
-    "DIST", "ICON_SIZES", "MANIFEST", "MIME_TYPES", "STDLIB_ZIP", "DistServer", "apt_install",
-    "build", "ensure_chromium", "fetch_axe_core", "fetch_pyodide", "fetch_typescript",
-    "finalize", "game_stdlib", "icon_png", "main", "make_snapshot", "mark_names_utf8",
+    "DIST", "ICON_SIZES", "MANIFEST", "MIME_TYPES", "STDLIB_MOUNT", "STDLIB_ZIP", "DistServer",
+    "apt_install", "build", "build_engine_wheel", "compile_zips", "ensure_chromium",
+    "fetch_axe_core", "fetch_pyodide", "fetch_typescript", "finalize", "game_stdlib",
+    "gzipped", "icon_png", "main", "make_snapshot", "mark_names_utf8",
     "rules_dialog_html", "run_setup", "serve", "serve_in_background", "start_server",
     "stdlib_modules", "stdlib_trace", "test", "zip_modules",
 ]

@@ -12,13 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .bytecode import FULL_LINES, LEAN, compile_zips, gzipped, page_wheel
 from .content import copy_messages, icon_png, render_rules_dialog
 from .fetch import RUNTIME_FILES, fetch_pyodide, fetch_transport
 from .pins import PYODIDE
 from .snapshot import SNAPSHOT_FOLDER, make_snapshot
-from .stdlib import STDLIB_FULL, STDLIB_ZIP, game_lock, game_stdlib
-from .tools import DIST, WEB, log, sha256_of
-from .wheel import ENGINE_SITE, build_engine_wheel
+from .stdlib import STDLIB_FULL, STDLIB_MOUNT, STDLIB_ZIP, game_lock, game_stdlib
+from .tools import CACHE, DIST, WEB, log, sha256_of
+from .wheel import ENGINE_SITE, build_engine_wheel, mark_names_utf8
 
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
@@ -40,10 +41,19 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     for name in RUNTIME_FILES:
         shutil.copyfile(runtime / name, dist / "pyodide" / name)
     (dist / "pyodide" / "pyodide-lock.json").write_bytes(game_lock(runtime))
-    (dist / STDLIB_ZIP).write_bytes(game_stdlib(runtime))
-    wheels = dist / "wheels"
-    engine = build_engine_wheel(wheels)
-    snapshot = make_snapshot(runtime, engine)
+    # The page's Python goes out compiled (see buildsteps/bytecode.py): the standard library
+    # and the engine's wheel, each a stored zip gzipped whole, which the worker unzips.
+    source = build_engine_wheel(CACHE / "wheel")
+    stdlib, compiled = compile_zips(runtime, [(game_stdlib(runtime), STDLIB_MOUNT, LEAN),
+                                              (source.read_bytes(), f"{ENGINE_SITE}/", FULL_LINES)])
+    engine = CACHE / "page-wheel" / source.name  # the wheel the snapshot's micropip installs
+    engine.parent.mkdir(parents=True, exist_ok=True)
+    engine.write_bytes(page_wheel(compiled))
+    mark_names_utf8(engine)
+    (dist / f"{STDLIB_ZIP}.gz").write_bytes(gzipped(stdlib))
+    (dist / "wheels").mkdir()
+    (dist / "wheels" / f"{engine.name}.gz").write_bytes(gzipped(engine.read_bytes()))
+    snapshot = make_snapshot(runtime, engine, stdlib)
     snapshot_sha256 = sha256_of(snapshot)
     snapshot_path = f"{SNAPSHOT_FOLDER}/engine-{snapshot_sha256[:16]}.snapshot.gz"
     (dist / SNAPSHOT_FOLDER).mkdir()
@@ -52,9 +62,9 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     for size in ICON_SIZES:
         (dist / "icons" / f"icon-{size}.png").write_bytes(icon_png(size))
     manifest = finalize(dist, {"pyodide": PYODIDE["version"],
-                               "engine_wheel": f"wheels/{engine.name}",
+                               "engine_wheel": f"wheels/{engine.name}.gz",
                                "engine_site": ENGINE_SITE,
-                               "stdlib": STDLIB_ZIP,
+                               "stdlib": f"{STDLIB_ZIP}.gz",
                                "stdlib_full": STDLIB_FULL,
                                "snapshot": snapshot_path,
                                "snapshot_sha256": snapshot_sha256})

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from .fetch import fetch_wheel
 from .pins import MICROPIP, PYODIDE, PYODIDE_PYTHON
-from .stdlib import game_lock, game_stdlib
+from .stdlib import game_lock
 from .tools import CACHE, apt_install, log, run_setup, sha256_of
 from .wheel import ENGINE_SITE
 
@@ -94,18 +94,20 @@ fs.writeFileSync(out, pyodide.makeMemorySnapshot());
 """
 
 
-def make_snapshot(runtime: Path, wheel: Path, cache: Path = CACHE / "snapshots") -> Path:
+def make_snapshot(runtime: Path, wheel: Path, stdlib: bytes,
+                  cache: Path = CACHE / "snapshots") -> Path:
     """Return the gzipped memory snapshot of the runtime with the engine installed by
     micropip and imported, made with Node and cached.
 
     Restoring it skips Python's start-up and the engine's import, most of a first boot. The
-    runtime it images has the page's standard library and lock file, as the worker's has: its
-    import system keeps the zip's table of contents. The cache key covers the runtime, both
+    runtime it images has the page's standard library (``stdlib``, the zip the worker gives
+    it) and lock file, as the worker's has: its import system keeps the zip's table of
+    contents. The cache key covers the runtime, both
     wheels, that zip, the module list and the maker script.
     """
     micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
                            "--implementation", "py")
-    stdlib, lock = game_stdlib(runtime), game_lock(runtime)
+    lock = game_lock(runtime)
     key = hashlib.sha256(json.dumps([PYODIDE, MICROPIP, sha256_of(wheel), ENGINE_SITE,
                                      hashlib.sha256(stdlib + lock).hexdigest(),
                                      SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())

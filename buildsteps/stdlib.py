@@ -14,7 +14,7 @@ import zipfile
 from pathlib import Path
 
 from .fetch import fetch_pyodide
-from .pins import PYODIDE
+from .pins import PYODIDE, PYODIDE_PYTHON
 from .tools import CACHE, ROOT, log
 from .wheel import ENGINE_SITE, build_engine_wheel
 
@@ -26,6 +26,8 @@ BOOT = ROOT / "boot"
 STDLIB_LIST = BOOT / "stdlib-modules.txt"
 STDLIB_ZIP = "pyodide/python_stdlib_game.zip"
 STDLIB_FULL = "pyodide/python_stdlib.zip"
+# Where the runtime mounts the standard library zip it is given (sys.path's second entry).
+STDLIB_MOUNT = f"/lib/python{PYODIDE_PYTHON.replace('.', '')}.zip/"
 STDLIB_FALLBACK = "calypso_stdlib_fallback"  # the finder's module name in the page's zip
 
 

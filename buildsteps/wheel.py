@@ -14,7 +14,8 @@ from .pins import FLIT_CORE, PYODIDE_PYTHON, SOURCE_DATE_EPOCH
 from .tools import ROOT
 
 # Where the engine is installed in Pyodide's file system: its site-packages. micropip puts it
-# there when the snapshot is made; the worker unpacks the same wheel there in the browser.
+# there when the snapshot is made; the worker unpacks the same wheel there in the browser
+# (compiled: buildsteps/bytecode.py).
 ENGINE_SITE = f"/lib/python{PYODIDE_PYTHON}/site-packages"
 
 

@@ -17,6 +17,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from pyodide_node import engine_wheel
 
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web"
@@ -240,8 +241,10 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
 ) -> None:
     info = json.loads((dist_dir / "build-info.json").read_text())
     runtime = build_module.fetch_pyodide()
-    wheel = dist_dir / info["engine_wheel"]
-    first, second = (build_module.make_snapshot(runtime, wheel, tmp_path / name) for name in "ab")
+    wheel = engine_wheel(dist_dir)
+    stdlib = gzip.decompress((dist_dir / info["stdlib"]).read_bytes())
+    first, second = (build_module.make_snapshot(runtime, wheel, stdlib, tmp_path / name)
+                     for name in "ab")
     assert first.read_bytes() == second.read_bytes()
     assert first.read_bytes() == (dist_dir / info["snapshot"]).read_bytes()
     # Named and described by its content: two builds' snapshots never share a URL.

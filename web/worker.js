@@ -19,8 +19,11 @@
 const here = (path) => new URL(path, import.meta.url).href;
 
 // The runtime's standard library as build.py trims it to what the game imports, and the
-// whole one beside it, fetched only if something imports a module the first one lacks.
+// whole one beside it, fetched only if something imports a module the first one lacks. The
+// first is compiled (buildsteps/bytecode.py): a stored zip that travels gzipped whole, as
+// STDLIB_PACKED, and is unzipped on its way to Pyodide, which asks for STDLIB.
 const STDLIB = "pyodide/python_stdlib_game.zip";
+const STDLIB_PACKED = `${STDLIB}.gz`;
 const STDLIB_FULL = "pyodide/python_stdlib.zip";
 
 class BootError extends Error {
@@ -124,9 +127,17 @@ function arrival(url) {
 // The file each of these waits for before it is asked for: a url for a url.
 function linkOrder(info) {
   return new Map([
-    [here(STDLIB), here("pyodide/pyodide.asm.wasm")],
-    [here(info.engine_wheel), here(STDLIB)],
+    [here(STDLIB_PACKED), here("pyodide/pyodide.asm.wasm")],
+    [here(info.engine_wheel), here(STDLIB_PACKED)],
   ]);
+}
+
+// A file build.py gzipped whole, as the bytes it holds (with no length: that was the link's).
+function gunzipped(response) {
+  if (!response.ok || !response.body) return response;
+  const { status, statusText } = response;
+  return new Response(response.body.pipeThrough(new DecompressionStream("gzip")),
+    { status, statusText, headers: { "content-type": "application/zip" } });
 }
 
 // Pyodide fetches the runtime's files itself: check and count them on the way, and ask for
@@ -134,7 +145,9 @@ function linkOrder(info) {
 async function withCountedFetch(after, action) {
   const plainFetch = globalThis.fetch;
   globalThis.fetch = async (resource, options) => {
-    const url = new URL(resource instanceof Request ? resource.url : resource, location.href).href;
+    let url = new URL(resource instanceof Request ? resource.url : resource, location.href).href;
+    const packed = url === here(STDLIB); // Pyodide asks for the zip; the link carries it gzipped
+    if (packed) resource = url = here(STDLIB_PACKED);
     if (after.has(url)) await arrival(after.get(url)).promise;
     let response;
     try {
@@ -144,7 +157,7 @@ async function withCountedFetch(after, action) {
       throw err;
     }
     checkRuntimeResponse(response, url);
-    return counted(response, url);
+    return packed ? gunzipped(counted(response, url)) : counted(response, url);
   };
   try {
     return await action();
@@ -176,7 +189,7 @@ async function fetchJson(path) {
 // own), and a bad one fails the start at once.
 const RUNTIME_TYPES = {
   "pyodide/pyodide.asm.wasm": "application/wasm",
-  [STDLIB]: "",
+  [STDLIB_PACKED]: "",
   "pyodide/pyodide-lock.json": "",
 };
 let runtimeIsBroken;
@@ -196,13 +209,14 @@ function checkRuntimeResponse(response, url) {
   }
 }
 
-// The engine wheel's files, fetched and inflated while the runtime loads.
+// The engine wheel's files, fetched and unzipped while the runtime loads: build.py compiles
+// the wheel and gzips it whole.
 function fetchWheel(info) {
   const url = here(info.engine_wheel);
   return step("engine_install_failed", `cannot load the engine wheel ${url}`, async () => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`the file is missing (HTTP ${response.status})`);
-    return wheelFiles(new Uint8Array(await response.arrayBuffer()));
+    return wheelFiles(new Uint8Array(await gunzipped(response).arrayBuffer()));
   });
 }
 
@@ -356,7 +370,7 @@ async function boot() {
     step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
   ]);
   mark("loader");
-  countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB, info.engine_wheel]);
+  countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB_PACKED, info.engine_wheel]);
   const found = await cachedSnapshot(info);
   // The offline copy serves the files at once: there the order would only make them wait.
   return withCountedFetch(found ? new Map() : linkOrder(info), async () => {
