@@ -365,20 +365,26 @@ async function boot() {
   mark("worker");
   progress("runtime", 0);
   // The manifest and the runtime's loader, both at once: one round trip.
-  const [info, { loadPyodide }] = await Promise.all([
-    step("build_info_missing", "cannot read the build manifest", () => fetchJson("build-info.json")),
-    step("runtime_missing", "cannot load the Pyodide runtime", () => import(here("pyodide/pyodide.mjs"))),
-  ]);
-  mark("loader");
+  const manifest = step("build_info_missing", "cannot read the build manifest",
+    () => fetchJson("build-info.json"));
+  const loader = step("runtime_missing", "cannot load the Pyodide runtime",
+    () => import(here("pyodide/pyodide.mjs")));
+  loader.catch(() => {}); // a failure is handled where it is awaited
+  const info = await manifest;
   countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB_PACKED, info.engine_wheel]);
   const found = await cachedSnapshot(info);
+  // The offline copy's snapshot is read, checked and unzipped while the loader comes.
+  const image = found ? unpackSnapshot(info, found) : null;
+  image?.catch(() => {}); // a failure is handled where loadPyodide awaits it
+  const { loadPyodide } = await loader;
+  mark("loader");
   // The offline copy serves the files at once: there the order would only make them wait.
   return withCountedFetch(found ? new Map() : linkOrder(info), async () => {
     const wheel = fetchWheel(info); // on a first visit, once the standard library is in
     wheel.catch(() => {}); // a failure is handled where it is awaited
     let started = null;
     try {
-      if (found) started = await startFromSnapshot(loadPyodide, unpackSnapshot(info, found), info, wheel);
+      if (image) started = await startFromSnapshot(loadPyodide, image, info, wheel);
       if (started) start = "snapshot";
     } catch (err) {
       if (err instanceof BootError) throw err;
