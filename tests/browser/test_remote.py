@@ -492,11 +492,15 @@ def test_while_the_guest_is_to_move_a_new_match_is_drawn_at_once_and_its_card_is
 def test_while_the_guest_is_to_move_the_hosts_page_reloads_and_the_guests_card_is_played(
     table: tuple[Page, Page, list[str]],
 ) -> None:
-    """A host's page that reloads sends the guest its view again: the guest's page draws
-    it, and the card its person clicks next is the one the host plays and the guest's page
-    draws played (not the view sent before it)."""
+    """A host's page that reloads sends the guest its view again: the guest's page keeps it
+    drawn (a hint shown stays), and the card its person clicks next is the one the host plays
+    and the guest's page draws played (not the view sent before it)."""
     host, guest, _ = table
     guest_to_move(host, guest)
+    guest.click(".bar [data-action=hint]")
+    hint = guest.locator("[data-notice]")
+    expect(hint).to_be_visible(timeout=TIMEOUT_MS)
+    hinted = hint.text_content()
     views = len([m for m in map(json.loads, guest_messages(guest)) if m["t"] == "view"])
     host.reload()
     host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
@@ -506,6 +510,9 @@ def test_while_the_guest_is_to_move_the_hosts_page_reloads_and_the_guests_card_i
         assert time.monotonic() < deadline, "the reloaded host never sent the guest its view"
         guest.wait_for_timeout(100)
     guest.wait_for_selector("[data-table][data-state=ready] " + PLAYABLE, timeout=TIMEOUT_MS)
+    guest.wait_for_timeout(300)  # a redraw would have cleared it by now
+    expect(hint).to_be_visible()
+    assert hint.text_content() == hinted
     play_once_as_the_guest(host, guest)
 
 

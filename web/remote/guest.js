@@ -133,8 +133,12 @@ export class GuestClient {
     const waiting = this._waiting.shift();
     if (waiting) waiting.resolve(this._hand(view));
     else if (this._shown && this._shown.status !== "waiting" && this._changes.size) {
+      // The position shown, sent again (the host's page reloaded; the view comes without the
+      // move that led to it): nothing to draw, no turn to announce again (a hint stays).
+      const position = (shown) => JSON.stringify({ ...shown, event: null });
+      const same = position(view) === position(this._shown);
       this._hand(view);
-      this._changes.forEach((listener) => listener(view));
+      if (!same) this._changes.forEach((listener) => listener(view));
     }
   }
 
