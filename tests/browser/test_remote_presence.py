@@ -412,3 +412,34 @@ def test_four_people_play_a_whole_deal(browser: Browser, server_url: str, relay:
     for page in (host, *guests):
         page.context.close()
     assert problems == []
+
+
+def test_a_guest_cut_on_its_turn_while_a_computer_plays_for_it_sees_the_table_as_it_is(
+    browser: Browser, server_url: str, relay: NostrRelay,
+) -> None:
+    """Ben's page stays open through a cut that comes on his turn; the host gives North to a
+    computer player, which plays Ben's card and the game goes on. Back online, Ben's page
+    draws the table as it is, without a click (the view comes unasked: onChange)."""
+    problems: list[str] = []
+    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    join(guest, invite.get_attribute("href") or "", "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    play_to_bens_turn(host)
+    guest.wait_for_selector("[data-table][data-state=ready] " + PLAYABLE, timeout=TIMEOUT_MS)
+    shown = plays(guest)
+    cut(host, guest)
+    host.select_option("[data-presence-level='0']", "random")
+    host.click("[data-presence-give='0']")
+    play_until([host], shown + 4, host)  # Ben's card among them, played by the computer
+    guest.context.set_offline(False)
+    wait_for(lambda: plays(guest) == plays(host) > shown,
+             "Ben's page drawing the table as it is, with no click", guest)
+    assert sorted(hand(guest)) == sorted(
+        engine_request(host, "seat_view", {"seat": 0})["result"]["hand"])
+    host.context.close()
+    guest.context.close()
+    assert problems == []
