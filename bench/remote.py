@@ -152,7 +152,7 @@ def run(cards: int) -> dict[str, Any]:
         "guest_files": len(files),
         "guest_bytes": raw,
         "guest_bytes_gzip": zipped,
-        "guest_pyodide": [f for f in files if "pyodide" in f or f.endswith(".whl")],
+        "guest_pyodide": [f for f in files if "pyodide" in f or f.startswith("wheels/")],
     }
 
 
