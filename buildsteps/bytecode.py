@@ -22,7 +22,7 @@ import zipfile
 from pathlib import Path
 
 from .pins import PYODIDE
-from .tools import CACHE, apt_install, log, run_setup
+from .tools import CACHE, ensure_node, log, run_setup
 
 # Neither keeps function and module docstrings (class docstrings stay: dataclasses would
 # otherwise write each one from the class's signature, at import) nor columns (Python's
@@ -36,7 +36,7 @@ LEAN, FULL_LINES = "lean", "lines"
 # objects name the files where the runtime will find them (co_filename), as compiling them
 # there would: the standard library inside its zip, the engine in site-packages.
 COMPILER = r'''
-import ast, importlib.util, io, json, marshal, sys, types, zipfile
+import ast, importlib.util, io, json, marshal, types, zipfile
 
 def strip_docstrings(tree):
     for node in ast.walk(tree):
@@ -112,11 +112,8 @@ def compile_zips(runtime: Path, jobs: list[tuple[bytes, str, str]],
     outs = [cache / f"{key}-{n}.zip" for n in range(len(jobs))]
     if all(out.is_file() for out in outs):
         return [out.read_bytes() for out in outs]
-    node = shutil.which("node") or shutil.which("nodejs")
-    if not node:
-        apt_install("nodejs", "node", "Node.js runs the Pyodide runtime at build time to "
-                    "compile the page's Python")
-        node = shutil.which("node") or shutil.which("nodejs") or "node"
+    node = ensure_node("Node.js runs the Pyodide runtime at build time to "
+                       "compile the page's Python")
     log("compiling the page's Python with the runtime, under node")
     cache.mkdir(parents=True, exist_ok=True)
     work = cache / f"{key}.work"

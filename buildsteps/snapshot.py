@@ -6,13 +6,12 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import shutil
 from pathlib import Path
 
 from .fetch import fetch_wheel
 from .pins import MICROPIP, PYODIDE, PYODIDE_PYTHON
 from .stdlib import game_lock
-from .tools import CACHE, apt_install, log, run_setup, sha256_of
+from .tools import CACHE, ensure_node, log, run_setup, sha256_of
 from .wheel import ENGINE_SITE
 
 # A memory image of the runtime with the engine imported, which the worker restores instead
@@ -114,11 +113,8 @@ def make_snapshot(runtime: Path, wheel: Path, stdlib: bytes,
     cached = cache / f"{key.hexdigest()[:16]}.gz"
     if cached.is_file():
         return cached
-    node = shutil.which("node") or shutil.which("nodejs")
-    if not node:
-        apt_install("nodejs", "node", "Node.js runs the Pyodide runtime once at build time to "
-                    "make its start-up snapshot")
-        node = shutil.which("node") or shutil.which("nodejs") or "node"
+    node = ensure_node("Node.js runs the Pyodide runtime once at build time to "
+                       "make its start-up snapshot")
     log("making the runtime's memory snapshot with node")
     raw = cached.with_suffix(".raw")
     raw.parent.mkdir(parents=True, exist_ok=True)

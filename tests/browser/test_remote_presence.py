@@ -290,6 +290,21 @@ def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
     assert problems == []
 
 
+def ben_seated_in_north(browser: Browser, server_url: str, relay: NostrRelay,
+                        problems: list[str]) -> tuple[Page, Page]:
+    """A host's table with Ben (a guest whose connections can be cut) seated in North, both
+    pages showing it."""
+    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
+    invite = host.locator("a[data-invite=north]")
+    invite.wait_for(timeout=TIMEOUT_MS)
+    guest = watched(browser, server_url, relay, problems)
+    guest.context.add_init_script(KEEP_CONNECTIONS)
+    join(guest, invite.get_attribute("href") or "", "Ben")
+    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    return host, guest
+
+
 def cut(host: Page, guest: Page) -> None:
     """A network cut of the guest (the browser offline, its connections closed) that the host
     has seen."""
@@ -318,14 +333,7 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     browser: Browser, server_url: str, relay: NostrRelay, screenshots: Any,
 ) -> None:
     problems: list[str] = []
-    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
-    invite = host.locator("a[data-invite=north]")
-    invite.wait_for(timeout=TIMEOUT_MS)
-    guest = watched(browser, server_url, relay, problems)
-    guest.context.add_init_script(KEEP_CONNECTIONS)
-    join(guest, invite.get_attribute("href") or "", "Ben")
-    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
-    guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    host, guest = ben_seated_in_north(browser, server_url, relay, problems)
     panel = guest.locator("[data-fair]")
     deal = """async () => {
         const { engine } = await import("./engine-client.js");
@@ -421,13 +429,7 @@ def test_a_guest_cut_on_its_turn_while_a_computer_plays_for_it_sees_the_table_as
     computer player, which plays Ben's card and the game goes on. Back online, Ben's page
     draws the table as it is, without a click (the view comes unasked: onChange)."""
     problems: list[str] = []
-    host, _ = host_page(browser, server_url, relay.url, "north", problems, relay)
-    invite = host.locator("a[data-invite=north]")
-    invite.wait_for(timeout=TIMEOUT_MS)
-    guest = watched(browser, server_url, relay, problems)
-    guest.context.add_init_script(KEEP_CONNECTIONS)
-    join(guest, invite.get_attribute("href") or "", "Ben")
-    host.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
+    host, guest = ben_seated_in_north(browser, server_url, relay, problems)
     play_to_bens_turn(host)
     guest.wait_for_selector("[data-table][data-state=ready] " + PLAYABLE, timeout=TIMEOUT_MS)
     shown = plays(guest)
