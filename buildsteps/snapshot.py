@@ -101,8 +101,8 @@ def make_snapshot(runtime: Path, wheel: Path, stdlib: bytes,
     Restoring it skips Python's start-up and the engine's import, most of a first boot. The
     runtime it images has the page's standard library (``stdlib``, the zip the worker gives
     it) and lock file, as the worker's has: its import system keeps the zip's table of
-    contents. The cache key covers the runtime, both
-    wheels, that zip, the module list and the maker script.
+    contents. The cache key covers the runtime, both wheels, that zip, the module list and
+    the maker script.
     """
     micropip = fetch_wheel("micropip", MICROPIP, "--python-version", PYODIDE_PYTHON,
                            "--implementation", "py")

@@ -19,13 +19,6 @@ import calypso_core
 
 ENGINE = Path(calypso_core.__file__).parent
 
-PYC_HEADER = 16  # magic, flags, source hash
-
-
-def shipped(dist: Path, path: str) -> zipfile.ZipFile:
-    return zipfile.ZipFile(io.BytesIO(gzip.decompress((dist / path).read_bytes())))
-
-
 def compiled_names(source: bytes) -> list[str]:
     with zipfile.ZipFile(io.BytesIO(source)) as archive:
         return sorted(name + "c" if name.endswith(".py") else name for name in archive.namelist())
@@ -36,7 +29,8 @@ def test_the_pages_standard_library_is_its_list_compiled_stored_and_gzipped_whol
 ) -> None:
     info = json.loads((dist_dir / "build-info.json").read_text())
     assert info["stdlib"] == build_module.STDLIB_ZIP + ".gz"
-    with shipped(dist_dir, info["stdlib"]) as archive:
+    packed = (dist_dir / info["stdlib"]).read_bytes()
+    with zipfile.ZipFile(io.BytesIO(gzip.decompress(packed))) as archive:
         assert archive.namelist() == compiled_names(build_module.game_stdlib(
             build_module.fetch_pyodide()))
         assert not [name for name in archive.namelist() if name.endswith(".py")]

@@ -346,7 +346,6 @@ function importEngine(pyodide, info, wheel) {
 // The runtime restored from the snapshot (a promise of the image) with the engine in it; any
 // failure is the caller's.
 async function startFromSnapshot(loadPyodide, snapshot, info, wheel) {
-  snapshot.catch(() => {}); // a failure is handled where loadPyodide awaits it
   const pyodide = await startRuntime(loadPyodide, snapshot);
   mark("runtime");
   // The image was made with fixed entropy: give `random` a fresh seed, as a start would.

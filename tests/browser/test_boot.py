@@ -163,7 +163,7 @@ def requests_of(page: Page, url: str) -> list[str]:
     return seen
 
 
-def with_an_import_on_each_play(wheel: Path, module: str) -> None:
+def with_an_import_on_each_play(build_module: ModuleType, wheel: Path, module: str) -> None:
     """Rewrite the engine wheel (compiled, gzipped whole) so that the engine imports ``module``
     at each play request, after the first card: the way a new import would first happen in the
     middle of a game. The changed module goes in as source, in place of its bytecode."""
@@ -181,7 +181,9 @@ def with_an_import_on_each_play(wheel: Path, module: str) -> None:
     with zipfile.ZipFile(plain, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, data in entries.items():
             archive.writestr(name, data)
-    plain.chmod(0o644)
+    build_module.mark_names_utf8(plain)  # as build.py's wheels are
+    wheel.write_bytes(gzip.compress(plain.read_bytes(), mtime=0))
+    plain.unlink()
 
 
 def test_a_module_the_games_standard_library_lacks_comes_from_the_whole_one_mid_game(
@@ -193,11 +195,7 @@ def test_a_module_the_games_standard_library_lacks_comes_from_the_whole_one_mid_
     assert missing not in build_module.stdlib_modules()
     copy = tmp_path / "dist"
     shutil.copytree(dist_dir, copy)
-    packed = copy / info["engine_wheel"]
-    with_an_import_on_each_play(packed, missing)
-    build_module.mark_names_utf8(packed.with_suffix(""))  # as build.py's wheels are
-    packed.write_bytes(gzip.compress(packed.with_suffix("").read_bytes(), mtime=0))
-    packed.with_suffix("").unlink()
+    with_an_import_on_each_play(build_module, copy / info["engine_wheel"], missing)
     build_module.finalize(copy)
     url = serve(copy)
     full_stdlib = requests_of(page, url + info["stdlib_full"])
