@@ -9,6 +9,8 @@ budgets (web/dev.js) so that they take seconds; waits are on visible state, neve
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -145,7 +147,7 @@ def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
 
 
 def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_replay(
-    table: Page,
+    table: Page, screenshots: Callable[[Page, str], Path]
 ) -> None:
     page = table
     budgets(page, review=60)
@@ -157,6 +159,16 @@ def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_repla
     expect(dialog).to_have_attribute("data-review-state", "done", timeout=SLOW)
     expect(dialog.locator("[data-review-done]")).to_have_attribute("data-review-done", "52")
     expect(dialog.locator("[data-chart=review-deals] [data-chart-table] tbody tr")).to_have_count(4)
+    # On a phone every column of the deals' table is in the dialog, the blunders' last.
+    page.set_viewport_size({"width": 390, "height": 844})
+    box = dialog.locator("[data-chart=review-deals] .chart-table-box")
+    box.scroll_into_view_if_needed()
+    last = box.locator("thead th").last.bounding_box()
+    inside = dialog.bounding_box()
+    assert last and inside and last["x"] + last["width"] <= inside["x"] + inside["width"]
+    assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    screenshots(page, "review-game-phone")
+    page.set_viewport_size({"width": 1366, "height": 900})
     item = dialog.locator("[data-review-list] li").first
     grade = item.get_attribute("data-review-grade")
     item.get_by_role("button", name="Show in the replay").click()
