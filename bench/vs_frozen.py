@@ -21,6 +21,10 @@ resumed, and a run whose key differs from the log's is refused, naming what diff
 resume cannot mix variants). A last line cut short by a kill is dropped. After every board
 one line reports the mean margin of A a game with its 95% interval (mean ± 1.96 standard
 errors over boards).
+
+A match may be split over processes, one log each (``--first 0 --boards 100`` and
+``--first 100 --boards 100``, one core each); ``--summary LOG [LOG ...]`` reports them as
+one match, refusing logs of different matches or a board played twice.
 """
 
 from __future__ import annotations
@@ -119,6 +123,10 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
             "iterations": spent}  # fmt: skip
 
 
+# What makes two boards part of one match (the log's key).
+KEY = ("label", "seed", "frozen", "a_iterations", "b_iterations", "a_settings")
+
+
 def search_settings(bot: type) -> dict[str, Any]:
     """Every search constant of a bot class as JSON values, less the budget and clock the
     match sets itself."""
@@ -175,6 +183,24 @@ def _differences(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, An
     return found
 
 
+def summary(logs: list[Path]) -> str:
+    """The report of one match split over ``logs``, each holding boards of the same key."""
+    if not logs[0].exists() or not logs[0].read_text(encoding="utf-8").strip():
+        raise SystemExit(f"{logs[0]}: no finished board")
+    first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
+    key = {name: first[name] for name in KEY}
+    rows: dict[int, dict[str, Any]] = {}
+    for log in logs:
+        found = read_log(log, key)
+        if not found:
+            raise SystemExit(f"{log}: no finished board")
+        twice = sorted(found.keys() & rows.keys())
+        if twice:
+            raise SystemExit(f"{log}: board {twice[0]} is in an earlier log too")
+        rows |= found
+    return report(rows)
+
+
 def report(rows: dict[int, dict[str, Any]]) -> str:
     margins = [r["margin"] for r in rows.values()]
     n = len(margins)
@@ -209,7 +235,12 @@ def main() -> int:
     parser.add_argument("--label", default="", help="names the variant of A in the log's key")
     parser.add_argument("--log", type=Path, help="finished boards, to resume from")
     parser.add_argument("--first", type=int, default=0, help="the first board number")
+    parser.add_argument("--summary", type=Path, nargs="+", metavar="LOG",
+                        help="report one match split over these logs; plays nothing")
     args = parser.parse_args()
+    if args.summary:
+        print(summary(args.summary))
+        return 0
     if args.boards < 1 or args.a_iterations < 1 or args.b_iterations < 1:
         parser.error("boards and iterations are positive numbers")
     overrides: dict[str, Any] = {}
@@ -221,9 +252,8 @@ def main() -> int:
         setattr(MasterBot, name, value)
         overrides[name] = value
     frozen = frozen_package(args.frozen)
-    key = {"label": args.label, "seed": args.seed, "frozen": frozen.__name__.split(".")[0],
-           "a_iterations": args.a_iterations, "b_iterations": args.b_iterations,
-           "a_settings": search_settings(MasterBot)}  # fmt: skip
+    key = dict(zip(KEY, (args.label, args.seed, frozen.__name__.split(".")[0], args.a_iterations,
+                         args.b_iterations, search_settings(MasterBot)), strict=True))
     rows = read_log(args.log, key, frozenset(overrides)) if args.log else {}
     boards = range(args.first, args.first + args.boards)
     rows = {i: r for i, r in rows.items() if i in boards}

@@ -119,7 +119,8 @@ def test_the_sampler_draws_the_layouts_of_the_plain_hall_check(seed: int) -> Non
 # -- the playout policy -----------------------------------------------------------------------
 
 
-def plain_rollout(eps: float, sim: Sim, rng: random.Random, deal: int) -> None:
+def plain_rollout(eps: float, sim: Sim, rng: random.Random, deal: int, lead_own_from: int = 0,
+                  overtake_below: int = -1) -> None:
     """make_rollout(eps) as first written: light_card and play_unchecked, card by card."""
     rnd = rng.random
     rules = sim.rules
@@ -130,7 +131,8 @@ def plain_rollout(eps: float, sim: Sim, rng: random.Random, deal: int) -> None:
         else:
             hand = sim.hands_by_suit()[seat]
             code = light_card(hand, seat, sim.trick, sim.leader, sim.suits, rules.winner_fn,
-                              rules.must_beat, rules.last_trump_wins, sim._calypso)  # fmt: skip
+                              rules.must_beat, rules.last_trump_wins, sim._calypso,
+                              lead_own_from, overtake_below)  # fmt: skip
         sim.play_unchecked(code)
 
 
@@ -146,10 +148,10 @@ def test_policy_playouts_play_the_cards_of_the_plain_loop(rules: Rules) -> None:
         if state.is_over:
             continue
         start = Sim.from_state(state)
-        for seed, eps in itertools.product(range(3), (0.0, 0.1, 0.5)):
+        for seed, eps, sharper in itertools.product(range(3), (0.0, 0.1, 0.5), ((0, -1), (9, 10))):
             fast, plain = start.clone(), start.clone()
-            make_rollout(eps)(fast, random.Random(seed), state.deal)
-            plain_rollout(eps, plain, random.Random(seed), state.deal)
+            make_rollout(eps, True, *sharper)(fast, random.Random(seed), state.deal)
+            plain_rollout(eps, plain, random.Random(seed), state.deal, *sharper)
             assert same_position(fast, plain)
             assert fast.deal == state.deal + 1 or fast.is_over
 

@@ -40,6 +40,8 @@ def play(
     leader: int | None = None,
     calypso: list[int] | None = None,
     rules: Rules = RULES,
+    lead_own_from: int = 0,
+    overtake_below: int = -1,
 ) -> str:
     code = light_card(
         hand(held),
@@ -51,6 +53,8 @@ def play(
         rules.lead_trump_must_be_beaten or rules.all_fours,
         rules.last_trump_in_wins and not rules.all_fours,
         [0, 0, 0, 0] if calypso is None else calypso,
+        lead_own_from,
+        overtake_below,
     )
     return RANK_LETTERS[code % 13] + SUIT_LETTERS[code // 13]
 
@@ -83,3 +87,29 @@ def test_wins_cheaply_and_trumps_in_cheaply() -> None:
     # West leads a plain spade and East trumps in with the 6 of diamonds: South, void in
     # spades, trumps in with the lowest heart above it.
     assert play(S, "4H 8H KH 3C", trick="9S 3S 6D", leader=W) == "8H"
+
+
+# The sharper rules (issue 28), each turned on by its option.
+
+
+def test_early_in_a_deal_a_sharper_leader_leads_the_lowest_own_card_its_calypso_needs() -> None:
+    # North holds nine cards and its calypso has the 2 of spades: it leads the 5, a trump
+    # lead that hardly anyone can trump in so early, and the others' spades come with it.
+    held = "2S 5S KS AD 3D QC 4H 6H 8H"
+    assert play(N, held, calypso=[mask("2"), 0, 0, 0], lead_own_from=9) == "5S"
+    # Later in the deal (eight cards) it leads as the plain policy does: the opponents' top.
+    assert play(N, held[3:], calypso=[mask("2"), 0, 0, 0], lead_own_from=9) == "AD"
+    # With every spade it holds in its calypso already, it leads as the plain policy too.
+    assert play(N, held, calypso=[mask("2 5 K"), 0, 0, 0], lead_own_from=9) == "AD"
+    assert play(N, held, calypso=[mask("2"), 0, 0, 0]) == "AD"  # the option off
+
+
+def test_a_sharper_third_hand_overtakes_its_partners_low_plain_card_with_its_top() -> None:
+    # South led a plain club 9 and West followed low: North overtakes with its king, so
+    # that East, last to play, needs more than a ten to take the trick.
+    assert play(N, "4C KC 2S", trick="9C 3C", leader=S, overtake_below=10) == "KC"
+    # A partner's queen or better stands on its own; and a top card that does not beat the
+    # partner's is no overtaking.
+    assert play(N, "4C KC 2S", trick="QC 3C", leader=S, overtake_below=10) == "4C"
+    assert play(N, "4C 8C 2S", trick="9C 3C", leader=S, overtake_below=10) == "4C"
+    assert play(N, "4C KC 2S", trick="9C 3C", leader=S) == "4C"  # the option off

@@ -161,3 +161,31 @@ def test_a_broken_log_line_stops_the_run_saying_where(
     monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--frozen", "HEAD", "--log", str(log)])
     with pytest.raises(SystemExit, match=r"boards\.log, line 1"):
         vs_frozen.main()
+
+
+def test_a_match_split_over_two_logs_is_reported_as_one(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
+                "ms": {"a": [5.0], "b": [4.0]}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    logs = [tmp_path / "first.log", tmp_path / "second.log", tmp_path / "other.log"]
+    for log, first, more in zip(logs, ("0", "2", "0"), ([], [], ["--b-iterations", "9"]),
+                                strict=True):  # fmt: skip
+        monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--boards", "2", "--first", first,
+                                          "--frozen", "HEAD", "--log", str(log), *more])
+        assert vs_frozen.main() == 0
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--summary", *map(str, logs[:2])])
+    assert vs_frozen.main() == 0
+    assert capsys.readouterr().out.startswith("4 boards: A +15 a game")  # boards 0-3
+    # Another match's log, or a board in two logs, would make the figure a mix.
+    with pytest.raises(SystemExit, match=r"other\.log, line 1 is of another match"):
+        vs_frozen.summary([logs[0], logs[2]])
+    with pytest.raises(SystemExit, match=r"first\.log: board 0 is in an earlier log too"):
+        vs_frozen.summary([logs[0], logs[0]])

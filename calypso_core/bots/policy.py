@@ -57,15 +57,19 @@ def light_card(
     must_beat: bool,
     last: bool,
     calypso: list[int] | None = None,
+    lead_own_from: int = 0,
+    overtake_below: int = -1,
 ) -> int:
     """The policy's card for ``seat`` holding ``hand`` (four lists of ranks, by suit).
 
     With ``calypso`` (the four rank masks), a player whose partner is winning feeds the
-    trick a card of its side's suits that its side still needs.
+    trick a card of its side's suits that its side still needs. ``lead_own_from`` and
+    ``overtake_below`` turn on the sharper rules of ``policy_card``.
     """
     trumps = trumps_by_position(suits)[leader]
     winning = winner_fn(trick, trumps) if trick else 0
-    return policy_card(suits, must_beat, last, calypso, hand, seat, trick, winning, trumps)
+    return policy_card(suits, must_beat, last, calypso, hand, seat, trick, winning, trumps,
+                       lead_own_from, overtake_below)  # fmt: skip
 
 
 def policy_card(
@@ -78,12 +82,30 @@ def policy_card(
     trick: list[int],
     wi: int,
     trumps: tuple[int, ...],
+    lead_own_from: int = 0,
+    overtake_below: int = -1,
 ) -> int:
     """``light_card`` for a caller that knows who is winning the trick: ``wi`` is the index
     of the winning card so far, ``trumps`` the personal suits by position in the trick. The
-    options come first, so that ``partial(policy_card, ...)`` makes a ``Sim.playout`` chooser."""
+    options come first, so that ``partial(policy_card, ...)`` makes a ``Sim.playout`` chooser.
+
+    Two sharper rules, off by default (issue 28): with ``lead_own_from`` cards or more in
+    hand (early in a deal, when hardly anyone can trump in) a leader with ``calypso`` leads
+    the lowest card of its own suit that its calypso still needs; and a third hand whose
+    partner wins with a plain card of the suit led below rank ``overtake_below`` overtakes
+    with its top card of that suit.
+    """
     own = suits[seat]
     if not trick:
+        if (lead_own_from and calypso is not None and hand[own]
+                and len(hand[0]) + len(hand[1]) + len(hand[2]) + len(hand[3]) >= lead_own_from):
+            mask = calypso[seat]
+            best_rank = 13
+            for r in hand[own]:
+                if not mask >> r & 1 and r < best_rank:
+                    best_rank = r
+            if best_rank < 13:
+                return own * 13 + best_rank
         best = -1
         best_rank = -1
         for suit in (suits[seat ^ 1], suits[seat ^ 3]):
@@ -113,6 +135,11 @@ def policy_card(
                 if not mask >> r & 1:
                     return suit * 13 + r
     if follow:
+        if (partner_winning and n == 2 and win % 13 < overtake_below and win // 13 == led
+                and not lead_trump):
+            top = max(follow)
+            if top > win % 13:
+                return led * 13 + top
         if partner_winning or lead_trump or win // 13 != led:
             return led * 13 + min(follow)
         wr = win % 13
@@ -178,7 +205,8 @@ def _cheapest(
     return best if best < 13 else low
 
 
-def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random, int], None]:
+def make_rollout(eps: float, feed: bool = True, lead_own_from: int = 0, overtake_below: int = -1
+                 ) -> Callable[[Sim, random.Random, int], None]:
     """A playout to the end of deal ``deal``: the policy, with a random card at rate eps.
 
     The deal is passed in, not read from the position: after the last card of a deal the
@@ -190,7 +218,8 @@ def make_rollout(eps: float, feed: bool = True) -> Callable[[Sim, random.Random,
             return
         rules = sim.rules
         choose = partial(policy_card, sim.suits, rules.must_beat, rules.last_trump_wins,
-                         sim._calypso if feed else None)  # fmt: skip
+                         sim._calypso if feed else None, lead_own_from=lead_own_from,
+                         overtake_below=overtake_below)  # fmt: skip
         sim.playout(choose, rng.random, eps)
 
     return rollout

@@ -94,6 +94,9 @@ class SearchBot(Bot):
     # out. 1.0: the budget is the end. No level uses it until a long run says it pays
     # (docs/bots.md, issue 28).
     CLOSE_BUDGET: ClassVar[float] = 1.0
+    # The playout policy's sharper rules (``policy_card``): 0 and -1 leave them off.
+    LEAD_OWN_FROM: ClassVar[int] = 0
+    OVERTAKE_BELOW: ClassVar[int] = -1
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
@@ -102,7 +105,8 @@ class SearchBot(Bot):
         self.inference: bool = settings.get("inference", self.INFERENCE)
         self.drops: bool = settings.get("drops", self.DROP_Z is not None)
         self.last_result: SearchResult | None = None
-        self._rollout = make_rollout(self.EPSILON)
+        self._rollout = make_rollout(self.EPSILON, lead_own_from=self.LEAD_OWN_FROM,
+                                     overtake_below=self.OVERTAKE_BELOW)
 
     def _choose(self, observation: dict[str, Any], legal: list[int]) -> int:
         return self.search(Knowledge(observation), legal).best
