@@ -78,8 +78,8 @@ def matches(rows: list[dict[str, Any]]) -> tuple[Counter[str], Counter[tuple[str
         rules = k.rules
         for name, options in VARIANTS.items():
             card = policy_card(k.suits, rules.must_beat, rules.last_trump_wins, k.calypso,
-                               [ranks[:] for ranks in hand], k.seat, k.trick, winning, trumps,
-                               *options)  # fmt: skip
+                               *options, [ranks[:] for ranks in hand], k.seat, k.trick, winning,
+                               trumps)  # fmt: skip
             hits[(name, where)] += card == choice
             hits[(name, "all")] += card == choice
     return seen, hits

@@ -68,8 +68,8 @@ def light_card(
     """
     trumps = trumps_by_position(suits)[leader]
     winning = winner_fn(trick, trumps) if trick else 0
-    return policy_card(suits, must_beat, last, calypso, hand, seat, trick, winning, trumps,
-                       lead_own_from, overtake_below)  # fmt: skip
+    return policy_card(suits, must_beat, last, calypso, lead_own_from, overtake_below, hand,
+                       seat, trick, winning, trumps)  # fmt: skip
 
 
 def policy_card(
@@ -77,19 +77,19 @@ def policy_card(
     must_beat: bool,
     last: bool,
     calypso: list[int] | None,
+    lead_own_from: int,
+    overtake_below: int,
     hand: list[list[int]],
     seat: int,
     trick: list[int],
     wi: int,
     trumps: tuple[int, ...],
-    lead_own_from: int = 0,
-    overtake_below: int = -1,
 ) -> int:
     """``light_card`` for a caller that knows who is winning the trick: ``wi`` is the index
     of the winning card so far, ``trumps`` the personal suits by position in the trick. The
     options come first, so that ``partial(policy_card, ...)`` makes a ``Sim.playout`` chooser.
 
-    Two sharper rules, off by default (issue 28): with ``lead_own_from`` cards or more in
+    Two sharper rules, off at 0 and -1 (issue 28): with ``lead_own_from`` cards or more in
     hand (early in a deal, when hardly anyone can trump in) a leader with ``calypso`` leads
     the lowest card of its own suit that its calypso still needs; and a third hand whose
     partner wins with a plain card of the suit led below rank ``overtake_below`` overtakes
@@ -218,8 +218,7 @@ def make_rollout(eps: float, feed: bool = True, lead_own_from: int = 0, overtake
             return
         rules = sim.rules
         choose = partial(policy_card, sim.suits, rules.must_beat, rules.last_trump_wins,
-                         sim._calypso if feed else None, lead_own_from=lead_own_from,
-                         overtake_below=overtake_below)  # fmt: skip
+                         sim._calypso if feed else None, lead_own_from, overtake_below)  # fmt: skip
         sim.playout(choose, rng.random, eps)
 
     return rollout

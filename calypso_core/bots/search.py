@@ -264,7 +264,8 @@ def _misses(k: Knowledge, replays: list[_Replay], hands: list[list[list[int]]]) 
         hand = hands[seat]
         hand[code // 13].append(code % 13)
         if seat != me:
-            guess = policy_card(suits, must_beat, last, None, hand, seat, before, winning, trumps)
+            guess = policy_card(suits, must_beat, last, None, 0, -1, hand, seat, before, winning,
+                                trumps)  # fmt: skip
             if guess != code:
                 misses += 1
     return misses
