@@ -10,12 +10,17 @@ Each check runs in a fresh interpreter: the test process has imported everything
 
 from __future__ import annotations
 
+import datetime
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 from buildsteps.snapshot import SNAPSHOT_MODULES
+
+# The page sends the person's date; the UTC date is somebody's today at any moment (a fixed
+# date here failed two days after it was written: bad_date).
+UTC_TODAY = datetime.datetime.now(datetime.UTC).date().isoformat()
 
 ROOT = Path(__file__).resolve().parent.parent
 LOADED_ON_FIRST_USE = [
@@ -38,7 +43,7 @@ def modules_after(code: str) -> set[str]:
 
 def test_the_first_deal_loads_no_review_rerun_work_ahead_or_guest_module() -> None:
     first_deal = [json.dumps({"id": n, **request}) for n, request in enumerate([
-        {"type": "hello"}, {"type": "new_game", "seed": "s", "today": "2026-12-02"},
+        {"type": "hello"}, {"type": "new_game", "seed": "s", "today": UTC_TODAY},
         {"type": "step"}, {"type": "aids"}])]  # fmt: skip
     loaded = modules_after(
         "import calypso_core.table as table\n"
