@@ -136,22 +136,29 @@ def search_settings(bot: type) -> dict[str, Any]:
             if isinstance(v, plain) and n not in ("ITERATIONS", "TIME_LIMIT")}  # fmt: skip
 
 
+RESUME = "resume it with its own settings or use another log"
+
+
 def read_log(
-    log: Path, key: dict[str, Any], overridden: frozenset[str] = frozenset()
+    log: Path, key: dict[str, Any], overridden: frozenset[str] = frozenset(), *,
+    mend: bool = True, advice: str = RESUME,
 ) -> dict[int, dict[str, Any]]:
-    """The boards of the match in ``log`` by number; refused if the log is of another match.
+    """The boards of the match in ``log`` by number; refused, with ``advice``, if the log is
+    of another match.
 
     A constant of A that the log does not name was added to the code after the run began;
     options are added off, so the log matches it at its default, not when ``overridden``.
-    A last line without its newline was cut short by a kill: it is dropped from the file.
+    A last line without its newline was cut short by a kill, or is being written by a run
+    still playing: it is left out, and with ``mend`` dropped from the file.
     """
     if not log.exists():
         return {}
     text = log.read_text(encoding="utf-8")
     if text and not text.endswith("\n"):
         text = text[: text.rfind("\n") + 1]
-        log.write_text(text, encoding="utf-8")
-        print(f"{log}: dropped an unfinished last line", flush=True)
+        if mend:
+            log.write_text(text, encoding="utf-8")
+            print(f"{log}: dropped an unfinished last line", flush=True)
     rows: dict[int, dict[str, Any]] = {}
     for number, line in enumerate(text.splitlines(), 1):
         try:
@@ -165,8 +172,7 @@ def read_log(
         if theirs != key:
             differ = ", ".join(f"{name} {old!r} in the log, {new!r} now"
                                for name, old, new in _differences(theirs, key))  # fmt: skip
-            raise SystemExit(f"{log}, line {number} is of another match ({differ}): "
-                             "resume it with its own settings or use another log")  # fmt: skip
+            raise SystemExit(f"{log}, line {number} is of another match ({differ}): {advice}")
         rows[board] = row
     return rows
 
@@ -190,8 +196,10 @@ def summary(logs: list[Path]) -> str:
     first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
     key = {name: first[name] for name in KEY}
     rows: dict[int, dict[str, Any]] = {}
+    # Only reads: a run still playing may be writing any of the logs.
+    advice = f"a summary reports one match, that of {logs[0]}"
     for log in logs:
-        found = read_log(log, key)
+        found = read_log(log, key, mend=False, advice=advice)
         if not found:
             raise SystemExit(f"{log}: no finished board")
         twice = sorted(found.keys() & rows.keys())

@@ -185,7 +185,33 @@ def test_a_match_split_over_two_logs_is_reported_as_one(
     assert vs_frozen.main() == 0
     assert capsys.readouterr().out.startswith("4 boards: A +15 a game")  # boards 0-3
     # Another match's log, or a board in two logs, would make the figure a mix.
-    with pytest.raises(SystemExit, match=r"other\.log, line 1 is of another match"):
+    with pytest.raises(SystemExit, match=r"other\.log, line 1 is of another match \(b_iter"
+                                         r"ations 9 in the log, 5000 now\): a summary reports "
+                                         r"one match, that of .*first\.log$"):  # fmt: skip
         vs_frozen.summary([logs[0], logs[2]])
     with pytest.raises(SystemExit, match=r"first\.log: board 0 is in an earlier log too"):
         vs_frozen.summary([logs[0], logs[0]])
+
+
+def test_a_summary_only_reads_the_logs_of_a_run_still_playing(
+    vs_frozen: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # A board half written by a run still playing is left out of the figure and in the file.
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0}}
+
+    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    log = tmp_path / "playing.log"
+    monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--boards", "2", "--frozen", "HEAD",
+                                      "--log", str(log)])  # fmt: skip
+    assert vs_frozen.main() == 0
+    with log.open("a") as handle:
+        handle.write('{"label": "", "seed": 1, "fro')
+    written = log.read_text()
+    capsys.readouterr()
+    assert vs_frozen.summary([log]).startswith("2 boards: A +5 a game")
+    assert log.read_text() == written
+    assert capsys.readouterr().out == ""
