@@ -19,6 +19,7 @@ from playwright.sync_api import Browser, Locator, Page, expect
 from calypso_core import from_record
 from calypso_core.table.sealed import opened_record
 
+from .pixels import edge_shades
 from .table import (
     SETTLED,
     TIMEOUT_MS,
@@ -167,7 +168,16 @@ def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_repla
     inside = dialog.bounding_box()
     assert last and inside and last["x"] + last["width"] <= inside["x"] + inside["width"]
     assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+    assert edge_shades(box) == (False, False)  # nothing to scroll to: no shade
     screenshots(page, "review-game-phone")
+    # On the narrowest phone the table scrolls, and its edges say which way there is more.
+    page.set_viewport_size({"width": 320, "height": 640})
+    box.scroll_into_view_if_needed()
+    assert box.evaluate("(el) => el.scrollWidth > el.clientWidth"), "it fits: no test"
+    assert edge_shades(box) == (False, True)
+    box.evaluate("(el) => { el.scrollLeft = el.scrollWidth; }")
+    assert edge_shades(box) == (True, False)
+    screenshots(page, "review-game-320")
     page.set_viewport_size({"width": 1366, "height": 900})
     item = dialog.locator("[data-review-list] li").first
     grade = item.get_attribute("data-review-grade")
@@ -181,7 +191,7 @@ def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_repla
 
 
 def test_the_statistics_chart_results_per_level_and_the_difference_from_the_master(
-    table: Page,
+    table: Page, screenshots: Callable[[Page, str], Path]
 ) -> None:
     page = table
     open_menu_item(page, "Statistics")
@@ -193,6 +203,16 @@ def test_the_statistics_chart_results_per_level_and_the_difference_from_the_mast
     expect(master.locator("[data-chart-table] tbody tr")).to_have_count(1)
     expect(stats.locator("[data-master-average]")).to_contain_text("Over 1 game")
     expect(stats.locator("[data-streak]")).to_have_attribute("data-streak", "0")
+    # The table of seven columns fits a laptop's dialog; on a phone it scrolls, shaded at
+    # the edge it continues past (it was cut off at the dialog's edge with no sign of more).
+    numbers = stats.locator("[data-stats]")
+    assert edge_shades(numbers) == (False, False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    numbers.scroll_into_view_if_needed()
+    assert numbers.evaluate("(el) => el.scrollWidth > el.clientWidth"), "it fits: no test"
+    assert edge_shades(numbers) == (False, True)
+    screenshots(page, "stats-phone")
+    page.set_viewport_size({"width": 1366, "height": 900})
     stats.get_by_role("button", name="Close").click()
 
 
