@@ -23,7 +23,7 @@ from ..game import GameState
 from ..kernel import trumps_by_position
 from .base import MASTER_ITERATIONS, SEARCH_SETTINGS, SEARCH_TIME_LIMITS, Bot, Check, finish
 from .knowledge import Knowledge
-from .policy import evaluate, make_rollout, policy_card
+from .policy import COMPLETION, Table, evaluate, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
 
 
@@ -100,6 +100,10 @@ class SearchBot(Bot):
     # over 200 boards at 5,000 iterations, at 1.14x the time a move (docs/bots.md, issue 28).
     LEAD_OWN_FROM: ClassVar[int] = 0
     OVERTAKE_BELOW: ClassVar[int] = -1
+    # The completion table that values the calypsos in progress at a playout's end, by name
+    # (``policy.COMPLETION``). "master", measured in master self-play, is no level's until a
+    # long run says it pays (docs/bots.md, issue 28).
+    COMPLETION: ClassVar[str] = "club"
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
@@ -108,6 +112,10 @@ class SearchBot(Bot):
         self.inference: bool = settings.get("inference", self.INFERENCE)
         self.drops: bool = settings.get("drops", self.DROP_Z is not None)
         self.last_result: SearchResult | None = None
+        if self.COMPLETION not in COMPLETION:
+            raise ValueError(f"unknown completion table {self.COMPLETION!r} "
+                             f"(tables: {', '.join(COMPLETION)})")  # fmt: skip
+        self._table: Table = COMPLETION[self.COMPLETION]
         self._rollout = make_rollout(self.EPSILON, lead_own_from=self.LEAD_OWN_FROM,
                                      overtake_below=self.OVERTAKE_BELOW)
 
@@ -150,6 +158,7 @@ class SearchBot(Bot):
         if race is not None:
             limit = max(limit, int(limit * self.CLOSE_BUDGET))
         rng = self.rng
+        table = self._table
         replays = _replays(k) if self.inference else []
         miss_weight = self.MISS_WEIGHT
         pilot: list[tuple[Sim, int]] = []  # layouts sampled ahead, with their misses
@@ -185,11 +194,11 @@ class SearchBot(Bot):
                 child.play_unchecked(code)
                 if exact:
                     nodes = [0]
-                    value = _solve(child, side, k.deal, -1e9, 1e9, nodes)
+                    value = _solve(child, side, k.deal, -1e9, 1e9, nodes, table)
                     spent += 1 + nodes[0] // 50
                 else:
                     self._rollout(child, random.Random(seed), k.deal)
-                    value = evaluate(child, side)
+                    value = evaluate(child, side, table)
                     spent += 1
                 totals[code] += weight * value
                 weights[code] += weight
@@ -328,10 +337,12 @@ class _Race:
         return kept
 
 
-def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: list[int]) -> float:
-    """Exact minimax value of the rest of the deal (alpha-beta, partnerships alternate)."""
+def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: list[int],
+           table: Table) -> float:  # fmt: skip
+    """Exact minimax value of the rest of the deal (alpha-beta, partnerships alternate),
+    valued at its end with the completion ``table``."""
     if sim.deal != deal:
-        return evaluate(sim, side)
+        return evaluate(sim, side, table)
     nodes[0] += 1
     moves = sim.legal()
     if sim.to_move & 1 == side:
@@ -339,7 +350,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
         for code in moves:
             child = sim.clone()
             child.play_unchecked(code)
-            value = _solve(child, side, deal, alpha, beta, nodes)
+            value = _solve(child, side, deal, alpha, beta, nodes, table)
             if value > best:
                 best = value
                 if value > alpha:
@@ -351,7 +362,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
     for code in moves:
         child = sim.clone()
         child.play_unchecked(code)
-        value = _solve(child, side, deal, alpha, beta, nodes)
+        value = _solve(child, side, deal, alpha, beta, nodes, table)
         if value < best:
             best = value
             if value < beta:
