@@ -163,17 +163,18 @@ def test_a_broken_log_line_stops_the_run_saying_where(
         vs_frozen.main()
 
 
+def board_of_ten_a_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+    """A stand-in for play_board: board n's margin is 10 n."""
+    return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0}, "ms": {"a": [5.0], "b": [4.0]}}
+
+
 def test_a_match_split_over_two_logs_is_reported_as_one(
     vs_frozen: ModuleType,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
-        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
-                "ms": {"a": [5.0], "b": [4.0]}}
-
-    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    monkeypatch.setattr(vs_frozen, "play_board", board_of_ten_a_board)
     logs = [tmp_path / "first.log", tmp_path / "second.log", tmp_path / "other.log"]
     for log, first, more in zip(logs, ("0", "2", "0"), ([], [], ["--b-iterations", "9"]),
                                 strict=True):  # fmt: skip
@@ -200,10 +201,7 @@ def test_a_summary_only_reads_the_logs_of_a_run_still_playing(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     # A board half written by a run still playing is left out of the figure and in the file.
-    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
-        return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0}}
-
-    monkeypatch.setattr(vs_frozen, "play_board", play_board)
+    monkeypatch.setattr(vs_frozen, "play_board", board_of_ten_a_board)
     log = tmp_path / "playing.log"
     monkeypatch.setattr(sys, "argv", ["vs_frozen.py", "--boards", "2", "--frozen", "HEAD",
                                       "--log", str(log)])  # fmt: skip
