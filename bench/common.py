@@ -71,3 +71,19 @@ def save_results(name: str, text: str) -> None:
     """Keep a run's results as bench/results/<name>-<time>.json."""
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / f"{name}-{time.strftime('%Y%m%d-%H%M%S')}.json").write_text(text)
+
+
+def finished_lines(log: Path, mend: bool = True) -> tuple[list[str], bool]:
+    """The lines of the JSON-lines ``log`` that a run finished writing (none if there is no
+    log), and whether a last one was left out: a line without its newline was cut short by a
+    kill, or is being written by a run still playing. With ``mend`` it is dropped from the
+    file, so that a resumed run appends after whole lines."""
+    if not log.exists():
+        return [], False
+    text = log.read_text(encoding="utf-8")
+    cut = bool(text) and not text.endswith("\n")
+    if cut:
+        text = text[: text.rfind("\n") + 1]
+        if mend:
+            log.write_text(text, encoding="utf-8")
+    return text.splitlines(), cut

@@ -31,6 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import finished_lines
 from calypso_core.bots import make_bot
 from calypso_core.game import new_game
 
@@ -76,15 +77,11 @@ def played(games: list[int], level: str, iterations: int | None,
 def read_log(log: Path, key: dict[str, Any]) -> dict[int, list[Case]]:
     """The games in ``log`` by number; refused if the log is of another level or budget.
     A last line without its newline was cut short by a kill: it is dropped from the file."""
-    if not log.exists():
-        return {}
-    text = log.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        log.write_text(text, encoding="utf-8")
+    lines, cut = finished_lines(log)
+    if cut:
         print(f"{log}: dropped an unfinished last line", flush=True)
     games: dict[int, list[Case]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
             theirs = {name: row[name] for name in key}

@@ -25,6 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import finished_lines
 from calypso_core.bots import make_bot
 from calypso_core.bots.knowledge import Knowledge, card_code
 from calypso_core.bots.policy import policy_card
@@ -88,13 +89,7 @@ def matches(rows: list[dict[str, Any]]) -> tuple[Counter[str], Counter[tuple[str
 def read_log(log: Path, iterations: int) -> dict[int, list[dict[str, Any]]]:
     """The games in ``log`` by number; a last line cut short by a kill is dropped."""
     games: dict[int, list[dict[str, Any]]] = {}
-    if not log.exists():
-        return games
-    text = log.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        log.write_text(text, encoding="utf-8")
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(finished_lines(log)[0], 1):
         try:
             row = json.loads(line)
             ok = row["iterations"] == iterations and isinstance(row["decisions"], list)

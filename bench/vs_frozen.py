@@ -45,7 +45,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import ROOT
+from bench.common import ROOT, finished_lines
 from calypso_core import new_game
 from calypso_core.bots.duplicate import board_seed
 from calypso_core.bots.search import MasterBot
@@ -151,16 +151,11 @@ def read_log(
     A last line without its newline was cut short by a kill, or is being written by a run
     still playing: it is left out, and with ``mend`` dropped from the file.
     """
-    if not log.exists():
-        return {}
-    text = log.read_text(encoding="utf-8")
-    if text and not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
-        if mend:
-            log.write_text(text, encoding="utf-8")
-            print(f"{log}: dropped an unfinished last line", flush=True)
+    lines, cut = finished_lines(log, mend)
+    if cut and mend:
+        print(f"{log}: dropped an unfinished last line", flush=True)
     rows: dict[int, dict[str, Any]] = {}
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
             theirs = {k: row[k] for k in key}
