@@ -3,6 +3,7 @@
     python3 bench/completion.py [--games 3000] [--level club] [--jobs 2]     # ~45 s
     python3 bench/completion.py --games 400 --level master --iterations 300 \\
         --log /work/benchlogs/completion-master-300.jsonl --monotone         # ~15 min
+    python3 bench/completion.py --games 6000 --live                           # ~90 s
 
 Plays self-play games (standard rules, seeded) and, at the end of each of the first three
 deals, notes every player's calypso in progress: how many cards it has, how many deals are
@@ -16,14 +17,23 @@ the same command resumes a stopped run (a line cut short by a kill is dropped an
 played again), and a log of another level or budget is refused. ``--monotone`` prints each
 row fitted so that more cards never mean a smaller share (weighted pool-adjacent-violators;
 a count with no case takes its neighbours' value).
+
+``--live`` measures the live value's table (``_LIVE`` in policy.py) instead: each case also
+notes whether the calypso needs a rank with no copy left unplayed (dead: never completed)
+and how many of its needed ranks have a single copy left. For the live calypsos of each
+number of deals left it fits a factor for each single-copy rank (by likelihood, on a grid
+of hundredths) and the chance by card count that it multiplies (monotone), in turns until
+the factor settles, and prints them as the rows and factors of ``_LIVE``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from multiprocessing import Pool
 from pathlib import Path
@@ -33,24 +43,25 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import finished_lines
 from calypso_core.bots import make_bot
-from calypso_core.game import new_game
+from calypso_core.game import GameState, new_game
 
-# One case: (deals left, cards in progress, completed another before the end).
-Case = tuple[int, int, bool]
+# One case: (deals left, cards in progress, completed another before the end); with --live
+# also whether a needed rank has no copy left unplayed, and how many have a single copy.
+Case = tuple[int, int, bool] | tuple[int, int, bool, bool, int]
 LEVELS = ("random", "novice", "club", "expert", "master")
 SEARCH_LEVELS = ("expert", "master")
 
 
-def play(args: tuple[int, str, int | None]) -> tuple[int, list[Case]]:
+def play(args: tuple[int, str, int | None, bool]) -> tuple[int, list[Case]]:
     """One self-play game's number and cases."""
-    game, level, iterations = args
+    game, level, iterations, live = args
     settings: dict[str, Any] = {}
     if iterations is not None:
         settings = {"iterations": iterations, "time_limit": None}
     state = new_game(f"complete/{game}")
     bots = [make_bot(level, seat, random.Random(f"{game}/{seat}"), **settings)
             for seat in range(4)]  # fmt: skip
-    noted: list[tuple[int, int, int, int]] = []  # deals left, cards, completed then, seat
+    noted: list[tuple[int, int, int, int, tuple[bool, int]]] = []  # and the seat, completed then
     deal = state.deal
     while not state.is_over:
         seat = state.to_move
@@ -58,14 +69,28 @@ def play(args: tuple[int, str, int | None]) -> tuple[int, list[Case]]:
         if not state.is_over and state.deal != deal:
             deal = state.deal
             for s in range(4):
-                noted.append((4 - deal, len(state.calypso(s)), state.completed(s), s))
-    return game, [(left, n, state.completed(s) > done) for left, n, done, s in noted]
+                noted.append((4 - deal, len(state.calypso(s)), state.completed(s), s,
+                              copies_needed(state, s)))  # fmt: skip
+    return game, [(left, n, state.completed(s) > done, *(copies if live else ()))
+                  for left, n, done, s, copies in noted]  # fmt: skip
 
 
-def played(games: list[int], level: str, iterations: int | None,
-           jobs: int) -> Iterator[tuple[int, list[Case]]]:  # fmt: skip
+def copies_needed(state: GameState, seat: int) -> tuple[bool, int]:
+    """Whether ``seat``'s calypso in progress needs a rank with no copy left unplayed (the
+    hands and the stock, as a new deal starts), and how many of its needed ranks have one."""
+    left = Counter(int(card) for card in state.unseen_stock())
+    for s in range(4):
+        left.update(int(card) for card in state.hand(s))
+    held = {int(card) for card in state.calypso(seat)}
+    suit = int(state.suits[seat])
+    copies = [left[code] for code in range(suit * 13, suit * 13 + 13) if code not in held]
+    return 0 in copies, copies.count(1)
+
+
+def played(games: list[int], level: str, iterations: int | None, jobs: int,
+           live: bool = False) -> Iterator[tuple[int, list[Case]]]:  # fmt: skip
     """Each game of ``games`` with its cases, spread over ``jobs`` processes."""
-    work = [(game, level, iterations) for game in games]
+    work = [(game, level, iterations, live) for game in games]
     if jobs == 1:
         yield from map(play, work)
         return
@@ -84,18 +109,27 @@ def read_log(log: Path, key: dict[str, Any]) -> dict[int, list[Case]]:
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-            theirs = {name: row[name] for name in key}
-            cases = [(int(left), int(n), bool(done)) for left, n, done in row["cases"]]
-            game = int(row["game"])
+            # A log written before --live has no "live": its runs were not live.
+            theirs = {name: row.get(name, False) if name == "live" else row[name] for name in key}
+            if theirs == key:
+                games[int(row["game"])] = [case_of(case, key["live"]) for case in row["cases"]]
         except (ValueError, KeyError, TypeError) as error:
             raise SystemExit(f"{log}, line {number}: {error!r}") from None
         if theirs != key:
             differ = ", ".join(f"{name} {theirs[name]!r} in the log, {key[name]!r} now"
                                for name in key if theirs[name] != key[name])  # fmt: skip
             raise SystemExit(f"{log}, line {number} is of another run ({differ}): "
-                             "resume it with its own level and budget or use another log")
-        games[game] = cases
+                             "resume it with its own settings or use another log")
     return games
+
+
+def case_of(row: list[Any], live: bool) -> Case:
+    """A case read from a log; a live run's has five fields, another's three."""
+    if live:
+        left, n, done, dead, singles = row
+        return int(left), int(n), bool(done), bool(dead), int(singles)
+    left, n, done = row
+    return int(left), int(n), bool(done)
 
 
 def monotone(shares: list[float], weights: list[int]) -> list[float]:
@@ -119,7 +153,7 @@ def table(games: dict[int, list[Case]], fit: bool) -> list[str]:
     done = [[0] * 13 for _ in range(4)]
     seen = [[0] * 13 for _ in range(4)]
     for cases in games.values():
-        for left, n, completed in cases:
+        for left, n, completed, *_ in cases:
             seen[left][n] += 1
             done[left][n] += completed
     lines = []
@@ -132,6 +166,51 @@ def table(games: dict[int, list[Case]], fit: bool) -> list[str]:
     return lines
 
 
+def live_table(games: dict[int, list[Case]]) -> list[str]:
+    """The live value's rows for 1-3 deals left, each with its factor for a single-copy rank
+    and its live cases by card count (dead cases, never completed, are not fitted)."""
+    lines = []
+    for left in (1, 2, 3):
+        cases = [case for found in games.values() for case in found
+                 if case[0] == left and not case[3]]  # type: ignore[misc]  # fmt: skip
+        factor, base = 0.75, [0.0] * 13
+        for _ in range(20):
+            base = chances_given(cases, factor)
+            fitted = factor_given(cases, base)
+            if fitted == factor:
+                break
+            factor = fitted
+        seen = [sum(case[1] == n for case in cases) for n in range(13)]
+        text = ", ".join(f"{share:.2f}" for share in base)
+        lines.append(f"    ({text}), x{factor:.2f}  # {left} deal(s) left; live cases: {seen}")
+    return lines
+
+
+def chances_given(cases: list[Case], factor: float) -> list[float]:
+    """By card count, the chance that ``factor`` to the power of the single-copy ranks
+    multiplies (completions over the sum of those powers), monotone, at most 0.98."""
+    done, weight, seen = [0] * 13, [0.0] * 13, [0] * 13
+    for _, n, completed, _, singles in cases:  # type: ignore[misc]
+        done[n] += completed
+        weight[n] += factor**singles
+        seen[n] += 1
+    shares = [done[n] / weight[n] if weight[n] else 0.0 for n in range(13)]
+    return [min(share, 0.98) for share in monotone(shares, seen)]
+
+
+def factor_given(cases: list[Case], base: list[float]) -> float:
+    """The factor of a single-copy rank, to a hundredth, most likely given ``base``."""
+
+    def likelihood(factor: float) -> float:
+        total = 0.0
+        for _, n, completed, _, singles in cases:  # type: ignore[misc]
+            p = min(max(base[n] * factor**singles, 1e-6), 1 - 1e-6)
+            total += math.log(p if completed else 1 - p)
+        return total
+
+    return max((f / 100 for f in range(30, 101)), key=likelihood)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000)
@@ -142,6 +221,8 @@ def main() -> None:
     parser.add_argument("--log", type=Path, help="finished games, to resume from")
     parser.add_argument("--monotone", action="store_true",
                         help="fit each row so that more cards never mean a smaller share")
+    parser.add_argument("--live", action="store_true",
+                        help="measure the live value's table (dead calypsos, single copies)")
     args = parser.parse_args()
     if args.games < 1 or args.jobs < 1:
         parser.error("games and jobs are positive numbers")
@@ -149,19 +230,19 @@ def main() -> None:
         parser.error("--iterations is required for expert and master, and only for them")
     if args.iterations is not None and args.iterations < 1:
         parser.error("--iterations is a positive number")
-    key = {"level": args.level, "iterations": args.iterations}
+    key = {"level": args.level, "iterations": args.iterations, "live": args.live}
     games = read_log(args.log, key) if args.log else {}
     games = {game: cases for game, cases in games.items() if game < args.games}
     if games:
         print(f"resumed: {len(games)} games in {args.log}", flush=True)
     todo = [game for game in range(args.games) if game not in games]
-    for game, cases in played(todo, args.level, args.iterations, args.jobs):
+    for game, cases in played(todo, args.level, args.iterations, args.jobs, args.live):
         games[game] = cases
         if args.log:
             args.log.parent.mkdir(parents=True, exist_ok=True)
             with args.log.open("a", encoding="utf-8") as handle:
                 handle.write(json.dumps({**key, "game": game, "cases": cases}) + "\n")
-    print("\n".join(table(games, args.monotone)))
+    print("\n".join(live_table(games) if args.live else table(games, args.monotone)))
 
 
 if __name__ == "__main__":

@@ -16,10 +16,10 @@ import pytest
 from helpers import ALL_RULES
 
 from calypso_core import GameState, Rules, new_game
-from calypso_core.bots import make_bot
+from calypso_core.bots import make_bot, policy
 from calypso_core.bots import search as search_module
 from calypso_core.bots.knowledge import Knowledge
-from calypso_core.bots.policy import COMPLETION, Table, evaluate, light_card, make_rollout
+from calypso_core.bots.policy import COMPLETION, Value, light_card, make_rollout
 from calypso_core.bots.sampler import Layout, sample_layout, sim_from_layout
 from calypso_core.bots.search import (
     MasterBot,
@@ -491,33 +491,95 @@ class MasterTableMaster(MasterBot):
     COMPLETION = "master"
 
 
-def test_the_completion_table_named_values_the_ends_of_the_deals(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+class LiveMaster(MasterBot):
+    COMPLETION = "live"
+
+
+def test_the_value_named_values_the_ends_of_the_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     # In the playouts (early in a deal) and in the exact search (its last tricks) alike.
-    tables = []
+    used = []
+    for name, value in list(COMPLETION.items()):
 
-    def recorded(sim: Sim, side: int, table: Table) -> float:
-        tables.append(table)
-        return evaluate(sim, side, table)
+        def recorded(sim: Sim, side: int, name: str = name, value: Value = value) -> float:
+            used.append(name)
+            return value(sim, side)
 
-    monkeypatch.setattr(search_module, "evaluate", recorded)
+        monkeypatch.setitem(COMPLETION, name, recorded)
     states = positions(4, every=1)
     for state in (states[20], next(s for s in states if s.trick_number == 11)):
-        for kind, name in ((MasterBot, "club"), (MasterTableMaster, "master")):
-            tables.clear()
+        kinds = ((MasterBot, "club"), (MasterTableMaster, "master"), (LiveMaster, "live"))
+        for kind, name in kinds:
+            used.clear()
             kind(state.to_move, random.Random(1), iterations=60, time_limit=None).choose(
                 state.observation(state.to_move), state.legal_moves())
-            assert tables and all(t is COMPLETION[name] for t in tables)
+            assert used and set(used) == {name}
     # The tables differ where the masters' games did: with 3 deals left a calypso of one
     # card is completed 41% of the time by masters, 35% by club players.
-    assert (COMPLETION["master"][3][1], COMPLETION["club"][3][1]) == (0.41, 0.35)
+    assert (policy._MASTER[3][1], policy._CLUB[3][1]) == (0.41, 0.35)
 
 
-def test_an_unknown_completion_table_is_refused_by_name() -> None:
+def test_an_unknown_completion_value_is_refused_by_name() -> None:
     class Misnamed(MasterBot):
         COMPLETION = "grandmaster"
 
-    with pytest.raises(ValueError, match=r"unknown completion table 'grandmaster' \(tables: "
-                                         r"club, master\)"):  # fmt: skip
+    with pytest.raises(ValueError, match=r"unknown completion value 'grandmaster' \(values: "
+                                         r"club, master, live\)"):  # fmt: skip
         Misnamed(0, random.Random(1))
+
+
+def deal_ends(seed: int) -> list[tuple[Sim, GameState]]:
+    """The ends of deals 1-3 of a club game: the position just after a deal's last card as a
+    Sim (built a card earlier), and as the game state once the next deal is dealt."""
+    state = new_game(seed)
+    bots = [make_bot("club", seat, random.Random(seat)) for seat in range(4)]
+    ends = []
+    while state.deal < 3:
+        seat, deal = state.to_move, state.deal
+        card = bots[seat].choose(state.observation(seat), state.legal_moves())
+        sim = Sim.from_state(state)
+        sim.play_unchecked(int(card))
+        state.play(card)
+        if state.deal != deal:
+            ends.append((sim, state.clone()))
+    return ends
+
+
+def copies_left(state: GameState, seat: int) -> list[int]:
+    """For each rank the seat's calypso in progress needs, its copies in the hands and the
+    stock (every card not yet played)."""
+    unplayed = [int(card) for card in state.unseen_stock()]
+    for other in range(4):
+        unplayed += [int(card) for card in state.hand(other)]
+    held = {card.rank for card in state.calypso(seat)}
+    suit = state.suits[seat]
+    return [unplayed.count(int(suit) * 13 + rank) for rank in range(13) if rank not in held]
+
+
+def test_a_calypso_that_needs_a_rank_with_no_copy_left_has_no_chance() -> None:
+    dead = 0
+    for seed in range(3):
+        for sim, state in deal_ends(seed):
+            for seat in range(4):
+                if 0 in copies_left(state, seat):
+                    dead += 1
+                    assert policy.live_chance(sim, seat) == 0.0
+                else:
+                    assert policy.live_chance(sim, seat) > 0.0
+    assert dead >= 5
+
+
+def test_each_needed_rank_with_a_single_copy_left_multiplies_the_chance_by_a_factor() -> None:
+    singles = set()
+    for seed in range(3):
+        for sim, state in deal_ends(seed):
+            base, factor = policy._LIVE_FIT[3 - state.deal]  # 4 - deal deals left, from 1
+            for seat in range(4):
+                copies = copies_left(state, seat)
+                if 0 not in copies:
+                    singles.add(copies.count(1))
+                    n = len(state.calypso(seat))
+                    assert policy.live_chance(sim, seat) == pytest.approx(
+                        base[n] * factor ** copies.count(1))
+    assert {0, 1, 2} <= singles  # the factor was put to the test
+    # Fitted in club self-play: a single copy weighs more the fewer deals are left to find it.
+    assert [factor for _, factor in policy._LIVE_FIT] == [0.74, 0.71, 0.62]

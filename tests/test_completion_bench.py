@@ -63,3 +63,33 @@ def test_a_search_level_needs_a_fixed_budget_and_the_others_refuse_one(
             completion.main()
         assert "--iterations is required for expert and master, and only for them" in (
             capsys.readouterr().err)
+
+
+def test_a_live_row_fits_the_factor_of_a_single_copy_and_the_chance_it_multiplies() -> None:
+    # Twelve cards, one deal left: 80 of 100 completed with no single-copy rank needed, 40 of
+    # 100 with one, so a chance of 0.8 and a factor of 0.5; dead calypsos are not fitted.
+    cases = ([(1, 12, True, False, 0)] * 80 + [(1, 12, False, False, 0)] * 20
+             + [(1, 12, True, False, 1)] * 40 + [(1, 12, False, False, 1)] * 60
+             + [(1, 12, False, True, 0)] * 500)  # fmt: skip
+    first = completion.live_table({0: cases})[0]
+    assert first.startswith("    (0.80, 0.80, ") and "0.80), x0.50  # 1 deal(s) left" in first
+    assert first.endswith("live cases: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 200]")
+
+
+def test_a_live_run_notes_each_calypsos_copies_and_keeps_its_log_apart(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "live.jsonl"
+    argv = ["completion.py", "--games", "2", "--live", "--jobs", "1", "--log", str(log)]
+    monkeypatch.setattr(sys, "argv", argv)
+    completion.main()
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split("  # ")[1].split(";")[0] for line in out] == [
+        "1 deal(s) left", "2 deal(s) left", "3 deal(s) left"]
+    cases = [case for line in log.read_text().splitlines() for case in json.loads(line)["cases"]]
+    assert len(cases) == 24 and {len(case) for case in cases} == {5}
+    # (deals left, cards, completed later, a needed rank gone, needed ranks with one copy)
+    assert all(isinstance(case[3], bool) and 0 <= case[4] <= 13 - case[1] for case in cases)
+    monkeypatch.setattr(sys, "argv", [a for a in argv if a != "--live"])
+    with pytest.raises(SystemExit, match=r"another run \(live True in the log, False now\)"):
+        completion.main()

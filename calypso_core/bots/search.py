@@ -23,7 +23,7 @@ from ..game import GameState
 from ..kernel import trumps_by_position
 from .base import MASTER_ITERATIONS, SEARCH_SETTINGS, SEARCH_TIME_LIMITS, Bot, Check, finish
 from .knowledge import Knowledge
-from .policy import COMPLETION, Table, evaluate, make_rollout, policy_card
+from .policy import COMPLETION, Value, make_rollout, policy_card
 from .sampler import Layout, sample_layout, sim_from_layout
 
 
@@ -114,9 +114,9 @@ class SearchBot(Bot):
         self.drops: bool = settings.get("drops", self.DROP_Z is not None)
         self.last_result: SearchResult | None = None
         if self.COMPLETION not in COMPLETION:
-            raise ValueError(f"unknown completion table {self.COMPLETION!r} "
-                             f"(tables: {', '.join(COMPLETION)})")  # fmt: skip
-        self._table: Table = COMPLETION[self.COMPLETION]
+            raise ValueError(f"unknown completion value {self.COMPLETION!r} "
+                             f"(values: {', '.join(COMPLETION)})")  # fmt: skip
+        self._value: Value = COMPLETION[self.COMPLETION]
         self._rollout = make_rollout(self.EPSILON, lead_own_from=self.LEAD_OWN_FROM,
                                      overtake_below=self.OVERTAKE_BELOW)
 
@@ -159,7 +159,7 @@ class SearchBot(Bot):
         if race is not None:
             limit = max(limit, int(limit * self.CLOSE_BUDGET))
         rng = self.rng
-        table = self._table
+        evaluate = self._value
         replays = _replays(k) if self.inference else []
         miss_weight = self.MISS_WEIGHT
         pilot: list[tuple[Sim, int]] = []  # layouts sampled ahead, with their misses
@@ -195,11 +195,11 @@ class SearchBot(Bot):
                 child.play_unchecked(code)
                 if exact:
                     nodes = [0]
-                    value = _solve(child, side, k.deal, -1e9, 1e9, nodes, table)
+                    value = _solve(child, side, k.deal, -1e9, 1e9, nodes, evaluate)
                     spent += 1 + nodes[0] // 50
                 else:
                     self._rollout(child, random.Random(seed), k.deal)
-                    value = evaluate(child, side, table)
+                    value = evaluate(child, side)
                     spent += 1
                 totals[code] += weight * value
                 weights[code] += weight
@@ -339,11 +339,11 @@ class _Race:
 
 
 def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: list[int],
-           table: Table) -> float:  # fmt: skip
+           evaluate: Value) -> float:  # fmt: skip
     """Exact minimax value of the rest of the deal (alpha-beta, partnerships alternate),
-    valued at its end with the completion ``table``."""
+    valued at its end by ``evaluate``."""
     if sim.deal != deal:
-        return evaluate(sim, side, table)
+        return evaluate(sim, side)
     nodes[0] += 1
     moves = sim.legal()
     if sim.to_move & 1 == side:
@@ -351,7 +351,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
         for code in moves:
             child = sim.clone()
             child.play_unchecked(code)
-            value = _solve(child, side, deal, alpha, beta, nodes, table)
+            value = _solve(child, side, deal, alpha, beta, nodes, evaluate)
             if value > best:
                 best = value
                 if value > alpha:
@@ -363,7 +363,7 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
     for code in moves:
         child = sim.clone()
         child.play_unchecked(code)
-        value = _solve(child, side, deal, alpha, beta, nodes, table)
+        value = _solve(child, side, deal, alpha, beta, nodes, evaluate)
         if value < best:
             best = value
             if value < beta:
