@@ -11,16 +11,18 @@ seat as in ``calypso_core.bots.duplicate``. Both sides search on fixed iteration
 with the clock off, so load cannot change a result; each side's time a move is measured in
 the same run, so the budgets can be matched in time (the report gives mean, p50 and p95).
 
-``--set NAME=VALUE`` overrides a class constant of A's ``MasterBot`` (a screen of a
-variant without editing the code, such as ``--set DROP_Z=2.0``). ``--log`` appends each
-finished board as a JSON line with the match's key: label, seed, budgets, the frozen
-commit and every search constant of A as it plays (its ``--set`` overrides applied), so a
-variant turned on by default later still matches its run with ``--set``. A log holds one
-match: the same command skips the boards already there, so a long run can be stopped and
-resumed, and a run whose key differs from the log's is refused, naming what differs (a
-resume cannot mix variants). A last line cut short by a kill is dropped. After every board
-one line reports the mean margin of A a game with its 95% interval (mean ± 1.96 standard
-errors over boards).
+``--a-level cheater`` makes A the ``CheaterBot``, the master's search on the true cards
+(shown the position before each choice): what a master that saw every card would win, a
+bound for any honest change. ``--set NAME=VALUE`` overrides a class constant of A's bot (a
+screen of a variant without editing the code, such as ``--set DROP_Z=2.0``). ``--log``
+appends each finished board as a JSON line with the match's key: label, seed, budgets, the
+frozen commit, A's level and every search constant of A as it plays (its ``--set``
+overrides applied), so a variant turned on by default later still matches its run with
+``--set``. A log holds one match: the same command skips the boards already there, so a
+long run can be stopped and resumed, and a run whose key differs from the log's is
+refused, naming what differs (a resume cannot mix variants). A last line cut short by a
+kill is dropped. After every board one line reports the mean margin of A a game with its
+95% interval (mean ± 1.96 standard errors over boards).
 
 A match may be split over processes, one log each (``--first 0 --boards 100`` and
 ``--first 100 --boards 100``, one core each); ``--summary LOG [LOG ...]`` reports them as
@@ -48,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.common import ROOT, finished_lines
 from calypso_core import new_game
 from calypso_core.bots.duplicate import board_seed
-from calypso_core.bots.search import MasterBot
+from calypso_core.bots.search import CheaterBot, MasterBot
 from calypso_core.cards import CARDS
 from calypso_core.rules import Rules
 
@@ -86,9 +88,11 @@ class FrozenSeat:
         return CARDS[int(self.bot.choose(observation, legal))]
 
 
-def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -> dict[str, Any]:
+def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int,
+               cheater: bool = False) -> dict[str, Any]:  # fmt: skip
     """One board: A as North-South, then as East-West; A's margin a game, and each side's
-    time and iterations spent a move with a choice."""
+    time and iterations spent a move with a choice. A is a ``MasterBot``, or with
+    ``cheater`` a ``CheaterBot`` shown the true position before each of its choices."""
     state0 = new_game(board_seed(seed, board), Rules())
     margin = 0.0
     times: dict[str, list[float]] = {"a": [], "b": []}
@@ -99,7 +103,8 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
         for seat in range(4):
             rng = random.Random(f"calypso-bots/{seed}/{board}/{seat}")
             if seat & 1 == a_side:
-                bots.append(MasterBot(seat, rng, iterations=a_iters, time_limit=None))
+                a_bot = CheaterBot if cheater else MasterBot
+                bots.append(a_bot(seat, rng, iterations=a_iters, time_limit=None))
             else:
                 bot = frozen.make_bot("master", seat, rng, iterations=b_iters, time_limit=None)
                 bots.append(FrozenSeat(bot))
@@ -108,6 +113,8 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
             seat = state.to_move
             legal = state.legal_moves()
             start = time.perf_counter()
+            if isinstance(bots[seat], CheaterBot):
+                bots[seat].peek(state)
             card = bots[seat].choose(state.observation(seat), legal)
             side = "a" if seat & 1 == a_side else "b"
             if len(legal) > 1:
@@ -124,7 +131,7 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int) -
 
 
 # What makes two boards part of one match (the log's key).
-KEY = ("label", "seed", "frozen", "a_iterations", "b_iterations", "a_settings")
+KEY = ("label", "seed", "frozen", "a_iterations", "b_iterations", "a_settings", "a_level")
 
 
 def search_settings(bot: type) -> dict[str, Any]:
@@ -158,7 +165,8 @@ def read_log(
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-            theirs = {k: row[k] for k in key}
+            # A log from before --a-level is a master's.
+            theirs = {k: row.get(k, "master") if k == "a_level" else row[k] for k in key}
             added = key["a_settings"].keys() - theirs["a_settings"].keys() - overridden
             theirs["a_settings"] |= {name: key["a_settings"][name] for name in added}
             board = int(row["board"])
@@ -189,7 +197,8 @@ def summary(logs: list[Path]) -> str:
     if not logs[0].exists() or not logs[0].read_text(encoding="utf-8").strip():
         raise SystemExit(f"{logs[0]}: no finished board")
     first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
-    key = {name: first[name] for name in KEY}
+    key = {name: first.get(name, "master") if name == "a_level" else first[name]
+           for name in KEY}  # fmt: skip
     rows: dict[int, dict[str, Any]] = {}
     # Only reads: a run still playing may be writing any of the logs.
     advice = f"a summary reports one match, that of {logs[0]}"
@@ -233,8 +242,10 @@ def main() -> int:
     parser.add_argument("--frozen", default="2f223ba", help="the commit of the frozen master")
     parser.add_argument("--a-iterations", type=int, default=MasterBot.ITERATIONS)
     parser.add_argument("--b-iterations", type=int, default=5000)
+    parser.add_argument("--a-level", choices=("master", "cheater"), default="master",
+                        help="A's bot: the master, or its search on the true cards")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
-                        help="override a class constant of A's MasterBot")  # fmt: skip
+                        help="override a class constant of A's bot")  # fmt: skip
     parser.add_argument("--label", default="", help="names the variant of A in the log's key")
     parser.add_argument("--log", type=Path, help="finished boards, to resume from")
     parser.add_argument("--first", type=int, default=0, help="the first board number")
@@ -246,17 +257,19 @@ def main() -> int:
         return 0
     if args.boards < 1 or args.a_iterations < 1 or args.b_iterations < 1:
         parser.error("boards and iterations are positive numbers")
+    cheater = args.a_level == "cheater"
+    a_bot = CheaterBot if cheater else MasterBot
     overrides: dict[str, Any] = {}
     for item in args.set:
         name, sep, text = item.partition("=")
-        if not sep or not hasattr(MasterBot, name) or not name.isupper():
-            parser.error(f"--set {item!r}: not NAME=VALUE for a constant of MasterBot")
+        if not sep or not hasattr(a_bot, name) or not name.isupper():
+            parser.error(f"--set {item!r}: not NAME=VALUE for a constant of {a_bot.__name__}")
         value = json.loads(text)
-        setattr(MasterBot, name, value)
+        setattr(a_bot, name, value)
         overrides[name] = value
     frozen = frozen_package(args.frozen)
     key = dict(zip(KEY, (args.label, args.seed, frozen.__name__.split(".")[0], args.a_iterations,
-                         args.b_iterations, search_settings(MasterBot)), strict=True))
+                         args.b_iterations, search_settings(a_bot), args.a_level), strict=True))
     rows = read_log(args.log, key, frozenset(overrides)) if args.log else {}
     boards = range(args.first, args.first + args.boards)
     rows = {i: r for i, r in rows.items() if i in boards}
@@ -266,7 +279,8 @@ def main() -> int:
         if board in rows:
             continue
         start = time.time()
-        played = play_board(frozen, args.seed, board, args.a_iterations, args.b_iterations)
+        played = play_board(frozen, args.seed, board, args.a_iterations, args.b_iterations,
+                            cheater)  # fmt: skip
         row = {**key, "set": overrides, "board": board, **played}
         rows[board] = row
         if args.log:

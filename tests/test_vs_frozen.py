@@ -47,6 +47,25 @@ def test_a_variant_that_plays_on_past_its_budget_shows_it_in_its_iterations(
     assert a >= 18 > b  # a layout at a time, so each side may overrun its end by one
 
 
+def test_a_cheater_as_a_is_shown_the_true_position_and_its_log_is_of_another_match(
+    vs_frozen: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The cheater refuses to choose unless shown the position, so a board played at all was
+    # played on the true cards; at 20 iterations a seat it wins what seeing them is worth.
+    row = vs_frozen.play_board(calypso_core.bots, seed=3, board=0, a_iters=20, b_iters=20,
+                               cheater=True)  # fmt: skip
+    assert row["margin"] > 100
+    log = tmp_path / "boards.log"
+    monkeypatch.setattr(vs_frozen, "play_board", board_of_ten_a_board)
+    argv = ["vs_frozen.py", "--boards", "1", "--frozen", "HEAD", "--log", str(log)]
+    monkeypatch.setattr(sys, "argv", [*argv, "--a-level", "cheater"])
+    assert vs_frozen.main() == 0
+    assert json.loads(log.read_text())["a_level"] == "cheater"
+    monkeypatch.setattr(sys, "argv", argv)
+    with pytest.raises(SystemExit, match=r"a_level 'cheater' in the log, 'master' now"):
+        vs_frozen.main()
+
+
 def test_the_frozen_master_is_the_commit_s_code_under_another_name(
     vs_frozen: ModuleType,
 ) -> None:
@@ -65,7 +84,8 @@ def test_a_run_is_resumed_from_its_log(
     log = tmp_path / "boards.log"
     calls: list[int] = []
 
-    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any, cheat: bool
+                   ) -> dict[str, Any]:  # fmt: skip
         calls.append(board)
         return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0},
                 "ms": {"a": [5.0], "b": [4.0]}}
@@ -91,7 +111,8 @@ def test_a_log_of_another_match_is_refused_naming_what_differs(
     log = tmp_path / "boards.log"
     calls: list[int] = []
 
-    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any, cheat: bool
+                   ) -> dict[str, Any]:  # fmt: skip
         calls.append(board)
         return {"margin": 1.0, "calypsos": {"a": 0, "b": 0}, "ms": {"a": [], "b": []}}
 
@@ -122,6 +143,8 @@ def test_a_log_from_before_an_option_existed_resumes_with_the_option_off(
     del old["a_settings"]["CLOSE_BUDGET"]  # the log of a run begun before CLOSE_BUDGET
     log.write_text(json.dumps({**old, "board": 0}) + "\n")
     assert list(vs_frozen.read_log(log, key)) == [0]
+    # Nor does it name A's level, added with --a-level: it was a master's.
+    assert list(vs_frozen.read_log(log, {**key, "a_level": "master"})) == [0]
     # With the option set the same log is of another match.
     with pytest.raises(SystemExit, match=r"a_settings\.CLOSE_BUDGET None in the log, 1\.0 now"):
         vs_frozen.read_log(log, key, frozenset({"CLOSE_BUDGET"}))
@@ -135,7 +158,8 @@ def test_a_line_cut_short_by_a_kill_is_dropped_and_its_board_played_again(
     log = tmp_path / "boards.log"
     calls: list[int] = []
 
-    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+    def play_board(frozen: Any, seed: Any, board: int, a: Any, b: Any, cheat: bool
+                   ) -> dict[str, Any]:  # fmt: skip
         calls.append(board)
         return {"margin": 1.0, "calypsos": {"a": 0, "b": 0}, "ms": {"a": [], "b": []}}
 
@@ -163,7 +187,8 @@ def test_a_broken_log_line_stops_the_run_saying_where(
         vs_frozen.main()
 
 
-def board_of_ten_a_board(frozen: Any, seed: Any, board: int, a: Any, b: Any) -> dict[str, Any]:
+def board_of_ten_a_board(frozen: Any, seed: Any, board: int, a: Any, b: Any,
+                         cheat: bool) -> dict[str, Any]:  # fmt: skip
     """A stand-in for play_board: board n's margin is 10 n."""
     return {"margin": 10.0 * board, "calypsos": {"a": 1, "b": 0}, "ms": {"a": [5.0], "b": [4.0]}}
 
