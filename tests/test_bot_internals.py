@@ -31,6 +31,7 @@ from calypso_core.bots.search import (
     _replays,
 )
 from calypso_core.fastsim import Sim
+from calypso_core.kernel import FULL_CALYPSO
 
 
 def positions(seed: int, rules: Rules = ALL_RULES[0], every: int = 5) -> list[GameState]:
@@ -583,3 +584,11 @@ def test_each_needed_rank_with_a_single_copy_left_multiplies_the_chance_by_a_fac
     assert {0, 1, 2} <= singles  # the factor was put to the test
     # Fitted in club self-play: a single copy weighs more the fewer deals are left to find it.
     assert [factor for _, factor in policy._LIVE_FIT] == [0.74, 0.71, 0.62]
+
+
+def test_with_no_stock_left_every_rank_is_gone() -> None:
+    assert policy._stock_masks(()) == ((FULL_CALYPSO,) * 4, (0,) * 4)
+    # One copy of the two of spades and two of its three: the rest of spades and every other
+    # suit are gone.
+    gone, single = policy._stock_masks((0, 1, 1))
+    assert (gone[0], single[0]) == (FULL_CALYPSO ^ 0b11, 0b1) and gone[1:] == (FULL_CALYPSO,) * 3

@@ -69,7 +69,7 @@ _LIVE = (
 )
 Masks = tuple[tuple[int, ...], tuple[int, ...]]
 # The stock last looked at (every clone of a layout's Sim shares its stock), with its masks.
-_last_stock: list[tuple[tuple[int, ...], Masks]] = [((), ((0,) * 4, (0,) * 4))]
+_last_stock: list[tuple[tuple[int, ...], Masks]] = [((), ((FULL_CALYPSO,) * 4, (0,) * 4))]
 
 
 def _stock_masks(stock: tuple[int, ...]) -> Masks:
