@@ -100,10 +100,11 @@ class SearchBot(Bot):
     # over 200 boards at 5,000 iterations, at 1.14x the time a move (docs/bots.md, issue 28).
     LEAD_OWN_FROM: ClassVar[int] = 0
     OVERTAKE_BELOW: ClassVar[int] = -1
-    # The completion table that values the calypsos in progress at a playout's end, by name
-    # (``policy.COMPLETION``). "master", measured in master self-play, made -17 (-56 to +21)
-    # a game against today's master over 200 boards at 2,000 iterations, at the same cost a
-    # move, so no level uses it (docs/bots.md, issue 28).
+    # How the calypsos in progress are valued at a playout's end, by name
+    # (``policy.COMPLETION``). Against today's master at 2,000 iterations, at the same cost
+    # a move: "master", a table measured in master self-play, made -17 (-56 to +21) a game
+    # over 200 boards, and "live", which knows the calypsos that can no longer be completed,
+    # -58 (-109 to -7) over 100; no level uses either (docs/bots.md, issue 28).
     COMPLETION: ClassVar[str] = "club"
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
