@@ -40,6 +40,9 @@ _MASTER: Table = (
     (0.41, 0.41, 0.47, 0.53, 0.56, 0.67, 0.71, 0.75, 0.82, 0.83, 0.88, 1.0, 1.0),
     (0.41, 0.41, 0.47, 0.53, 0.56, 0.67, 0.71, 0.75, 0.82, 0.83, 0.88, 1.0, 1.0),
 )
+# An end-of-deal value: a position at the end of a deal and a side -> the side's lead in
+# points, counting the likely completion of the calypsos in progress.
+Value = Callable[[Sim, int], float]
 # Bonus for completing the next calypso beyond the 20 points its 13 cards already count.
 _STEP = (*(LADDER[c + 1] - LADDER[c] - 260 for c in range(4)), 0)
 
@@ -99,8 +102,26 @@ def live_chance(sim: Sim, seat: int) -> float:
     return _LIVE[4 - sim.deal][_POPCOUNT[mask]][_POPCOUNT[need & single[suit]]]
 
 
+def table_value(table: Table) -> Value:
+    """The end-of-deal value with the chances of a completion ``table``."""
+
+    def value(sim: Sim, side: int) -> float:
+        """Our side's lead in points, counting the likely completion of calypsos in
+        progress."""
+        chance = table[4 - sim.deal]
+        total = 0.0
+        calypso = sim._calypso
+        completed = sim._completed
+        for seat in range(4):
+            points = sim.score(seat) + chance[_POPCOUNT[calypso[seat]]] * _STEP[completed[seat]]
+            total += points if seat & 1 == side else -points
+        return total
+
+    return value
+
+
 def evaluate_live(sim: Sim, side: int) -> float:
-    """``evaluate`` with the chances of ``live_chance``."""
+    """The end-of-deal value with the chances of ``live_chance``."""
     total = 0.0
     completed = sim._completed
     for seat in range(4):
@@ -112,27 +133,11 @@ def evaluate_live(sim: Sim, side: int) -> float:
 # How the search values a playout's end, by name (SearchBot.COMPLETION): a completion table
 # (with four deals left, before the first deal ends, a table repeats its row for three), or
 # the live value.
-Value = Callable[[Sim, int], float]
 COMPLETION: dict[str, Value] = {
-    "club": lambda sim, side: evaluate(sim, side, _CLUB),
-    "master": lambda sim, side: evaluate(sim, side, _MASTER),
+    "club": table_value(_CLUB),
+    "master": table_value(_MASTER),
     "live": evaluate_live,
 }
-
-
-def evaluate(sim: Sim, side: int, table: Table = _CLUB) -> float:
-    """Our side's lead in points, counting the likely completion of calypsos in progress
-    (their chances from ``table``, one of ``COMPLETION``)."""
-    deals_left = 4 - sim.deal
-    chance = table[deals_left]
-    total = 0.0
-    calypso = sim._calypso
-    completed = sim._completed
-    for seat in range(4):
-        n = _POPCOUNT[calypso[seat]]
-        value = sim.score(seat) + chance[n] * _STEP[completed[seat]]
-        total += value if seat & 1 == side else -value
-    return total
 
 
 def light_card(
