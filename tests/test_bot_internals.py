@@ -592,3 +592,34 @@ def test_with_no_stock_left_every_rank_is_gone() -> None:
     # suit are gone.
     gone, single = policy._stock_masks((0, 1, 1))
     assert (gone[0], single[0]) == (FULL_CALYPSO ^ 0b11, 0b1) and gone[1:] == (FULL_CALYPSO,) * 3
+
+
+class FarSightedMaster(MasterBot):
+    HORIZON = 2
+
+
+def test_a_horizon_of_two_deals_plays_the_next_deal_out_and_counts_what_it_costs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ends = []
+
+    def recorded(sim: Sim, side: int, value: Value = COMPLETION["club"]) -> float:
+        ends.append(sim.deal)
+        return value(sim, side)
+
+    monkeypatch.setitem(COMPLETION, "club", recorded)
+    states = positions(4, every=1)
+    for deal, trick in ((0, 0), (0, 8), (3, 0)):
+        state = next(s for s in states if s.deal == deal and s.trick_number == trick)
+        for kind, after in ((MasterBot, deal + 1), (FarSightedMaster, min(deal + 2, 4))):
+            ends.clear()
+            bot = kind(state.to_move, random.Random(1), iterations=60, time_limit=None)
+            bot.choose(state.observation(state.to_move), state.legal_moves())
+            assert ends and set(ends) == {after}  # the deal whose end is valued
+            # The next deal's 13 tricks cost 1 playout of this deal's tricks left each: a
+            # layout of n candidate cards counts 2n with all 13 left, 4n with 5 left.
+            result = bot.last_result
+            assert result is not None
+            cost = 1 if after == deal + 1 else round(1 + 13 / (13 - trick))
+            assert result.iterations == cost * sum(
+                sum(1 for v in row if not math.isnan(v)) for _, row in result.samples)

@@ -106,6 +106,10 @@ class SearchBot(Bot):
     # over 200 boards, and "live", which knows the calypsos that can no longer be completed,
     # -58 (-109 to -7) over 100; no level uses either (docs/bots.md, issue 28).
     COMPLETION: ClassVar[str] = "club"
+    # How many deals a playout plays: 1 stops at the end of this deal; 2 plays the next one
+    # too, dealt from the layout's stock (shuffled), and values its end. A longer playout
+    # counts as the playouts of this deal it costs: 1 + 13 / the tricks left, rounded.
+    HORIZON: ClassVar[int] = 1
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
@@ -125,7 +129,7 @@ class SearchBot(Bot):
         return self.search(Knowledge(observation), legal).best
 
     def _layout(self, k: Knowledge) -> Layout:
-        return sample_layout(k, self.rng, shuffle_stock=False)
+        return sample_layout(k, self.rng, shuffle_stock=self.HORIZON > 1)
 
     def search(self, k: Knowledge, legal: list[int]) -> SearchResult:
         """Value every legal card over sampled layouts and return the best."""
@@ -155,6 +159,8 @@ class SearchBot(Bot):
         spent = 0
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
+        later = min(self.HORIZON, 4 - k.deal) - 1  # deals a playout plays after this one
+        cost = round(1 + 13 * later / (13 - k.trick_number))
         # Past the budget only cards still racing get playouts, and one left ends the search.
         limit = self.iterations
         if race is not None:
@@ -199,9 +205,12 @@ class SearchBot(Bot):
                     value = _solve(child, side, k.deal, -1e9, 1e9, nodes, evaluate)
                     spent += 1 + nodes[0] // 50
                 else:
-                    self._rollout(child, random.Random(seed), k.deal)
+                    playout_rng = random.Random(seed)
+                    self._rollout(child, playout_rng, k.deal)
+                    for deal in range(k.deal + 1, k.deal + 1 + later):
+                        self._rollout(child, playout_rng, deal)
                     value = evaluate(child, side)
-                    spent += 1
+                    spent += cost
                 totals[code] += weight * value
                 weights[code] += weight
                 values.append(value)
