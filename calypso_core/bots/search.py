@@ -108,7 +108,9 @@ class SearchBot(Bot):
     COMPLETION: ClassVar[str] = "club"
     # How many deals a playout plays: 1 stops at the end of this deal; 2 plays the next one
     # too, dealt from the layout's stock (shuffled), and values its end. A longer playout
-    # counts as the playouts of this deal it costs: 1 + 13 / the tricks left, rounded.
+    # counts as the playouts of this deal it costs: 1 + 13 / the tricks left, rounded. With
+    # 2, -39 (-95 to +17) a game against today's master over 100 boards at 2,000 iterations,
+    # at the same time a move (docs/bots.md, issue 28).
     HORIZON: ClassVar[int] = 1
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
