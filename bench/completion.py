@@ -37,7 +37,7 @@ from collections import Counter
 from collections.abc import Iterator
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -47,7 +47,8 @@ from calypso_core.game import GameState, new_game
 
 # One case: (deals left, cards in progress, completed another before the end); with --live
 # also whether a needed rank has no copy left unplayed, and how many have a single copy.
-Case = tuple[int, int, bool] | tuple[int, int, bool, bool, int]
+LiveCase = tuple[int, int, bool, bool, int]
+Case = tuple[int, int, bool] | LiveCase
 LEVELS = ("random", "novice", "club", "expert", "master")
 SEARCH_LEVELS = ("expert", "master")
 
@@ -169,10 +170,10 @@ def table(games: dict[int, list[Case]], fit: bool) -> list[str]:
 def live_table(games: dict[int, list[Case]]) -> list[str]:
     """The live value's rows for 1-3 deals left, each with its factor for a single-copy rank
     and its live cases by card count (dead cases, never completed, are not fitted)."""
+    live = [cast(LiveCase, case) for found in games.values() for case in found]
     lines = []
     for left in (1, 2, 3):
-        cases = [case for found in games.values() for case in found
-                 if case[0] == left and not case[3]]  # type: ignore[misc]  # fmt: skip
+        cases = [case for case in live if case[0] == left and not case[3]]
         factor, base = 0.75, [0.0] * 13
         for _ in range(20):
             base = chances_given(cases, factor)
@@ -186,11 +187,11 @@ def live_table(games: dict[int, list[Case]]) -> list[str]:
     return lines
 
 
-def chances_given(cases: list[Case], factor: float) -> list[float]:
+def chances_given(cases: list[LiveCase], factor: float) -> list[float]:
     """By card count, the chance that ``factor`` to the power of the single-copy ranks
     multiplies (completions over the sum of those powers), monotone, at most 0.98."""
     done, weight, seen = [0] * 13, [0.0] * 13, [0] * 13
-    for _, n, completed, _, singles in cases:  # type: ignore[misc]
+    for _, n, completed, _, singles in cases:
         done[n] += completed
         weight[n] += factor**singles
         seen[n] += 1
@@ -198,12 +199,12 @@ def chances_given(cases: list[Case], factor: float) -> list[float]:
     return [min(share, 0.98) for share in monotone(shares, seen)]
 
 
-def factor_given(cases: list[Case], base: list[float]) -> float:
+def factor_given(cases: list[LiveCase], base: list[float]) -> float:
     """The factor of a single-copy rank, to a hundredth, most likely given ``base``."""
 
     def likelihood(factor: float) -> float:
         total = 0.0
-        for _, n, completed, _, singles in cases:  # type: ignore[misc]
+        for _, n, completed, _, singles in cases:
             p = min(max(base[n] * factor**singles, 1e-6), 1 - 1e-6)
             total += math.log(p if completed else 1 - p)
         return total
