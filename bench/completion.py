@@ -3,7 +3,7 @@
     python3 bench/completion.py [--games 3000] [--level club] [--jobs 2]     # ~45 s
     python3 bench/completion.py --games 400 --level master --iterations 300 \\
         --log /work/benchlogs/completion-master-300.jsonl --monotone         # ~15 min
-    python3 bench/completion.py --games 6000 --live                           # ~90 s
+    python3 bench/completion.py --games 6000 --live                           # ~2 min
 
 Plays self-play games (standard rules, seeded) and, at the end of each of the first three
 deals, notes every player's calypso in progress: how many cards it has, how many deals are
@@ -62,7 +62,8 @@ def play(args: tuple[int, str, int | None, bool]) -> tuple[int, list[Case]]:
     state = new_game(f"complete/{game}")
     bots = [make_bot(level, seat, random.Random(f"{game}/{seat}"), **settings)
             for seat in range(4)]  # fmt: skip
-    noted: list[tuple[int, int, int, int, tuple[bool, int]]] = []  # and the seat, completed then
+    # deals left, cards, completed then, the seat, and with live its copies_needed
+    noted: list[tuple[int, int, int, int, tuple[bool, int] | tuple[()]]] = []
     deal = state.deal
     while not state.is_over:
         seat = state.to_move
@@ -71,8 +72,8 @@ def play(args: tuple[int, str, int | None, bool]) -> tuple[int, list[Case]]:
             deal = state.deal
             for s in range(4):
                 noted.append((4 - deal, len(state.calypso(s)), state.completed(s), s,
-                              copies_needed(state, s)))  # fmt: skip
-    return game, [(left, n, state.completed(s) > done, *(copies if live else ()))
+                              copies_needed(state, s) if live else ()))  # fmt: skip
+    return game, [(left, n, state.completed(s) > done, *copies)
                   for left, n, done, s, copies in noted]  # fmt: skip
 
 

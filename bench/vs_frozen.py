@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -94,6 +95,7 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int,
     time and iterations spent a move with a choice. A is a ``MasterBot``, or with
     ``cheater`` a ``CheaterBot`` shown the true position before each of its choices."""
     state0 = new_game(board_seed(seed, board), Rules())
+    a_bot = CheaterBot if cheater else MasterBot
     margin = 0.0
     times: dict[str, list[float]] = {"a": [], "b": []}
     spent: dict[str, list[int]] = {"a": [], "b": []}
@@ -103,7 +105,6 @@ def play_board(frozen: Any, seed: int, board: int, a_iters: int, b_iters: int,
         for seat in range(4):
             rng = random.Random(f"calypso-bots/{seed}/{board}/{seat}")
             if seat & 1 == a_side:
-                a_bot = CheaterBot if cheater else MasterBot
                 bots.append(a_bot(seat, rng, iterations=a_iters, time_limit=None))
             else:
                 bot = frozen.make_bot("master", seat, rng, iterations=b_iters, time_limit=None)
@@ -143,6 +144,12 @@ def search_settings(bot: type) -> dict[str, Any]:
             if isinstance(v, plain) and n not in ("ITERATIONS", "TIME_LIMIT")}  # fmt: skip
 
 
+def key_of(row: dict[str, Any], names: Iterable[str] = KEY) -> dict[str, Any]:
+    """The entries ``names`` of a logged board's match key (a board logged before --a-level
+    was a master's)."""
+    return {name: row.get(name, "master") if name == "a_level" else row[name] for name in names}
+
+
 RESUME = "resume it with its own settings or use another log"
 
 
@@ -165,8 +172,7 @@ def read_log(
     for number, line in enumerate(lines, 1):
         try:
             row = json.loads(line)
-            # A log from before --a-level is a master's.
-            theirs = {k: row.get(k, "master") if k == "a_level" else row[k] for k in key}
+            theirs = key_of(row, key)
             added = key["a_settings"].keys() - theirs["a_settings"].keys() - overridden
             theirs["a_settings"] |= {name: key["a_settings"][name] for name in added}
             board = int(row["board"])
@@ -197,8 +203,7 @@ def summary(logs: list[Path]) -> str:
     if not logs[0].exists() or not logs[0].read_text(encoding="utf-8").strip():
         raise SystemExit(f"{logs[0]}: no finished board")
     first = json.loads(logs[0].read_text(encoding="utf-8").splitlines()[0])
-    key = {name: first.get(name, "master") if name == "a_level" else first[name]
-           for name in KEY}  # fmt: skip
+    key = key_of(first)
     rows: dict[int, dict[str, Any]] = {}
     # Only reads: a run still playing may be writing any of the logs.
     advice = f"a summary reports one match, that of {logs[0]}"

@@ -162,6 +162,7 @@ class SearchBot(Bot):
         layouts = 0
         exact = 13 - k.trick_number <= self.EXACT_TRICKS
         later = min(self.HORIZON, 4 - k.deal) - 1  # deals a playout plays after this one
+        later_deals = range(k.deal + 1, k.deal + 1 + later)
         cost = round(1 + 13 * later / (13 - k.trick_number))
         # Past the budget only cards still racing get playouts, and one left ends the search.
         limit = self.iterations
@@ -209,7 +210,7 @@ class SearchBot(Bot):
                 else:
                     playout_rng = random.Random(seed)
                     self._rollout(child, playout_rng, k.deal)
-                    for deal in range(k.deal + 1, k.deal + 1 + later):
+                    for deal in later_deals:
                         self._rollout(child, playout_rng, deal)
                     value = evaluate(child, side)
                     spent += cost
