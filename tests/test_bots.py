@@ -22,7 +22,7 @@ from calypso_core.bots import (
 )
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.sampler import sample_layout
-from calypso_core.bots.search import MasterBot, SearchBot
+from calypso_core.bots.search import CheaterBot, MasterBot, SearchBot
 from calypso_core.messages import LANGUAGES, message, render
 
 RULE_VARIANTS = [
@@ -304,6 +304,53 @@ def test_the_redeal_test_would_catch_a_peeking_bot() -> None:
             if cheat.choose(other.observation(seat), other.legal_moves()) != expected:
                 changed = True
     assert changed
+
+
+@pytest.mark.parametrize(
+    ("sight", "shown", "trumps_only"),
+    [("hands", (1, 2, 3), False), ("partner", (2,), False), ("opponents", (1, 3), False),
+     ("trumps", (1, 2, 3), True), ("opponent-trumps", (1, 3), True)],
+)
+def test_a_cheater_with_partial_sight_is_shown_those_cards_and_samples_the_rest(
+    sight: str, shown: tuple[int, ...], trumps_only: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(CheaterBot, "SEES", sight)
+    rng = random.Random(3)
+    sampled = 0
+    for state in positions(17, 10)[:-1]:
+        seat = state.to_move
+        true = [[0] * 52 for _ in range(4)]
+        for other in range(4):
+            for card in state.hand(other):
+                true[other][int(card)] += 1
+        cheat = CheaterBot(seat, rng)
+        cheat.peek(state)
+        k = Knowledge(state.observation(seat))
+        for _ in range(4):
+            layout = cheat._layout(k)
+            for d in range(1, 4):
+                other = (seat + d) & 3
+                hand = layout.hands[other]
+                assert sum(hand) == state.hand_size(other)
+                for code in range(52):
+                    if d in shown and (not trumps_only or code // 13 == k.suits[other]):
+                        assert hand[code] == true[other][code]
+                    elif k.is_void(other, code // 13):
+                        assert not hand[code]
+                sampled += hand != true[other]
+            # every unseen card is somewhere: in a hand not the seat's, or in the stock
+            placed = [sum(layout.hands[s][c] for s in range(4) if s != seat) for c in range(52)]
+            for code in layout.stock:
+                placed[code] += 1
+            assert placed == k.unseen
+    assert sampled > 0 or sight == "hands"
+
+
+def test_a_cheater_refuses_an_unknown_sight(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(CheaterBot, "SEES", "stock")
+    sights = r"\(sights: all, hands, partner, opponents, trumps, opponent-trumps\)"
+    with pytest.raises(ValueError, match=r"unknown sight 'stock' " + sights):
+        CheaterBot(0, random.Random(0))
 
 
 def test_sampled_layouts_fit_the_observation() -> None:

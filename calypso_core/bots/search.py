@@ -11,6 +11,7 @@ search on the true layout, as a yardstick.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import time
@@ -426,9 +427,21 @@ class CheaterBot(MasterBot):
     # On its one true layout the playouts' random cards are all the variety it has: at the
     # master's 3% it gained +774 over club where 10% gained +945 (400 iterations, 40 boards).
     EPSILON = 0.1
+    # Which hidden cards it is shown: "all" (the other hands and the stock in its order), or
+    # only "hands" (the three others'), the "partner"'s, the "opponents'", the others' own
+    # suits ("trumps") or the opponents' own suits ("opponent-trumps"); the rest is sampled
+    # from what the seat knows, as the master samples it. Partial sight measures where seeing
+    # is worth most (docs/bots.md, issue 28); no level uses it.
+    SEES: ClassVar[str] = "all"
+    # By sight: the seats shown, relative to the own, and whether only their own suits.
+    _SHOWN: ClassVar[dict[str, tuple[tuple[int, ...], bool]]] = {
+        "hands": ((1, 2, 3), False), "partner": ((2,), False), "opponents": ((1, 3), False),
+        "trumps": ((1, 2, 3), True), "opponent-trumps": ((1, 3), True)}
 
     def __init__(self, seat: int, rng: random.Random, **settings: Any) -> None:
         super().__init__(seat, rng, **settings)
+        if self.SEES != "all" and self.SEES not in self._SHOWN:
+            raise ValueError(f"unknown sight {self.SEES!r} (sights: all, {', '.join(self._SHOWN)})")
         self._state: GameState | None = None
 
     def peek(self, state: GameState) -> None:
@@ -440,4 +453,32 @@ class CheaterBot(MasterBot):
         if state is None or state.to_move != self.seat:
             raise ValueError("the cheater needs the true position: call peek(state) first")
         sim = Sim.from_state(state)
-        return Layout([sim.hand_counts(s) for s in range(4)], list(sim.stock))
+        if self.SEES == "all":
+            return Layout([sim.hand_counts(s) for s in range(4)], list(sim.stock))
+        # What the seat would know if the shown cards were laid face up: they are no longer
+        # unseen, and the sampler deals their players only the rest (none of a suit shown).
+        relative, trumps_only = self._SHOWN[self.SEES]
+        k = copy.copy(k)
+        k.hand_sizes = k.hand_sizes[:]
+        k.unseen = k.unseen[:]
+        k.voids = k.voids[:]
+        shown = {}
+        for seat in ((self.seat + d) & 3 for d in relative):
+            counts = sim.hand_counts(seat)
+            if trumps_only:
+                own = k.suits[seat]
+                counts = [n if code // 13 == own else 0 for code, n in enumerate(counts)]
+                k.voids[seat] |= 1 << own
+            else:
+                k.voids[seat] = 15
+            shown[seat] = counts
+            k.hand_sizes[seat] -= sum(counts)
+            for code, n in enumerate(counts):
+                k.unseen[code] -= n
+        k.unseen_total = sum(k.unseen)
+        layout = sample_layout(k, self.rng, shuffle_stock=self.HORIZON > 1)
+        for seat, counts in shown.items():
+            hand = layout.hands[seat]
+            for code, n in enumerate(counts):
+                hand[code] += n
+        return layout
