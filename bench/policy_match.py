@@ -9,7 +9,9 @@ decision with a choice: the observation and the master's card. ``--log`` keeps t
 JSON line a game, and a later run plays only the games not in it. It then
 prints, by situation (leads by trick of the deal, follows and discards by the card's place
 in the trick and whether the partner is winning), how often the plain policy, each of its
-sharper rules (``policy_card``'s options) and both together pick the master's card.
+sharper rules (``policy_card``'s options) and both together pick the master's card; and,
+where the other side is winning the trick and a legal card would take it, how often the
+master let it go (the inference's ``LET_GO_WEIGHT``), by its place in the trick.
 """
 
 from __future__ import annotations
@@ -86,6 +88,31 @@ def matches(rows: list[dict[str, Any]]) -> tuple[Counter[str], Counter[tuple[str
     return seen, hits
 
 
+def let_go(rows: list[dict[str, Any]]) -> tuple[Counter[str], Counter[str]]:
+    """By place in the trick and whether the player could follow: the decisions where the
+    other side is winning and a legal card would take the trick, and those in which the
+    master played one that does not."""
+    chances: Counter[str] = Counter()
+    let: Counter[str] = Counter()
+    for row in rows:
+        k = Knowledge(row["obs"])
+        n = len(k.trick)
+        if not n:
+            continue
+        trumps = trumps_by_position(k.suits)[k.leader]
+        winner_fn = k.rules.winner_fn
+        if not (n - winner_fn(k.trick, trumps)) & 1:
+            continue  # the partner is winning
+        legal = [card_code(text) for text in row["obs"]["legal_moves"]]
+        takes = [code for code in legal if winner_fn([*k.trick, code], trumps) == n]
+        if takes:
+            follows = any(code // 13 == k.trick[0] // 13 for code in legal)
+            where = f"{'follow' if follows else 'void'} {n + 1}"
+            chances[where] += 1
+            let[where] += card_code(row["choice"]) not in takes
+    return chances, let
+
+
 def read_log(log: Path, iterations: int) -> dict[int, list[dict[str, Any]]]:
     """The games in ``log`` by number; a last line cut short by a kill is dropped."""
     games: dict[int, list[dict[str, Any]]] = {}
@@ -125,6 +152,10 @@ def main() -> int:
     for where in sorted(seen, key=lambda w: (w != "all", w)):
         shares = " ".join(f"{hits[(name, where)] / seen[where]:>9.1%}" for name in VARIANTS)
         print(f"{where:32} {seen[where]:>9} {shares}")
+    chances, let = let_go(rows)
+    print(f"\n{'the other side winning':32} {'chances':>9} {'let go':>9}")
+    for where in sorted(chances):
+        print(f"{where:32} {chances[where]:>9} {let[where]:>9}")
     return 0
 
 

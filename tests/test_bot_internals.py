@@ -25,13 +25,14 @@ from calypso_core.bots.search import (
     MasterBot,
     SearchBot,
     SearchResult,
+    _explained,
     _harshest,
     _misses,
     _Race,
     _replays,
 )
 from calypso_core.fastsim import Sim
-from calypso_core.kernel import FULL_CALYPSO
+from calypso_core.kernel import FULL_CALYPSO, trumps_by_position
 
 
 def positions(seed: int, rules: Rules = ALL_RULES[0], every: int = 5) -> list[GameState]:
@@ -197,6 +198,67 @@ def test_the_inference_weight_is_that_of_the_plain_walk() -> None:
             assert master.MISS_WEIGHT ** _misses(k, _replays(k), hands) == expected
             weights.add(expected)
     assert len(weights) > 5  # the plays do tell layouts apart
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=str)
+def test_a_play_that_lets_a_trick_go_is_counted_where_a_legal_card_would_have_taken_it(
+    rules: Rules,
+) -> None:
+    """On the true hands, the plays counted are the game's own: the other side winning, a
+    card that does not take the trick though one of the player's legal cards would (a
+    second hand that can follow suit aside); the others' other plays count as misses of the
+    playout policy, as without."""
+    state = new_game(4, rules)
+    bots = [make_bot(level, seat, random.Random(seat)) for seat, level in enumerate(
+        ("club", "random", "novice", "random"))]  # fmt: skip
+    plays_let_go: list[tuple[int, int, int]] = []  # the deal, seat and place in the trick
+    checked = 0
+    while not state.is_over:
+        seat = state.to_move
+        k = Knowledge(state.observation(seat))
+        if len(state.plays) % 3 == 0 and k.deal_tricks:
+            true = Sim.from_state(state).hands_by_suit()
+            for first in (2, 3):
+                hands = [[ranks[:] for ranks in hand] for hand in true]
+                misses, let_go = _explained(k, _replays(k), hands, first)
+                expected = sum(1 for deal, who, place in plays_let_go
+                               if deal == k.deal and who != seat and place >= first)  # fmt: skip
+                assert let_go == expected
+                # the other plays are weighed as before: misses of the playout policy
+                hands = [[ranks[:] for ranks in hand] for hand in true]
+                assert misses <= _misses(k, _replays(k), hands) <= misses + let_go
+                checked += expected
+        legal = state.legal_moves()
+        card = bots[seat].choose(state.observation(seat), legal)
+        n = len(k.trick)
+        if n:
+            trumps = trumps_by_position(k.suits)[k.leader]
+            winning = rules.winner_fn(k.trick, trumps)
+            follows = any(int(c) // 13 == k.trick[0] // 13 for c in legal)
+            takes = [int(c) for c in legal if rules.winner_fn([*k.trick, int(c)], trumps) == n]
+            if (n - winning) & 1 and takes and int(card) not in takes and not (n == 1 and follows):
+                plays_let_go.append((k.deal, seat, n + 1))
+        state.play(card)
+    assert checked > 0
+
+
+def test_with_a_let_go_weight_the_search_weighs_each_play_that_let_a_trick_go_by_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(MasterBot, "LET_GO_WEIGHT", 0.1)
+    state = new_game(6)
+    bots = [make_bot(level, seat, random.Random(seat)) for seat, level in enumerate(
+        ("club", "random", "club", "random"))]  # fmt: skip
+    while not (state.to_move == 0 and len(state.plays) > 30 and len(state.legal_moves()) > 1):
+        seat = state.to_move
+        state.play(bots[seat].choose(state.observation(seat), state.legal_moves()))
+    master = MasterBot(0, random.Random(0), iterations=300, time_limit=None)
+    legal = [int(card) for card in state.legal_moves()]
+    result = master.search(Knowledge(state.observation(0)), legal)
+    weights = {weight for weight, _ in result.samples}
+    misses_only = {0.85**m for m in range(40)}
+    assert weights <= {0.85**m * 0.1**d for m in range(40) for d in range(13)}
+    assert weights - misses_only  # some layouts gave a player a card that would have taken a trick
 
 
 # -- dropping candidates early ----------------------------------------------------------------
