@@ -99,9 +99,10 @@ class SearchBot(Bot):
     # each play of the others that let a trick go: with the other side winning, a card that
     # does not take the trick where the layout gives the player a legal card that would,
     # from the trick's LET_GO_FROM-th card on (2 or 3; a second hand that can follow suit
-    # never counts). In 12 master self-play games at 300 iterations masters let a trick go
-    # as a third or last hand 2 times in 287 chances, as a second hand that cannot follow 11
-    # in 120, one that can 49 in 269. None: MISS_WEIGHT (docs/bots.md, issue 28).
+    # never counts). In 12 master self-play games at 300 iterations (bench/policy_match.py)
+    # masters let a trick go as a third or last hand 5 times in 130 chances, as a second
+    # hand that cannot follow 8 in 54, one that can 34 in 109. None: MISS_WEIGHT; no level
+    # uses it (docs/bots.md, issue 28).
     LET_GO_WEIGHT: ClassVar[float | None] = None
     LET_GO_FROM: ClassVar[int] = 3
     # The playout policy's sharper rules (``policy_card``): 0 and -1 leave them off. With
