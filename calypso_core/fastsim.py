@@ -360,6 +360,20 @@ class Sim:
         if not self._left:
             self._end_deal()
 
+    def record_tricks(self, log: list[tuple[int, tuple[int, ...], int]]) -> None:
+        """From now on, append every trick this position settles to ``log``: its leader, its
+        four cards in the order played, and its winner. For the review's lines of play (which
+        layouts' tricks go which way); a clone made afterwards records into the same log."""
+        settle = self._settle
+
+        def recording(trick: Sequence[int], leader: int, calypso: list[int],
+                      completed: list[int], pile: list[int]) -> int:  # fmt: skip
+            winner = settle(trick, leader, calypso, completed, pile)
+            log.append((leader, tuple(trick), winner))
+            return winner
+
+        self._settle = recording
+
     def _end_deal(self) -> None:
         """After the last trick of a deal: move to the next one, dealt when first needed."""
         self._deal += 1

@@ -8,8 +8,9 @@ hand...). ``TRICK_CLAIMS`` and ``HINT_CLAIMS`` say, for each id, how to check th
 from the trick or the whole position (hidden cards included); an id without a check fails.
 A hint's reason must also speak for its card: ``arguing_against`` flags a note whose stated
 fact favours another legal card (the card it gives up feeds the opponents' calypso while
-another would not, and so on), and none may be said. Every message is also rendered in
-every language.
+another would not, and so on), and none may be said. The review's lines of play
+(``LINE_CLAIMS``) are facts of the layouts its search kept, each speaking for the better card.
+Every message is also rendered in every language.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import pytest
 from helpers import ALL_RULES
 
 from calypso_core import Card, GameState, Rules, new_game, trick_winner
-from calypso_core.bots import suggest
+from calypso_core.bots import Knowledge, suggest
+from calypso_core.bots.lines import LINE_LAYOUTS, LineWatch, Played
+from calypso_core.bots.review import CardReview, CardReviewer
 from calypso_core.messages import LANGUAGES, Message, render
 from calypso_core.trick_reasons import trick_reason
 
@@ -461,3 +464,170 @@ def test_regression_a_hint_never_argues_against_its_own_card(case: dict[str, Any
     ids = check_hint(state, case["level"], case["hint_seed"])
     if str(suggest(state, level=case["level"], seed=case["hint_seed"]).card) == case["card"]:
         assert ids != case["said"]
+
+
+# -- the review's lines of play ---------------------------------------------------------------
+
+LINE_BUDGET = 240  # review iterations a card: enough layouts for the lines (LINE_LAYOUTS)
+LINE_REVIEWS = 60  # costly cards whose lines are checked
+
+
+@dataclass(frozen=True)
+class Line:
+    """A costly card's review, its position, and the lines its search kept: for each layout
+    kept, what the best card and the played one led to (lines.Played), and the suits each
+    seat held there."""
+
+    state: GameState
+    review: CardReview
+    watch: LineWatch
+
+    @property
+    def me(self) -> int:
+        return self.state.to_move
+
+    def ours(self, seat: int) -> bool:
+        return seat & 1 == self.me & 1
+
+    def kept(self, card: Card) -> list[Played]:
+        lines = self.watch.lines[int(card)]
+        return [lines[i] for i in sorted(lines)]
+
+    def layouts(self) -> int:
+        return len(self.watch.lines[int(self.review.card)])
+
+    def first_tricks(self, card: Card) -> list[tuple[int, tuple[int, ...], int]]:
+        return [played.tricks[0] for played in self.kept(card)]
+
+    def took(self, card: Card, seat: int, with_card: int | None = None) -> int:
+        """In how many layouts ``seat`` took this trick after ``card`` (with that card)."""
+        return sum(winner == seat and (with_card is None or cards[(winner - leader) % 4]
+                                       == with_card)
+                   for leader, cards, winner in self.first_tricks(card))
+
+    def ours_took(self, card: Card) -> int:
+        return sum(self.ours(winner) for _, _, winner in self.first_tricks(card))
+
+    def trumped_in(self, card: Card, seat: int) -> int:
+        """In how many layouts ``seat`` held none of the suit led, trumped in and took the
+        trick after ``card``."""
+        layouts = sorted(self.watch.lines[int(card)])
+        count = 0
+        for i, (leader, cards, winner) in zip(layouts, self.first_tricks(card), strict=True):
+            own = int(self.state.suits[seat])
+            taken_with = cards[(winner - leader) % 4]
+            count += (winner == seat and suit(cards[0]) != own and suit(taken_with) == own
+                      and not self.watch.held[i][seat] >> suit(cards[0]) & 1)
+        return count
+
+    def completes(self, card: Card, seat: int) -> int:
+        return sum(played.completed[seat] > 0 for played in self.kept(card))
+
+
+def _check_trick_fits(line: Line, card: Card, trick: tuple[int, tuple[int, ...], int]) -> None:
+    """A kept trick is this position's trick played on: its leader and cards on the table,
+    the card in its place, the winner the rules' winner, and no card from a player who has
+    shown a void in its suit or of which no copy is left unseen."""
+    state = line.state
+    leader, cards, winner = trick
+    table = [int(c) for c in state.trick]
+    assert leader == state.leader and list(cards[: len(table)]) == table
+    assert cards[len(table)] == int(card) and len(cards) == 4
+    trumps = [int(state.suits[(leader + i) % 4]) for i in range(4)]
+    assert (leader + trick_winner(list(cards), trumps, state.rules)) % 4 == winner
+    k = Knowledge(state.observation(line.me))
+    for i in range(len(table) + 1, 4):
+        seat, code = (leader + i) % 4, cards[i]
+        assert k.unseen[code] > 0, (seat, Card(code))
+        assert not k.voids[seat] >> suit(code) & 1, (seat, Card(code))
+
+
+LineClaim = Callable[[Line, dict[str, Any]], bool]
+# For each line message: what it claims of the kept layouts, and that it speaks for the best
+# card (more layouts go the better way with it than with the card played).
+LINE_CLAIMS: dict[str, LineClaim] = {
+    "review.line.takes_trick": lambda x, p: (
+        p["best_count"] == x.ours_took(x.review.best) > p["played_count"]
+        == x.ours_took(x.review.card)),
+    "review.line.taken_by": lambda x, p: (
+        not x.ours(p["seat"])
+        and p["count"] == x.took(x.review.card, p["seat"], int(Card.parse(p["winner_card"])))
+        > x.took(x.review.best, p["seat"])),
+    "review.line.taken_by_calypso": lambda x, p: (
+        LINE_CLAIMS["review.line.taken_by"](x, p)
+        and x.state.suits[p["seat"]] == Card.parse(p["winner_card"]).suit
+        and all(c.rank != Card.parse(p["winner_card"]).rank
+                for c in x.state.calypso(p["seat"]))),
+    "review.line.trumped": lambda x, p: (
+        not x.ours(p["seat"]) and "SHDC"[suit(x.first_tricks(x.review.card)[0][1][0])] == p["suit"]
+        and p["count"] == x.trumped_in(x.review.card, p["seat"])
+        > p["best_count"] == x.trumped_in(x.review.best, p["seat"])),
+    "review.line.you_complete": lambda x, p: (
+        p["best_count"] == x.completes(x.review.best, x.me)
+        > p["played_count"] == x.completes(x.review.card, x.me)),
+    "review.line.seat_completes": lambda x, p: (
+        p["seat"] == x.me ^ 2 and p["best_count"] == x.completes(x.review.best, p["seat"])
+        > p["played_count"] == x.completes(x.review.card, p["seat"])),
+    "review.line.they_complete": lambda x, p: (
+        not x.ours(p["seat"])
+        and p["played_count"] == x.completes(x.review.card, p["seat"])
+        > p["best_count"] == x.completes(x.review.best, p["seat"])),
+}
+
+
+def check_line(state: GameState, card: Card, play: int) -> list[str]:
+    """Review a card and check every sentence of its line against the layouts it was drawn
+    from, and every kept trick against the position; return the ids said."""
+    reviewer = CardReviewer(state, card, play, budget=LINE_BUDGET, seed="truth")
+    while reviewer.review is None:
+        reviewer.step(LINE_BUDGET)
+    review = reviewer.review
+    assert reviewer.watch is not None
+    line = Line(state, review, reviewer.watch)
+    if review.cost == 0:
+        assert review.line is None
+        return []
+    for kept in (review.card, review.best):
+        assert len(line.kept(kept)) == min(LINE_LAYOUTS, review.layouts)
+        for trick in line.first_tricks(kept):
+            _check_trick_fits(line, kept, trick)
+    said = review.line or []
+    for message in said:
+        params = message["params"]
+        assert params["card"] == str(review.card) and params["layouts"] == line.layouts()
+        if "best_card" in params:
+            assert params["best_card"] == str(review.best)
+        assert LINE_CLAIMS[message["id"]](line, params), (message, review.card, review.best)
+    for lang in LANGUAGES:
+        assert render(said, lang) if said else True
+    return [m["id"] for m in said]
+
+
+@cache
+def line_ids() -> Counter[str]:
+    """Check the lines of costly cards over seeded games of random cards (slips of every
+    kind), from every trick of a deal, the last deal's most (calypsos are completed there)."""
+    rng = random.Random("lines")
+    counts: Counter[str] = Counter()
+    checked = 0
+    game = 0
+    while checked < LINE_REVIEWS:
+        state = new_game(f"lines-{game}")
+        game += 1
+        while not state.is_over:
+            card = rng.choice(state.legal_moves())
+            if len(state.legal_moves()) > 1 and rng.random() < 0.05 + 0.1 * state.deal:
+                ids = check_line(state, card, len(state.plays))
+                checked += bool(ids)
+                counts.update(ids)
+            state.play(card)
+    return counts
+
+
+def test_every_line_of_the_review_states_facts_of_its_layouts_that_speak_for_the_better_card(
+) -> None:
+    assert sum(line_ids().values()) >= LINE_REVIEWS
+
+
+def test_every_line_message_is_said_and_checked() -> None:
+    assert set(line_ids()) == set(LINE_CLAIMS)

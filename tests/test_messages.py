@@ -32,7 +32,7 @@ from calypso_core.table import REQUESTS
 
 ROOT = Path(__file__).resolve().parents[1]
 NOUNS = ("seat.", "suit.", "rank.")  # words with grammatical forms, not messages
-SAMPLE = {"seat": 3, "card": "QH", "suit": "D", "rank": "T", "level": "master"}
+SAMPLE = {"seat": 3, "card": "QH", "suit": "D", "rank": "T", "level": "master", "lead": -1250}
 
 
 def templates(lang: str) -> dict[str, str]:
@@ -137,6 +137,17 @@ def test_numbers_are_written_as_each_language_writes_them() -> None:
     assert format_number(999, "ru") == "999" and format_number(0.25, "en") == "0.25"
     said = render(message("sheet.win", side=message("label.you"), count=1250), "ru")
     assert said == "Победа: Вы, на 1\u00a0250 очков больше."
+
+
+def test_a_lead_is_written_with_its_sign() -> None:
+    line = {lang: render(message("master.line", you_lead=-40, master_lead=1250), lang)
+            for lang in LANGUAGES}
+    assert "\u221240" in line["en"] and "+1,250" in line["en"]
+    assert "\u221240" in line["ru"] and "+1\u00a0250" in line["ru"]
+    assert "0" in render(message("master.line", you_lead=0, master_lead=0), "en")
+    assert "+" not in render(message("master.line", you_lead=0, master_lead=0), "en")
+    with pytest.raises(MessageError):
+        render(message("master.line", you_lead=2.5, master_lead=0), "en")
 
 
 def test_every_card_has_a_name_in_both_languages() -> None:

@@ -388,7 +388,7 @@ def test_a_guests_master_plays_every_persons_seat_the_same_game_as_the_hosts(
     # played again by the library with the master in the guest's seat.
     again = master_in_your_seat(saved["settings"], state, seat=GUEST, iterations=MASTER)
     expected = json.loads(json.dumps(again.to_json()))
-    for key in ("you", "master", "difference"):
+    for key in ("you", "master", "your_lead", "master_lead", "difference"):
         assert guests[key] == expected[key], key
     assert guests["side"] == 0 and guests["record"]["plays"] == expected["record"]["plays"]
     assert guests["record"]["plays"] != saved["record"]["plays"]  # the people's cards changed
@@ -419,7 +419,10 @@ def test_a_guests_master_is_its_own_job_beside_the_hosts_and_other_guests() -> N
     for key in ("you", "master", "record"):  # both sides' scores, each side its own difference
         assert results[2][key] == results[0][key], key
     assert results[2]["side"] == 1 and results[0]["side"] == 0
-    assert results[2]["difference"] == results[2]["you"][1] - results[2]["master"][1]
+    # Each side's lead is the other's, negated.
+    assert results[2]["your_lead"] == -results[0]["your_lead"]
+    assert results[2]["master_lead"] == -results[0]["master_lead"]
+    assert results[2]["difference"] == -results[0]["difference"]
     # A new game ends every rerun.
     again = ok("seat_rerun", seat=GUEST, iterations=MASTER)
     ok("new_game", seed="remote-masters-2", people=TRIO, level="random")

@@ -105,7 +105,12 @@ def test_the_master_plays_the_same_deck_against_the_same_players() -> None:
     data = result.to_json()
     assert data["you"] == list(game.partnership_scores())
     assert data["master"] == list(rerun.partnership_scores())
-    assert data["difference"] == result.your_score - result.master_score
+    ns, ew = game.partnership_scores()
+    assert result.your_lead == data["your_lead"] == ns - ew
+    assert result.master_lead == data["master_lead"] == data["master"][0] - data["master"][1]
+    # The difference is in the partnership's lead, the review's unit, not in one side's score.
+    assert data["difference"] == result.your_lead - result.master_lead
+    assert data["side"] == 0
     assert master_in_your_seat(settings, game, iterations=30).to_json() == data
 
 

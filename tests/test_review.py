@@ -27,7 +27,7 @@ from calypso_core.bots.review import (
     review_game,
     seat_plays,
 )
-from calypso_core.bots.search import CheaterBot, SearchResult
+from calypso_core.bots.search import CheaterBot, SearchResult, Watch
 from calypso_core.messages import render
 
 SMALL = 60  # iterations a card: enough to exercise everything, quick
@@ -210,14 +210,14 @@ class PeekingSearch(CheaterBot):
 
     truth: GameState
 
-    def search(self, k: Knowledge, legal: list[int]) -> SearchResult:
+    def search(self, k: Knowledge, legal: list[int], watch: Watch | None = None) -> SearchResult:
         truth = self.truth
         now = new_game(rules=truth.rules, suits=truth.suits, first_dealer=truth.first_dealer,
                        deck=truth.deck)
         for card in truth.plays[: 52 * k.deal + 4 * k.trick_number + len(k.trick)]:
             now.play(card)
         self.peek(now)
-        return super().search(k, legal)
+        return super().search(k, legal, watch)
 
 
 def test_the_redeal_test_would_catch_a_peeking_review(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from protocol_calls import advance, error, ok, recipe
 
-from calypso_core import parse_record, table
+from calypso_core import new_game, parse_record, table
 from calypso_core.bots.review import review_card, seat_plays
 from calypso_core.table import daily as daily_module
 
@@ -121,6 +121,39 @@ def test_a_record_of_a_game_not_over_is_reviewed_only_in_its_deals_that_are_over
         assert error("review", record=record, seat=SOUTH, deal=1) == "deal_not_over"
 
 
+def test_a_costly_card_shows_the_masters_line_after_it_and_after_the_better_card() -> None:
+    started = ok("review", record=golden(), seat=SOUTH, deal=0, budget=300)
+    moves = [ok("review_next", job=started["job"])["move"] for _ in range(started["total"])]
+    move = next(m for m in moves if m["cost"] > 0)
+    line = ok("review_line", job=started["job"], play=move["play"])
+    assert line["play"] == move["play"] and [x["card"] for x in line["lines"]] == [
+        move["card"], move["best"]]
+    state = parse_record(GOLDEN.read_text())
+    position = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
+                        deck=state.deck)  # the true position before the card
+    for card in state.plays[: move["play"]]:
+        position.play(card)
+    for branch in line["lines"]:
+        first, *rest = branch["tricks"]
+        # The trick on the table, then the card, then the others' cards: two tricks at most,
+        # within the deal under review.
+        on_table = [str(c) for c in position.trick]
+        assert first["cards"][: len(on_table) + 1] == [*on_table, branch["card"]]
+        assert first["leader"] == position.leader and len(branch["tricks"]) <= 2
+        assert all(len(t["cards"]) == 4 and t["winner"] in range(4) for t in branch["tricks"])
+        cards = [c for t in branch["tricks"] for c in t["cards"]][len(on_table):]
+        replay = position.clone()
+        for card in cards:
+            replay.play(card)  # every card legal where it was played
+        assert replay.deal == position.deal or replay.plays[-1] == state.plays[51]
+        assert rest == [] or rest[0]["leader"] == first["winner"]
+    # The same line for the same request; another card or job is refused.
+    assert ok("review_line", job=started["job"], play=move["play"]) == line
+    assert error("review_line", job=started["job"], play=move["play"] + 1) == "bad_request"
+    assert error("review_line", job=started["job"] + 1, play=move["play"]) == "no_job"
+    assert error("review_line", job="1", play=move["play"]) == "bad_request"
+
+
 @pytest.mark.parametrize(
     ("payload", "code", "words"),
     [
@@ -185,7 +218,10 @@ def test_the_master_in_your_seat_plays_the_finished_game_again_a_card_at_most_a_
     assert step["done"] == 208
     result = step["result"]
     assert result["you"] == view["scores"]
-    assert result["difference"] == result["you"][0] - result["master"][0]
+    you_lead = result["you"][0] - result["you"][1]
+    master_lead = result["master"][0] - result["master"][1]
+    assert (result["your_lead"], result["master_lead"]) == (you_lead, master_lead)
+    assert result["difference"] == you_lead - master_lead
     rerun = parse_record(json.dumps(result["record"]))
     assert rerun.is_over and list(rerun.deck) == list(parse_record(
         json.dumps(recipe()["record"])).deck)

@@ -65,6 +65,16 @@ export const tryAnswer = (card, cost, grade, best, played) => {
     : t("review.answer_cost", { card, count: cost });
 };
 export const showBest = () => t("review.show_best");
+export const line = (said) => say(said);
+export const playItOut = () => t("review.play_it_out");
+export const lineTitle = (deal, trick) => t("review.line_title", { deal: deal + 1, trick: trick + 1 });
+export const lineLead = () => t("review.line_lead");
+export const lineAfter = (card, played) => t(played ? "review.line_after_yours" : "review.line_after_best", { card });
+export const lineLoading = () => t("review.line_loading");
+export const lineFailed = (problem) => t("review.line_failed", { reason: reasonOf(problem) });
+export const lineShown = (shown, total) => t("review.line_shown", { shown, total });
+export const lineNext = () => t("review.line_next");
+export const linePrevious = () => t("review.line_previous");
 export const backToList = () => t("review.back_to_list");
 
 // -- charts' words ------------------------------------------------------------------------------
@@ -86,7 +96,7 @@ export const resultsTitle = () => t("charts.results_title");
 
 // -- the master in your seat --------------------------------------------------------------------
 
-export const masterLine = (you, master) => t("master.line", { you, master });
+export const masterLine = (you, master) => t("master.line", { you_lead: you, master_lead: master });
 export const masterVerdict = (difference) => (difference === 0 ? t("master.same")
   : difference > 0 ? t("master.more", { count: difference }) : t("master.fewer", { count: -difference }));
 export const masterReplay = () => t("master.replay");
@@ -117,12 +127,14 @@ export const dailyKept = (onTheDay) => t(onTheDay ? "daily.kept_streak" : "daily
 export const dailyPractice = (you, them) => (you === null
   ? t("daily.practice_abandoned") : t("daily.practice", { you, them }));
 export const shareLabel = () => t("daily.share_label");
-/** The share line of a kept result: the date, both sides' scores and the outcome, the
- * master's score in your seat once it has played, the streak and the link; never a card. */
-export const shareLine = ({ date, you, them, master, streak, link }) => {
+/** The share line of a kept result: the date, both sides' scores and the outcome, your
+ * side's lead with the master in your seat once it has played, the streak and the link;
+ * never a card. */
+export const shareLine = ({ date, you, them, master_lead: masterLead, streak, link }) => {
   const outcome = t(you > them ? "daily.won" : you < them ? "daily.lost" : "daily.drawn");
   const params = { date, you, them, outcome, streak, link };
-  return master === null ? t("daily.share", params) : t("daily.share_master", { ...params, master });
+  return masterLead === null ? t("daily.share", params)
+    : t("daily.share_master", { ...params, master_lead: masterLead });
 };
 export const shareWaits = () => t("daily.share_waits");
 export const copy = () => t("daily.copy");

@@ -118,6 +118,9 @@ const INTENTS = {
   review_pick: ({ value }) => review.pick(value),
   review_best: () => review.showBest(),
   review_back: () => review.backToList(),
+  review_line: ({ value }) => review.playItOut(value),
+  review_line_next: () => review.stepLine(1),
+  review_line_back: () => review.stepLine(-1),
   review_show: ({ value }) => {
     const target = review.replayTarget(value);
     if (target) replay.openReplay(target);

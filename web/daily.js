@@ -76,7 +76,7 @@ export function drawDaily(el, ui) {
         h("input", { id: "share-line", class: "share-line", type: "text", readonly: true, value: line,
           "data-share-line": true }),
         h("button", { type: "button", class: "btn", "data-action": "share_copy", text: W.copy() })) : null,
-      finished && entry.master === null ? h("p", { class: "detail", text: W.shareWaits() }) : null,
+      finished && entry.master_lead === null ? h("p", { class: "detail", text: W.shareWaits() }) : null,
       h("p", {}, h("a", { href: dailyLink(date), "data-daily-link": true, text: W.dailyLinkText(date) })),
     ];
   });

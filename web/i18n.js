@@ -4,7 +4,8 @@
 // messages, {id, params}; say() renders them here exactly as calypso_core/messages/render.py
 // does in Python (docs/messages.md): {name}, {name:form}, {n, plural, one {# card} other
 // {# cards}}, and each parameter's kind from the last word of its name (seat, card, suit,
-// rank, level; other numbers are written as the language writes numbers).
+// rank, level, lead: a signed number; other numbers are written as the language writes
+// numbers).
 //
 // The language: the person's choice (kept in the browser's storage), else ?lang=en|ru, else the
 // browser's preferred languages, else English. setLanguage() switches at once: it fills
@@ -15,7 +16,7 @@ import { readText, writeText } from "./storage.js";
 
 export const LANGUAGES = ["en", "ru"];
 const SYMBOLS = { S: "♠", H: "♥", D: "♦", C: "♣" };
-const KINDS = new Set(["seat", "card", "suit", "rank", "level"]);
+const KINDS = new Set(["seat", "card", "suit", "rank", "level", "lead"]);
 
 // The language is the page's state (app.language). What follows is derived from it and
 // replaced with it in setLanguage(): its catalog (a static file), its plural rules and number
@@ -298,6 +299,8 @@ function word(name, given, form) {
   if (kind === "suit" || kind === "rank") return noun(`${kind}.${given}`, form);
   if (kind === "level") return typeof catalog[`level.${given}`] === "string" ? t(`level.${given}`) : String(given);
   if (kind === "card") return form === "name" ? cardName(given) : cardShort(given);
+  // A partnership's lead is written with its sign (+1,250, −40, 0), as the engine writes it.
+  if (kind === "lead") return `${given > 0 ? "+" : given < 0 ? "\u2212" : ""}${number(Math.abs(given))}`;
   if (typeof given === "number") return number(given);
   return String(given);
 }

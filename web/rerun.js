@@ -5,7 +5,8 @@
 // a card at most), while the person looks at the score sheet.
 // A new game stops it (every game the page starts bumps app.run); a review holds it (hold()),
 // so that the two never share the worker. The result is counted once in the statistics and
-// drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
+// drawn on the score sheet in the partnership's lead (its score less the other side's), the
+// review's unit: "Your side's lead: +320 — with the master in your seat: +540".
 // At a friends' table (docs/remote.md#the-master-in-your-seat) the host's page and each
 // guest's have one too: the master plays every person's seat (the sheet says so), a guest's
 // through the host's engine (seat_rerun, via guest.js); such games are not counted.
@@ -24,8 +25,8 @@ import * as W from "./after-words.js";
 const client = engine();
 
 // The master in your seat is the page's state (app.master, changed through state.js): key is
-// the game's id (stats.gameId) it is of, result {you, master (the person's partnership in
-// both games), record}, problem why it could not run.
+// the game's id (stats.gameId) it is of, result {you, master (the person's partnership's lead
+// in both games), record}, problem why it could not run.
 
 // The holds on the worker (a review's): coordination of requests in flight, not drawn.
 let holds = 0;
@@ -67,14 +68,15 @@ export function start(view, table) {
   const side = table.seats[you].side;
   const counted = alone(table) ? stats.masterOf(key) : null;
   if (counted !== null) {
-    masterCounted(key, { you: view.scores[side], master: view.scores[side] - counted, record: null });
+    const lead = view.scores[side] - view.scores[1 - side];
+    masterCounted(key, { you: lead, master: lead - counted, record: null });
     requestDraw();
     return;
   }
-  run(key, side, alone(table));
+  run(key, alone(table));
 }
 
-async function run(key, side, counts) {
+async function run(key, counts) {
   const token = masterRunning(key, performance.now());
   const game = app.run;
   const stale = () => token !== app.master.token || game !== app.run;
@@ -97,8 +99,8 @@ async function run(key, side, counts) {
       masterProgress(next.done, app.master.total);
       requestDraw();
       if (next.finished) {
-        const { you, master, record } = next.result;
-        masterFinished({ you: you[side], master: master[side], record },
+        const { your_lead: you, master_lead: master, record } = next.result;
+        masterFinished({ you, master, record },
           Math.round(performance.now() - app.master.startedAt));
         if (counts) stats.countMaster(key, next.result);
         return;

@@ -2,9 +2,12 @@
 // knew, by the master's search in the engine's worker, one card a request ("review" starts a
 // job, each "review_next" reviews one card), so the page stays responsive, shows progress and
 // can stop at any card: cancelling just asks no more. Then the points lost per deal and
-// overall, each costly card with its grade and the better card's reason, and "Try again":
-// the position before a costly card, where the person picks another card and is told what it
-// would have cost — from the values the review already has, with no new search.
+// overall, each costly card with its grade, the better card's reason and its line (what the
+// better card does in the search's layouts that the played one does not), "Try again": the
+// position before a costly card, where the person picks another card and is told what it
+// would have cost — from the values the review already has, with no new search — and "Play
+// it out": the master plays on from the real cards after both cards ("review_line"), a card
+// at a time for a trick or two.
 //
 // A review is of the game in play (a deal once it is over, or the whole game) or of a game in
 // the replay (a finished or opened one). While it runs, the master in your seat waits
@@ -19,9 +22,9 @@ import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
 import * as rerun from "./rerun.js";
 import {
-  app, chooseReviewSeat, newReview, pickReviewCard, requestDraw, reviewFailed, reviewFinished,
-  reviewIdle, reviewMoved, reviewRunning, reviewStarted, setOffer, showReviewBest, stopReview,
-  tryReviewCard,
+  app, chooseReviewSeat, lineReviewCard, newReview, pickReviewCard, requestDraw, reviewFailed,
+  reviewFinished, reviewIdle, reviewLineIn, reviewMoved, reviewRunning, reviewStarted, setOffer,
+  showReviewBest, stepReviewLine, stopReview, tryReviewCard,
 } from "./state.js";
 import * as W from "./after-words.js";
 
@@ -32,7 +35,7 @@ const client = engine();
 // engine's reply to "review" {job, seat, deals, total, labels, suits, ...}; moves the replies
 // to "review_next" in order {move, position, summary, ...}; problem the error that stopped
 // it; ms how long the whole review took; trying {index, picked, shown} while a costly card is
-// tried again.
+// tried again; lining {index, lines, problem, step} while its line is played out.
 
 // The engine's facts (its hello): the review's grades, a trick's cards (one a seat) and a deal's.
 const grades = (hello) => hello?.review?.grades ?? [];
@@ -222,6 +225,38 @@ export function backToList() {
   requestDraw();
 }
 
+// -- play it out -----------------------------------------------------------------------------
+
+/** Asks the engine how the play may go on after costly card ``value`` (an index of the
+ * review's cards) and after the better card, and shows it a card at a time. */
+export async function playItOut(value) {
+  const index = Number(value);
+  const reviewed = app.review.moves[index];
+  if (!reviewed || !app.review.started) return;
+  lineReviewCard(index);
+  requestDraw();
+  try {
+    const reply = await client.request("review_line", { job: app.review.started.job, play: reviewed.move.play });
+    reviewLineIn(index, reply.lines);
+  } catch (error) {
+    reviewLineIn(index, null, error);
+  }
+  requestDraw();
+}
+
+// The cards each line plays after those on the table (the card itself first).
+const lineLength = (line, onTable) => line.tricks.reduce((n, t) => n + t.cards.length, 0) - onTable;
+
+/** One card more (``by`` 1) or less (-1) of the lines played out. */
+export function stepLine(by) {
+  const lining = app.review.lining;
+  if (!lining?.lines) return;
+  const { position } = app.review.moves[lining.index];
+  const longest = Math.max(...lining.lines.map((l) => lineLength(l, position.trick.cards.length)));
+  stepReviewLine(Math.min(longest, Math.max(1, lining.step + by)));
+  requestDraw();
+}
+
 // -- the replay -------------------------------------------------------------------------------
 
 function reviewedInReplay(replay, { table, view, review: r }) {
@@ -308,7 +343,7 @@ export function draw(ui) {
     ]);
     return;
   }
-  redraw(box, JSON.stringify(["review", Boolean(r.trying)]), () => [
+  redraw(box, JSON.stringify(["review", Boolean(r.trying), Boolean(r.lining)]), () => [
     h("p", { class: "dialog-lead", text: W.reviewLead() }),
     h("div", { class: "review-progress", "data-review-progress": true }),
     h("div", { "data-review-body": true }),
@@ -316,6 +351,7 @@ export function draw(ui) {
   drawProgress($("[data-review-progress]", box), r);
   const body = $("[data-review-body]", box);
   if (r.trying) drawTry(body, r, ui.hello);
+  else if (r.lining) drawLine(body, r);
   else drawSummary(body, r, ui);
 }
 
@@ -361,6 +397,7 @@ function drawSummary(el, r, { view, hello }) {
     ];
     const list = costly(r);
     const replayable = r.source.record !== null || view?.status === "game_over";
+    const guest = document.documentElement.dataset.remote === "guest";
     parts.push(h("h3", { text: W.costlyTitle() }));
     parts.push(list.length
       ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
@@ -368,8 +405,11 @@ function drawSummary(el, r, { view, hello }) {
       h("p", {}, h("span", { class: "review-where", text: W.where(move.deal, move.trick) }), " ",
         h("b", { text: W.markTitle(move.card, move.cost, move.grade && gradeLabel(hello, move.grade)) })),
       h("p", { class: "review-better", text: W.better(move.best, move.reason) }),
+      move.line ? h("p", { class: "review-line", "data-review-line": true, text: W.line(move.line) }) : null,
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
+        // A guest's page asks the host's engine, which plays no line for it (remote/guest.js).
+        guest ? null : h("button", { type: "button", class: "btn", "data-action": "review_line", "data-value": index, text: W.playItOut() }),
         replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
       : h("p", { "data-review-none": true, text: W.noCostly(isFinished(r)) }));
     return parts;
@@ -410,6 +450,50 @@ function drawTry(el, r, hello) {
         text: W.better(move.best, move.reason) }) : null,
       h("div", { class: "review-actions" },
         shown ? null : h("button", { type: "button", class: "btn", "data-action": "review_best", text: W.showBest() }),
+        h("button", { type: "button", class: "btn", "data-action": "review_back", text: W.backToList() })),
+    ];
+  });
+}
+
+// The line after a costly card: for the played card and the better one side by side, the
+// tricks as far as ``step`` cards after those on the table, the trick in play last.
+function drawLine(el, r) {
+  const { index, lines, problem, step } = r.lining;
+  const { move, position } = r.moves[index];
+  const labels = r.started.labels.map(say);
+  const onTable = position.trick.cards.length;
+  redraw(el, JSON.stringify(["line", index, Boolean(lines), problem?.message, step]), () => {
+    const head = [
+      h("p", { class: "review-where", text: W.lineTitle(move.deal, move.trick) }),
+      h("p", { class: "detail", text: W.lineLead() }),
+    ];
+    const back = h("div", { class: "review-actions" },
+      h("button", { type: "button", class: "btn", "data-action": "review_back", text: W.backToList() }));
+    if (problem) return [...head, h("p", { role: "status", text: W.lineFailed(problem) }), back];
+    if (!lines) return [...head, h("p", { role: "status", "data-line-loading": true, text: W.lineLoading() }), back];
+    const longest = Math.max(...lines.map((l) => lineLength(l, onTable)));
+    return [
+      ...head,
+      h("div", { class: "review-lines" }, lines.map((line) => {
+        // The tricks as far as the step: each trick's cards up to the card shown last.
+        let left = onTable + step;
+        const shown = [];
+        for (const trick of line.tricks) {
+          if (left <= 0) break;
+          const cards = trick.cards.slice(0, left);
+          // The winner once the whole trick is shown (an unfinished trick has none).
+          shown.push({ leader: trick.leader, cards, winner: cards.length === trick.cards.length ? trick.winner : null });
+          left -= cards.length;
+        }
+        return h("section", { class: "review-line-play", "data-line-card": line.card,
+          "data-line-played": line.card === move.card ? "true" : null },
+        h("h4", { text: W.lineAfter(line.card, line.card === move.card) }),
+        shown.map((trick) => compassTrick(trick, labels)));
+      })),
+      h("p", { role: "status", "data-line-step": step, text: W.lineShown(step, longest) }),
+      h("div", { class: "review-actions" },
+        h("button", { type: "button", class: "btn", "data-action": "review_line_back", disabled: step <= 1, text: W.linePrevious() }),
+        h("button", { type: "button", class: "btn", "data-action": "review_line_next", disabled: step >= longest, text: W.lineNext() }),
         h("button", { type: "button", class: "btn", "data-action": "review_back", text: W.backToList() })),
     ];
   });

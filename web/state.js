@@ -37,9 +37,10 @@ const state = {
   language: "en", // the language the page speaks (i18n.js keeps its catalog)
   save: null, // the save this tab plays, {id, link: {key, seed} | null}, once saves.claim() has run
   // The review of a person's cards (review.js): what it is of (source), the engine's replies
-  // (started, moves), the loop's token (a stop bumps it), and the costly card tried again.
+  // (started, moves), the loop's token (a stop bumps it), the costly card tried again, and
+  // the costly card whose line of play is shown (lining).
   review: { source: null, started: null, moves: [], token: 0, running: false, problem: null,
-    startedAt: 0, ms: null, trying: null },
+    startedAt: 0, ms: null, trying: null, lining: null },
   offer: null, // the review offered after a deal, {game, deal, plays}, while it stands (review.js)
   // The master in your seat (rerun.js): the game it is of (key), its progress and result.
   master: { key: null, token: 0, running: false, done: 0, total: 0, result: null, problem: null,
@@ -210,7 +211,7 @@ const reviewWith = (changes) => {
 
 /** A review of ``source`` ({record, game, deal, people, seat}) replaces the one kept. */
 export function newReview(source) {
-  reviewWith({ source, started: null, moves: [], problem: null, trying: null });
+  reviewWith({ source, started: null, moves: [], problem: null, trying: null, lining: null });
 }
 
 /** The person chose whose cards to review: the review starts over for that seat. */
@@ -258,7 +259,7 @@ export function reviewIdle() {
 
 /** A costly card (``index`` of the review's cards) is tried again; null: back to the list. */
 export function tryReviewCard(index) {
-  reviewWith({ trying: index === null ? null : { index, picked: null, shown: false } });
+  reviewWith({ trying: index === null ? null : { index, picked: null, shown: false }, lining: null });
 }
 
 /** The card picked where a costly card is tried again. */
@@ -269,6 +270,23 @@ export function pickReviewCard(code) {
 /** The better card is shown where a costly card is tried again. */
 export function showReviewBest() {
   if (state.review.trying) reviewWith({ trying: { ...state.review.trying, shown: true } });
+}
+
+/** The line of play after costly card ``index`` (of the review's cards) is asked for: the
+ * engine's "review_line" reply comes later (lines), the first card shown; null: back to the
+ * list. */
+export function lineReviewCard(index) {
+  reviewWith({ lining: index === null ? null : { index, lines: null, problem: null, step: 1 }, trying: null });
+}
+
+/** The engine's lines after costly card ``index`` (its "review_line" reply's), or why not. */
+export function reviewLineIn(index, lines, problem = null) {
+  if (state.review.lining?.index === index) reviewWith({ lining: { ...state.review.lining, lines, problem } });
+}
+
+/** How many cards of the line are shown after those on the table (1: the card itself). */
+export function stepReviewLine(step) {
+  if (state.review.lining) reviewWith({ lining: { ...state.review.lining, step } });
 }
 
 /** The review offered after a deal ({game, deal, plays}), or null: none. */

@@ -1,5 +1,5 @@
 // The statistics' pictures, below the table of totals: your results over time per level, your
-// difference from the master in your seat game by game with its running average, and the
+// side's lead less the master's in your seat game by game with its running average, and the
 // Calypso of the day's streak. Each chart has its numbers in a table beside it (charts.js).
 
 import { barChart, lineChart } from "./charts.js";
@@ -36,10 +36,10 @@ export function drawProgress(el, levels, today) {
         values: games.map((g) => (g.level === key ? g.you : null)) })),
       table: {
         head: [W.gameColumn(), W.levelColumn(), W.youColumn(), W.themColumn(), W.masterColumn()],
-        rows: games.map((g, i) => [xs[i], levelName(g.level), g.you, g.them, g.master]),
+        rows: games.map((g, i) => [xs[i], levelName(g.level), g.you, g.them, g.vs_master]),
       },
     }));
-    const compared = games.map((g, i) => ({ x: xs[i], master: g.master })).filter((g) => g.master !== null);
+    const compared = games.map((g, i) => ({ x: xs[i], master: g.vs_master })).filter((g) => g.master !== null);
     parts.push(h("h3", { text: W.masterStatsTitle() }),
       h("p", { "data-master-average": master.average ?? "", text: W.masterAverage(master) }));
     if (compared.length) {

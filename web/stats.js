@@ -4,11 +4,13 @@
 // be?). Each finished game is counted once, by an id made of its seed, game number and plays,
 // however often the page shows it (reloads included).
 //
-// Besides the totals: the last games one by one (``history``: level, both scores, and the
-// difference from the master in your seat once its rerun is in), the running sum of those
-// differences (``master``), and the Calypso of the day (``daily``: each date's kept result —
-// the first attempt, counted from its deal, its result null until it ends — with the day it
-// was dealt on, for the streak).
+// Besides the totals: the last games one by one (``history``: level, both scores, and
+// ``vs_master``, your side's lead less the master's in your seat once its rerun is in), the
+// running sum of those differences (``vs_master``), and the Calypso of the day (``daily``: each
+// date's kept result — the first attempt, counted from its deal, its result null until it
+// ends — with the master's lead in your seat and the day it was dealt on, for the streak).
+// Leads are a partnership's score less the other side's, the review's unit: the differences
+// counted before they were (``master``, one side's score less the master's) are left out.
 
 import { readJson, writeJson } from "./storage.js";
 
@@ -19,7 +21,7 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DAY_MS = 86_400_000;
 
 function blank() {
-  return { version: 1, levels: {}, counted: [], history: [], master: { games: 0, total: 0 },
+  return { version: 1, levels: {}, counted: [], history: [], vs_master: { games: 0, total: 0 },
     master_counted: [], daily: {} };
 }
 
@@ -29,7 +31,7 @@ function cleanGame(raw) {
   if (!raw || typeof raw !== "object" || typeof raw.id !== "string" || typeof raw.level !== "string"
       || !isScore(raw.you) || !isScore(raw.them)) return null;
   return { id: raw.id.slice(0, 200), level: raw.level.slice(0, 40), you: raw.you, them: raw.them,
-    master: isScore(raw.master) ? raw.master : null,
+    vs_master: isScore(raw.vs_master) ? raw.vs_master : null,
     daily: typeof raw.daily === "string" && DATE.test(raw.daily) ? raw.daily : null };
 }
 
@@ -39,7 +41,7 @@ function cleanDay(raw) {
   if (!raw || typeof raw !== "object" || !(unfinished || (isScore(raw.you) && isScore(raw.them)))
       || typeof raw.on !== "string" || !DATE.test(raw.on)) return null;
   return { id: typeof raw.id === "string" ? raw.id.slice(0, 200) : null, you: raw.you, them: raw.them,
-    master: isScore(raw.master) ? raw.master : null, on: raw.on };
+    master_lead: isScore(raw.master_lead) ? raw.master_lead : null, on: raw.on };
 }
 
 function line() {
@@ -75,8 +77,8 @@ export function load() {
     stats.counted = raw.counted.filter((id) => typeof id === "string").slice(-MAX_IDS);
   }
   if (Array.isArray(raw.history)) stats.history = raw.history.map(cleanGame).filter(Boolean).slice(-MAX_HISTORY);
-  if (isCount(raw.master?.games) && isScore(raw.master?.total)) {
-    stats.master = { games: raw.master.games, total: raw.master.total };
+  if (isCount(raw.vs_master?.games) && isScore(raw.vs_master?.total)) {
+    stats.vs_master = { games: raw.vs_master.games, total: raw.vs_master.total };
   }
   if (Array.isArray(raw.master_counted)) {
     stats.master_counted = raw.master_counted.filter((id) => typeof id === "string").slice(-MAX_IDS);
@@ -133,42 +135,42 @@ export function countGame(view, table) {
   }
   stats.levels[level] = entry;
   stats.counted = [...stats.counted, id].slice(-MAX_IDS);
-  stats.history = [...stats.history, { id, level, you: ours, them: view.scores[1 - side], master: null,
+  stats.history = [...stats.history, { id, level, you: ours, them: view.scores[1 - side], vs_master: null,
     daily: table.daily ?? null }].slice(-MAX_HISTORY);
   save(stats);
   return true;
 }
 
 /** Counts the master in your seat of a counted game once: result is the rerun's
- * {you, master, side} (both games' partnership scores). Returns true if counted. */
+ * {your_lead, master_lead} (your side's lead in both games). Returns true if counted. */
 export function countMaster(id, result) {
   const stats = load();
   if (stats.master_counted.includes(id)) return false;
-  const you = result.you[result.side];
-  const master = result.master[result.side];
+  const difference = result.your_lead - result.master_lead;
   const game = stats.history.find((g) => g.id === id);
-  if (game) game.master = you - master;
-  stats.master = { games: stats.master.games + 1, total: stats.master.total + you - master };
+  if (game) game.vs_master = difference;
+  stats.vs_master = { games: stats.vs_master.games + 1, total: stats.vs_master.total + difference };
   stats.master_counted = [...stats.master_counted, id].slice(-MAX_IDS);
-  if (game?.daily && stats.daily[game.daily] && stats.daily[game.daily].master === null) {
-    stats.daily[game.daily].master = master; // the same for every attempt: see daily.js
+  if (game?.daily && stats.daily[game.daily] && stats.daily[game.daily].master_lead === null) {
+    stats.daily[game.daily].master_lead = result.master_lead; // the same for every attempt: see daily.js
   }
   save(stats);
   return true;
 }
 
-/** The game's counted difference from the master in your seat, or null. */
+/** The game's counted difference from the master in your seat (your side's lead less the
+ * master's), or null. */
 export function masterOf(id) {
-  return load().history.find((g) => g.id === id)?.master ?? null;
+  return load().history.find((g) => g.id === id)?.vs_master ?? null;
 }
 
-/** The running average of your score less the master's in your seat: {games, average}. */
+/** The running average of your side's lead less the master's in your seat: {games, average}. */
 export function masterSummary(stats = load()) {
-  const { games, total } = stats.master;
+  const { games, total } = stats.vs_master;
   return { games, average: games ? Math.round(total / games) : null };
 }
 
-/** The games one by one, oldest first: [{id, level, you, them, master, daily}]. */
+/** The games one by one, oldest first: [{id, level, you, them, vs_master, daily}]. */
 export function history(stats = load()) {
   return stats.history;
 }
@@ -181,7 +183,7 @@ export function history(stats = load()) {
 export function startDaily(date, on) {
   const stats = load();
   if (stats.daily[date]) return false;
-  stats.daily[date] = { id: null, you: null, them: null, master: null, on };
+  stats.daily[date] = { id: null, you: null, them: null, master_lead: null, on };
   const dates = Object.keys(stats.daily).sort();
   for (const old of dates.slice(0, Math.max(0, dates.length - MAX_DAYS))) delete stats.daily[old];
   save(stats);
@@ -200,7 +202,7 @@ export function finishDaily(date, result, on) {
   return entry;
 }
 
-/** A date's kept result {id, you, them, master, on}, or null. */
+/** A date's kept result {id, you, them, master_lead, on}, or null. */
 export function dailyEntry(date) {
   return load().daily[date] ?? null;
 }

@@ -6,7 +6,8 @@ run to its end by ``finish``). ``suggest`` gives a hint with a
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
-(docs/review.md), one card at a time.
+(docs/review.md), one card at a time; ``judge`` judges every legal card of a position as the
+review does, and ``continuation`` plays on after a card as the master would.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -31,7 +32,16 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 # looked up from text.
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
-    from .review import CardReview, CardReviewer, GameReview, review_position, seat_plays
+    from .lines import continuation
+    from .review import (
+        CardReview,
+        CardReviewer,
+        GameReview,
+        Judgement,
+        judge,
+        review_position,
+        seat_plays,
+    )
 
 
 def __getattr__(name: str) -> Any:
@@ -39,16 +49,22 @@ def __getattr__(name: str) -> Any:
         from . import duplicate
 
         return duplicate.MatchResult if name == "MatchResult" else duplicate.run_match
+    if name == "continuation":
+        from . import lines
+
+        return lines.continuation
     if name in _REVIEW:
         from . import review
 
         return {"CardReview": review.CardReview, "CardReviewer": review.CardReviewer,
-                "GameReview": review.GameReview, "review_position": review.review_position,
+                "GameReview": review.GameReview, "Judgement": review.Judgement,
+                "judge": review.judge, "review_position": review.review_position,
                 "seat_plays": review.seat_plays}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-_REVIEW = ("CardReview", "CardReviewer", "GameReview", "review_position", "seat_plays")
+_REVIEW = ("CardReview", "CardReviewer", "GameReview", "Judgement", "judge", "review_position",
+           "seat_plays")
 
 __all__ = [
     "ALL_LEVELS",
@@ -62,10 +78,13 @@ __all__ = [
     "CardReview",
     "CardReviewer",
     "GameReview",
+    "Judgement",
     "Knowledge",
     "MatchResult",
     "Suggestion",
+    "continuation",
     "finish",
+    "judge",
     "make_bot",
     "play_game",
     "review_position",

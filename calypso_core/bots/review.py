@@ -36,10 +36,15 @@ from .base import MAX_REVIEW_ITERATIONS as MAX_REVIEW_ITERATIONS
 from .base import REVIEW_ITERATIONS as REVIEW_ITERATIONS
 from .hints import reason_for
 from .knowledge import Knowledge
+from .lines import LineWatch, line_facts
+from .policy import COMPLETION
 from .search import MasterBot, SearchResult
 
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
+# Points of the partnership's lead lost, with the deal played on as the master plays it, for
+# each point of the gap the search's playouts measure (bench/review_calibration.py).
+COST_SCALE = 1.0
 GRADE_NAMES = tuple(name for name, _ in reversed(GRADES))
 
 
@@ -93,6 +98,9 @@ class CardReview:
     reason: list[Message] | None  # why the best card: messages (hints.reason_for)
     layouts: int
     options: tuple[Option, ...]
+    # What the best card does that the played one does not, in the search's layouts
+    # (lines.line_facts): said for a costly card, when something differs enough.
+    line: list[Message] | None = None
 
     @property
     def grade(self) -> str | None:
@@ -127,6 +135,7 @@ class CardReview:
             "gap_error": round(self.gap_error, 1) if math.isfinite(self.gap_error) else None,
             "forced": self.forced,
             "reason": self.reason,
+            "line": self.line,
             "layouts": self.layouts,
             "options": [option.to_json() for option in self.options],
         }
@@ -146,6 +155,7 @@ class CardReview:
                 best_value=float(data["best_value"]), cost=int(data["cost"]),
                 gap_error=math.inf if error is None else float(error),
                 reason=data["reason"], layouts=int(data["layouts"]), options=options,
+                line=data["line"],
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"not a card's review: {type(exc).__name__}: {exc}") from None
@@ -154,9 +164,10 @@ class CardReview:
         return review
 
 
-def paired_gap(
-    samples: list[tuple[float, list[float]]], best: int, other: int
-) -> tuple[float, float]:
+Samples = list[tuple[float, list[float]]]  # each layout's weight and every card's value in it
+
+
+def paired_gap(samples: Samples, best: int, other: int) -> tuple[float, float]:
     """How far ``other`` falls behind ``best`` (indices into each sample's values).
 
     The weighted mean of the per-layout differences and its standard error; fewer than two
@@ -177,8 +188,100 @@ def paired_gap(
 
 
 def cost_of(gap: float, error: float) -> int:
-    """The points a gap costs: all of it, rounded, when it exceeds the noise; else nothing."""
-    return round(gap) if gap > NOISE_SE * error else 0
+    """The points a gap costs: all of it, scaled to the master's play (``COST_SCALE``) and
+    rounded, when it exceeds the noise; else nothing."""
+    return round(COST_SCALE * gap) if gap > NOISE_SE * error else 0
+
+
+def _means(samples: Samples, count: int) -> list[float]:
+    """Each card's weighted mean value over ``samples``, as one search sums it: layout by
+    layout, in order."""
+    totals = [0.0] * count
+    weights = [0.0] * count
+    for weight, row in samples:
+        for i, value in enumerate(row):
+            totals[i] += weight * value
+            weights[i] += weight
+    return [totals[i] / weights[i] if weights[i] else 0.0 for i in range(count)]
+
+
+def _leader(values: list[float], codes: list[int]) -> int:
+    """The index of the card of highest value (of the lowest code, on a tie)."""
+    return min(range(len(codes)), key=lambda i: (-values[i], codes[i]))
+
+
+def crossed_gaps(samples: Samples, codes: list[int]) -> list[float]:
+    """How far each card falls behind the card the search would choose, measured on layouts
+    that played no part in the choice: the layouts are split in two (even and odd), the card
+    of highest value on one half is compared with each card on the other half, and the two
+    ways round are averaged. The best of several noisy values is the highest partly by luck;
+    measured on the layouts that chose it, its lead would count that luck as a cost. With
+    fewer than two layouts in a half, the gaps to the best card of all the layouts."""
+    halves = samples[0::2], samples[1::2]
+    if min(len(half) for half in halves) < 2:
+        values = _means(samples, len(codes))
+        top = values[_leader(values, codes)]
+        return [top - value for value in values]
+    first, second = (_means(half, len(codes)) for half in halves)
+    chosen_first, chosen_second = _leader(first, codes), _leader(second, codes)
+    return [((second[chosen_first] - second[i]) + (first[chosen_second] - first[i])) / 2
+            for i in range(len(codes))]
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """Every legal card of a position judged from the view of the seat to move: its value
+    (the expected lead of the seat's partnership at the end of the deal, as the search
+    values it), its gap behind the card the search would choose (``crossed_gaps``) with
+    that gap's standard error, and its cost in points (``cost_of``; the best card's is
+    nothing). ``samples`` are the search's own: each layout's weight and every card's value
+    in it."""
+
+    legal: tuple[Card, ...]
+    values: tuple[float, ...]
+    best: Card
+    gaps: tuple[float, ...]
+    errors: tuple[float, ...]
+    costs: tuple[int, ...]
+    samples: Samples
+
+    @property
+    def layouts(self) -> int:
+        """How many layouts the search valued every card in."""
+        return len(self.samples)
+
+    def index(self, card: Card | str) -> int:
+        """The index of a legal card; another card raises ``ValueError``."""
+        wanted = card if isinstance(card, Card) else Card.parse(card)
+        if wanted not in self.legal:
+            raise ValueError(f"{wanted} is not a legal card here")
+        return self.legal.index(wanted)
+
+
+def judgement(legal: list[Card], samples: Samples) -> Judgement:
+    """The judgement of the legal cards from a search's samples (every card valued in every
+    layout, in the order of ``legal``)."""
+    codes = [int(card) for card in legal]
+    values = _means(samples, len(codes))
+    best = _leader(values, codes)
+    gaps = crossed_gaps(samples, codes)
+    errors = [paired_gap(samples, best, i)[1] for i in range(len(codes))]
+    costs = [0 if i == best else cost_of(gaps[i], errors[i]) for i in range(len(codes))]
+    return Judgement(tuple(legal), tuple(values), legal[best], tuple(gaps), tuple(errors),
+                     tuple(costs), samples)
+
+
+def judge(state: GameState, *, budget: int = REVIEW_ITERATIONS, seed: int | str = 0
+          ) -> Judgement:
+    """Judge every legal card of the seat to move in ``state`` from that seat's view alone,
+    as the review judges a card played there (the same search, randomness and costs: the
+    review's ``seed`` and the position's number of cards played)."""
+    reviewer = CardReviewer(state, state.legal_moves()[0], len(state.plays), budget=budget,
+                            seed=seed, lines=False)
+    while reviewer.review is None:
+        reviewer.step(budget)
+    assert reviewer.judgement is not None
+    return reviewer.judgement
 
 
 def review_position(
@@ -199,10 +302,12 @@ class CardReviewer:
     worker can answer other requests between slices: the search goes on with the same
     generator, so the slices sample the same layouts in the same order as one search of the
     whole budget, and the review is the same however the budget is sliced
-    (tests/test_review_ahead.py checks it against ``review_position`` in one slice)."""
+    (tests/test_review_ahead.py checks it against ``review_position`` in one slice). With
+    ``lines`` the search keeps the lines of its first layouts (``lines.LineWatch``), from
+    which a costly card's review says what the better card does."""
 
     def __init__(self, state: GameState, card: Card, play: int, *, budget: int,
-                 seed: int | str) -> None:
+                 seed: int | str, lines: bool = True) -> None:
         self.seat = seat = state.to_move
         observation = state.observation(seat)
         self.legal = [CARDS[_code(text)] for text in observation["legal_moves"]]
@@ -213,13 +318,16 @@ class CardReviewer:
         self.deal, self.trick = observation["deal"], observation["trick_number"]
         self.spent = 0
         self.review: CardReview | None = None
+        self.judgement: Judgement | None = None
         self._knowledge = Knowledge(observation)
         self._codes = [int(c) for c in self.legal]
-        self._samples: list[tuple[float, list[float]]] = []
+        self._samples: Samples = []
         rng = random.Random(f"review:{seed}:{play}")
         self._searcher = MasterBot(seat, rng, iterations=budget, time_limit=None, drops=False)
+        self.watch = LineWatch(seat & 1, COMPLETION[MasterBot.COMPLETION]) if lines else None
         if len(self.legal) == 1:
             option = Option(card, 0.0, 0)
+            self.judgement = Judgement((card,), (0.0,), card, (0.0,), (0.0,), (0,), [])
             self.review = CardReview(play, seat, self.deal, self.trick, card, card, 0.0, 0.0, 0,
                                      0.0, None, 0, (option,))
 
@@ -231,7 +339,9 @@ class CardReviewer:
         # A search stops after the layout in which its own count reaches its budget: with
         # the rest of the budget at most, the last slice stops where one search would.
         self._searcher.iterations = max(1, min(iterations, self.budget - self.spent))
-        result: SearchResult = self._searcher.search(self._knowledge, self._codes)
+        if self.watch is not None:
+            self.watch.first = len(self._samples)  # the layouts are counted over the slices
+        result: SearchResult = self._searcher.search(self._knowledge, self._codes, self.watch)
         self._samples.extend(result.samples)
         self.spent += result.iterations
         if self.spent >= self.budget:
@@ -239,38 +349,32 @@ class CardReviewer:
         return self.review
 
     def _finish(self) -> CardReview:
-        codes, samples = self._codes, self._samples
-        # The means as one search sums them: layout by layout, in order.
-        totals = [0.0] * len(codes)
-        weights = [0.0] * len(codes)
-        for weight, row in samples:
-            for i, value in enumerate(row):
-                totals[i] += weight * value
-                weights[i] += weight
-        values = {code: totals[i] / weights[i] for i, code in enumerate(codes)}
-        best = codes.index(max(codes, key=lambda c: values[c]))
-        order = sorted(range(len(codes)), key=lambda i: (-values[codes[i]], codes[i]))
-        options = tuple(
-            Option(self.legal[i], values[codes[i]], cost_of(*paired_gap(samples, best, i)))
-            for i in order
-        )
+        found = self.judgement = judgement(self.legal, self._samples)
+        codes = self._codes
+        best = codes.index(int(found.best))
+        order = sorted(range(len(codes)), key=lambda i: (-found.values[i], codes[i]))
+        options = tuple(Option(self.legal[i], found.values[i], found.costs[i]) for i in order)
         mine = codes.index(int(self.card))
-        gap, error = paired_gap(samples, best, mine)
+        cost = found.costs[mine]
         reason = None if best == mine else reason_for(self._knowledge, codes[best], codes)
+        line = None
+        if cost > 0 and self.watch is not None:
+            line = line_facts(self._knowledge, self.watch, codes[best], codes[mine]) or None
         return CardReview(
             play=self.play,
             seat=self.seat,
             deal=self.deal,
             trick=self.trick,
             card=self.card,
-            best=self.legal[best],
-            played_value=values[int(self.card)],
-            best_value=values[codes[best]],
-            cost=cost_of(gap, error),
-            gap_error=error,
+            best=found.best,
+            played_value=found.values[mine],
+            best_value=found.values[best],
+            cost=cost,
+            gap_error=found.errors[mine],
             reason=reason,
-            layouts=len(samples),
+            layouts=found.layouts,
             options=options,
+            line=line,
         )
 
 

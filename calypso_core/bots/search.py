@@ -16,7 +16,7 @@ import math
 import random
 import time
 from collections.abc import Generator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from ..cards import CARDS, Card
 from ..fastsim import Sim
@@ -53,6 +53,16 @@ class SearchResult:
         self.layouts = layouts
         self.iterations = iterations
         self.samples = samples
+
+
+class Watch(Protocol):
+    """Sees each candidate card played in each layout of a search (the review's lines of
+    play): ``start`` before the card is played in its copy of the layout, ``end`` once it is
+    valued (after its playout, or, in an exact search, with the position after the card)."""
+
+    def start(self, layout: int, code: int, child: Sim, exact: bool) -> None: ...
+
+    def end(self, layout: int, code: int, child: Sim, exact: bool) -> None: ...
 
 
 class SearchBot(Bot):
@@ -144,9 +154,10 @@ class SearchBot(Bot):
     def _layout(self, k: Knowledge) -> Layout:
         return sample_layout(k, self.rng, shuffle_stock=self.HORIZON > 1)
 
-    def search(self, k: Knowledge, legal: list[int]) -> SearchResult:
-        """Value every legal card over sampled layouts and return the best."""
-        return finish(self.search_steps(k, legal))
+    def search(self, k: Knowledge, legal: list[int], watch: Watch | None = None) -> SearchResult:
+        """Value every legal card over sampled layouts and return the best (``watch`` sees
+        every candidate in every layout)."""
+        return finish(self.search_steps(k, legal, watch))
 
     def choose_steps(self, observation: dict[str, Any], legal: Sequence[Card]
                      ) -> Generator[None, None, Card]:
@@ -155,10 +166,12 @@ class SearchBot(Bot):
         found = yield from self.search_steps(Knowledge(observation), [int(c) for c in legal])
         return CARDS[found.best]
 
-    def search_steps(self, k: Knowledge, legal: list[int]) -> Generator[None, None, SearchResult]:
+    def search_steps(self, k: Knowledge, legal: list[int], watch: Watch | None = None
+                     ) -> Generator[None, None, SearchResult]:
         """``search`` a layout at a time: yields after each one, so that a worker can answer
         other requests in between; its clock counts only the time spent in it, so the
-        search is the same however it is sliced (its clock cap aside, under other work)."""
+        search is the same however it is sliced (its clock cap aside, under other work).
+        ``watch`` sees every candidate in every layout (it changes nothing searched)."""
         used = 0.0  # seconds spent in the search before it was last resumed
         resumed = time.perf_counter()
         side = self.seat & 1
@@ -217,6 +230,8 @@ class SearchBot(Bot):
             row = [math.nan] * len(legal)
             for code in alive:
                 child = sim.clone()
+                if watch is not None:
+                    watch.start(layouts, code, child, exact)
                 child.play_unchecked(code)
                 if exact:
                     nodes = [0]
@@ -229,6 +244,8 @@ class SearchBot(Bot):
                         self._rollout(child, playout_rng, deal)
                     value = evaluate(child, side)
                     spent += cost
+                if watch is not None:
+                    watch.end(layouts, code, child, exact)
                 totals[code] += weight * value
                 weights[code] += weight
                 values.append(value)
@@ -428,6 +445,27 @@ def _solve(sim: Sim, side: int, deal: int, alpha: float, beta: float, nodes: lis
                 if alpha >= beta:
                     break
     return best
+
+
+def solve_line(sim: Sim, side: int, evaluate: Value) -> list[int]:
+    """The cards the exact search expects to the end of the deal from ``sim`` (``side``
+    maximizing, the other minimizing, as ``_solve`` values it): at each turn the first legal
+    card of the best value. Costs a search of every card at every turn: for a few layouts."""
+    sim = sim.clone()
+    deal = sim.deal
+    line = []
+    while sim.deal == deal:
+        mine = sim.to_move & 1 == side
+        best_code, best = -1, -1e18 if mine else 1e18
+        for code in sim.legal():
+            child = sim.clone()
+            child.play_unchecked(code)
+            value = _solve(child, side, deal, -1e9, 1e9, [0], evaluate)
+            if (value > best) if mine else (value < best):
+                best_code, best = code, value
+        sim.play_unchecked(best_code)
+        line.append(best_code)
+    return line
 
 
 class ExpertBot(SearchBot):

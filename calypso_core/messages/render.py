@@ -11,9 +11,10 @@ A catalog maps a message id to a **template**, or a noun id (``seat.3``, ``suit.
 A parameter's kind is the last word of its name: ``seat`` (0-3, the seat's noun), ``card``
 (a code such as ``"QH"``: its short form ``Q♥``, or ``{card:name}``, "Queen of hearts"),
 ``suit`` (a letter; ``{suit:symbol}`` is its symbol in every language), ``rank`` (a
-letter), ``level`` (a level's key: its name). Any other
-number is written as the language writes numbers; a message (an object with an ``id``) or a
-list of them is rendered in place; text is written as it is (people's names, seeds).
+letter), ``level`` (a level's key: its name), ``lead`` (a partnership's lead, a number
+written with its sign: ``+1,250``, ``\u221240``, ``0``). Any other number is written as the
+language writes numbers; a message (an object with an ``id``) or a list of them is rendered
+in place; text is written as it is (people's names, seeds).
 ``web/i18n.js`` is the same renderer for the page.
 """
 
@@ -29,7 +30,8 @@ from .plural import format_number, plural_category
 Message = dict[str, Any]
 # A parsed template: text, ("arg", name, form), ("plural", name, branches) or ("#",).
 Node = str | tuple[Any, ...]
-KINDS = ("seat", "card", "suit", "rank", "level")
+KINDS = ("seat", "card", "suit", "rank", "level", "lead")
+MINUS = "\u2212"  # a lead behind is written with the minus sign, not a hyphen
 _SIMPLE = re.compile(r"\s*([a-z][a-z0-9_]*)\s*(?::\s*([a-z]+)\s*)?\}")
 _PLURAL = re.compile(r"\s*([a-z][a-z0-9_]*)\s*,\s*plural\s*,")
 _SELECTOR = re.compile(r"\s*(=\d+|zero|one|two|few|many|other)\s*\{")
@@ -192,6 +194,11 @@ def _value(name: str, value: Any, form: str | None, catalog: dict[str, Any], lan
         return noun(catalog, f"rank.{value[0]}", "short") + SUIT_SYMBOLS["SHDC".index(value[1])]
     if isinstance(value, bool):
         raise MessageError(f"{name} is true or false, which has no words")
+    if kind == "lead":
+        if not isinstance(value, int):
+            raise MessageError(f"{name} must be a whole number of points, not {value!r}")
+        sign = "+" if value > 0 else MINUS if value < 0 else ""
+        return sign + format_number(abs(value), lang)
     if isinstance(value, int | float):
         return format_number(value, lang)
     if isinstance(value, str):

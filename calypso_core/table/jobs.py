@@ -78,7 +78,7 @@ class ReviewJob:
     def step(self) -> tuple[CardReview, GameState]:
         """Review the next card: its ``CardReview`` and the position it was played in."""
         play = self.plays[len(self.moves)]
-        position = self._position(play)
+        position = self.position(play)
         move = remembered(self.game, play, self.budget, self.seed)
         if move is None:
             move = review_position(
@@ -93,7 +93,7 @@ class ReviewJob:
         done, else None (the next call goes on where this one stopped)."""
         play = self.plays[len(self.moves)]
         if self.begun is None or self.begun[1].play != play:
-            position = self._position(play)
+            position = self.position(play)
             move = remembered(self.game, play, self.budget, self.seed)
             if move is not None:
                 self.moves.append(move)
@@ -111,7 +111,8 @@ class ReviewJob:
         self.moves.append(move)
         return move, position
 
-    def _position(self, play: int) -> GameState:
+    def position(self, play: int) -> GameState:
+        """The true position before play ``play`` of the game (every hand: never sent)."""
         position = new_game(rules=self.game.rules, suits=self.game.suits,
                             first_dealer=self.game.first_dealer, deck=self.game.deck)
         for card in self.game.plays[:play]:
@@ -309,6 +310,18 @@ def review_job(number: Any, guest: int | None = None) -> ReviewJob:
     job = _jobs.review if guest is None else _jobs.guests.get(guest)
     _check_job("review", number, job)
     assert job is not None
+    return job
+
+
+def reviewed_job(number: Any) -> ReviewJob:
+    """The review ``number`` names, finished or not (its cards reviewed so far)."""
+    job = _jobs.review
+    if type(number) is not int:
+        raise ProtocolError("bad_request", f"review_line needs the review's job number, not "
+                            f"{brief_repr(number)}")
+    if job is None or job.number != number:
+        now = f"the review is job {job.number}" if job else "there is no review"
+        raise ProtocolError("no_job", f"review job {number} is not the review ({now})")
     return job
 
 

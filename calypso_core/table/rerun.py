@@ -4,8 +4,9 @@ place.
 The rerun deals the same deck (the game's own seed within the match) to the same seats and
 meets the same computer players with the same seeds (``match.computer_players``); only the
 person's cards are the master's. The players reply to different cards differently, but
-with the same randomness, so the difference in score measures how well the person played
-the cards, not the luck of them. The master's own randomness comes from the match seed, the
+with the same randomness, so the difference in the partnership's lead (its score less the
+other side's, the review's unit) measures how well the person played the cards, not the
+luck of them. The master's own randomness comes from the match seed, the
 game and the number of cards played, as the computer players' does, and its search budget
 is counted in iterations with no clock: the same rerun gives the same score anywhere.
 
@@ -61,14 +62,35 @@ class Rerun:
         """The same partnership's score with the master in the person's seat."""
         return self.rerun.partnership_scores()[self.side]
 
+    @property
+    def your_lead(self) -> int:
+        """The person's partnership lead in the original game: its score less the other
+        side's, the unit of the review's points lost."""
+        return lead(self.original, self.side)
+
+    @property
+    def master_lead(self) -> int:
+        """The same partnership's lead with the master in the person's seat."""
+        return lead(self.rerun, self.side)
+
     def to_json(self) -> dict[str, Any]:
-        """Both games' partnership scores, the difference and the rerun's record."""
+        """Both games' partnership scores, the person's side, both games' leads of that side
+        and their difference (yours less the master's), and the rerun's record."""
         return {
             "you": list(self.original.partnership_scores()),
             "master": list(self.rerun.partnership_scores()),
-            "difference": self.your_score - self.master_score,
+            "side": self.side,
+            "your_lead": self.your_lead,
+            "master_lead": self.master_lead,
+            "difference": self.your_lead - self.master_lead,
             "record": to_record(self.rerun),
         }
+
+
+def lead(state: GameState, side: int) -> int:
+    """A partnership's lead: its score less the other side's (negative when behind)."""
+    scores = state.partnership_scores()
+    return scores[side] - scores[side ^ 1]
 
 
 def rerun_steps(

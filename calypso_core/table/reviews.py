@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots import REVIEW_ITERATIONS
-from ..cards import SEAT_NAMES, brief_repr
+from ..bots import REVIEW_ITERATIONS, continuation
+from ..cards import SEAT_NAMES, Card, brief_repr
 from ..game import GameState
 from ..messages import Message
 from . import ahead, jobs
@@ -78,6 +78,41 @@ def review_next(data: dict[str, Any]) -> dict[str, Any]:
         "position": seen_by(position, job.seat),
         "summary": job.summary(),
     }
+
+
+def review_line(data: dict[str, Any]) -> dict[str, Any]:
+    """The likely play after a card of review ``job`` (``play``, its index in the game's
+    plays, once reviewed) and after the better card: masters in every seat, each from its
+    own view, play on from the true position for a trick or two (bots.lines.continuation).
+    Every card of a deal under review has been seen by its end, so the tricks show no card
+    the reviewed person did not see."""
+    job = jobs.reviewed_job(data.get("job"))
+    play = data.get("play")
+    move = next((m for m in job.moves if m.play == play), None)
+    if move is None:
+        raise ProtocolError("bad_request", f"play {brief_repr(play)} is not a card reviewed in "
+                            f"review job {job.number}")
+    position = job.position(move.play)
+    lines = []
+    for card in dict.fromkeys((move.card, move.best)):
+        cards = continuation(position, card, seed=job.seed)
+        lines.append({"card": str(card), "tricks": _tricks_after(position, [card, *cards])})
+    return {"job": job.number, "play": play, "lines": lines}
+
+
+def _tricks_after(position: GameState, cards: list[Card]) -> list[dict[str, Any]]:
+    """The tricks the cards make from ``position`` on (its trick on the table first): leader,
+    cards and winner (null while unfinished)."""
+    state = position.clone()
+    done = len(state.tricks)
+    for card in cards:
+        state.play(card)
+    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+              for t in state.tricks[done:]]
+    if state.trick:
+        tricks.append({"leader": state.leader, "cards": [str(c) for c in state.trick],
+                       "winner": None})
+    return tricks
 
 
 def rerun(data: dict[str, Any]) -> dict[str, Any]:

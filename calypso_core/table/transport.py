@@ -90,7 +90,8 @@ def _reviews_handlers() -> dict[str, Handler]:
     from . import reviews
 
     return {"review": reviews.review, "review_next": reviews.review_next,
-            "rerun": reviews.rerun, "rerun_next": reviews.rerun_next, "work": reviews.work}
+            "review_line": reviews.review_line, "rerun": reviews.rerun,
+            "rerun_next": reviews.rerun_next, "work": reviews.work}
 
 
 def _remote(kind: str) -> Handler:
@@ -148,6 +149,7 @@ REQUESTS: dict[str, Request] = {
     "review": Request(_reviews("review"), frozenset({"record", "seat", "deal", "budget", "seed"}),
                       "reads"),
     "review_next": Request(_reviews("review_next"), frozenset({"job"}), "reads"),
+    "review_line": Request(_reviews("review_line"), frozenset({"job", "play"}), "reads"),
     "rerun": Request(_reviews("rerun"), frozenset({"iterations"}), "reads"),
     "rerun_next": Request(_reviews("rerun_next"), frozenset({"job"}), "reads"),
     "work": Request(_reviews("work"), frozenset({"ms", "budget", "iterations"}), "reads"),
