@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import math
 import os
 import shutil
+import statistics
 import time
 from pathlib import Path
 from types import ModuleType
@@ -87,3 +89,18 @@ def finished_lines(log: Path, mend: bool = True) -> tuple[list[str], bool]:
         if mend:
             log.write_text(text, encoding="utf-8")
     return text.splitlines(), cut
+
+
+def mean_interval(values: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` and the half-width of its 95% interval (1.96 standard errors;
+    infinite with fewer than two values)."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, math.inf
+    return mean, 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+
+
+def append_line(log: Path, row: dict[str, Any]) -> None:
+    """Append one finished row to the JSON-lines ``log`` (read back by ``finished_lines``)."""
+    with log.open("a", encoding="utf-8") as handle:
+        handle.write(json.dumps(row) + "\n")

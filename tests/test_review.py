@@ -20,8 +20,10 @@ from calypso_core.bots.review import (
     GRADES,
     NOISE_SE,
     cost_of,
+    crossed_gaps,
     grade,
     iter_review,
+    judgement,
     paired_gap,
     review_card,
     review_game,
@@ -96,6 +98,29 @@ def test_one_layout_says_nothing_about_the_noise() -> None:
     gap, error = paired_gap([(1.0, [100.0, 0.0])], 0, 1)
     assert gap == 100.0 and error == float("inf")
     assert cost_of(gap, error) == 0
+
+
+def test_a_gap_behind_on_every_layout_is_crossed_whole() -> None:
+    # The best card chosen on one half of the layouts and measured on the other: a card
+    # behind by 30 on every layout is behind by 30 either way round.
+    samples = [(1.0, [50.0 + x, 20.0 + x]) for x in (0.0, 40.0, -25.0, 5.0)]
+    assert crossed_gaps(samples, [0, 1]) == [0.0, 30.0]
+
+
+def test_the_luck_that_made_a_card_the_best_is_not_counted_as_a_cost() -> None:
+    # Chosen on all four layouts the first card leads by 4, thanks to one lucky layout; but
+    # the even layouts choose the second card and the odd ones the first: measured on the
+    # half that did not choose it, each choice does worse than the other card, and the
+    # second card costs nothing.
+    samples = [(1.0, [0.0, 10.0]), (1.0, [10.0, 0.0]), (1.0, [0.0, 10.0]), (1.0, [26.0, 0.0])]
+    assert paired_gap(samples, 0, 1)[0] == 4.0
+    assert crossed_gaps(samples, [0, 1]) == [-9.0, -5.0]
+
+
+def test_the_best_card_costs_nothing_even_where_the_halves_choose_another() -> None:
+    samples = [(1.0, [0.0, 10.0]), (1.0, [12.0, 0.0]), (1.0, [0.0, 10.0]), (1.0, [12.0, 0.0])]
+    found = judgement([Card.parse("2C"), Card.parse("3C")], samples)
+    assert found.best == Card.parse("2C") and found.costs[0] == 0
 
 
 # -- reviewing cards ------------------------------------------------------------------------

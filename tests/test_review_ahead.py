@@ -14,7 +14,13 @@ from protocol_calls import advance, call, error, ok
 
 from calypso_core import parse_record
 from calypso_core.bots import review as review_module
-from calypso_core.bots.review import CardReviewer, review_game, review_position, seat_plays
+from calypso_core.bots.review import (
+    CardReviewer,
+    review_card,
+    review_game,
+    review_position,
+    seat_plays,
+)
 from calypso_core.game import new_game
 from calypso_core.table import ahead as ahead_module
 from calypso_core.table import facts, jobs, reviews, sealed
@@ -97,6 +103,35 @@ def test_the_review_done_ahead_gives_the_command_lines_costs(
     moves = [ok("review_next", job=started["job"])["move"] for _ in range(started["total"])]
     expected = review_game(state, SOUTH, budget=BUDGET, seed="0").to_json()["moves"]
     assert moves == expected
+
+
+@pytest.mark.parametrize(("ready_ms", "budget"), [(0, 20), (10**9, BUDGET)])
+def test_cards_left_when_the_game_ends_get_a_search_sized_to_the_time_there_is(
+        ready_ms: int, budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fewest iterations a card may get made 20 here (2,000 for the engine's budget).
+    monkeypatch.setattr(ahead_module, "LEAST_REVIEW_ITERATIONS", 20)
+    monkeypatch.setattr(reviews, "LEAST_REVIEW_ITERATIONS", 20)
+    monkeypatch.setattr(ahead_module, "READY_MS", ready_ms)
+    record = json.loads(GOLDEN[0].read_text())
+    record.pop("players", None)
+    state = parse_record(json.dumps(record))
+    ok("load", record=record, settings={"seed": "golden", "levels": ["random"] * 4,
+                                        "rules": record["rules"]})
+    while ok("work", ms=50)["more"]:  # the game over, no card of it reviewed yet
+        pass
+    monkeypatch.setattr(jobs, "review_position", lambda *a, **k: pytest.fail("searched again"))
+    started = ok("review")
+    moves = [ok("review_next", job=started["job"])["move"] for _ in range(started["total"])]
+    searched = [m for m in moves if not m["forced"]]
+    # No time left: every card on the fewest iterations; time enough: on the whole budget.
+    assert searched and {m["budget"] for m in searched} == {budget}
+    # The same review as the command line's at that budget: it says what it was done at.
+    assert searched[3] == review_card(state, searched[3]["play"], budget=budget,
+                                      seed="0").to_json()
+    # A review asked for at a budget of its own takes no smaller search.
+    play = searched[3]["play"]
+    assert jobs.remembered(state, play, BUDGET, "0", least=20).budget == budget
+    assert (jobs.remembered(state, play, BUDGET, "0") is None) == (budget < BUDGET)
 
 
 def test_the_work_kept_in_the_save_comes_back_after_a_reload(

@@ -99,6 +99,7 @@ export const resultsTitle = () => t("charts.results_title");
 export const masterLine = (you, master) => t("master.line", { you_lead: you, master_lead: master });
 export const masterVerdict = (difference) => (difference === 0 ? t("master.same")
   : difference > 0 ? t("master.more", { count: difference }) : t("master.fewer", { count: -difference }));
+export const masterReviewRelation = () => t("master.review_relation");
 export const masterReplay = () => t("master.replay");
 export const masterPlaying = () => t("master.playing");
 export const masterEveryone = () => t("master.everyone");

@@ -140,6 +140,9 @@ export function drawMaster(el, ui) {
       return [
         h("p", { class: "master-line", "data-master-you": you, "data-master-score": master, text: W.masterLine(you, master) }),
         h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
+        // How this line and the review's points lost relate: the same unit, the same
+        // difference, measured two ways (docs/review.md#calibration).
+        h("p", { class: "detail master-review", "data-master-review": true, text: W.masterReviewRelation() }),
         everyone(),
         // A guest's page runs no engine to replay a record with (remote/guest.js).
         record && document.documentElement.dataset.remote !== "guest"

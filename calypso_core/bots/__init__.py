@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from .base import (
     GRADES,
+    LEAST_REVIEW_ITERATIONS,
     MASTER_ITERATIONS,
     MAX_REVIEW_ITERATIONS,
     MAX_SEARCH_ITERATIONS,
@@ -69,6 +70,7 @@ _REVIEW = ("CardReview", "CardReviewer", "GameReview", "Judgement", "judge", "re
 __all__ = [
     "ALL_LEVELS",
     "GRADES",
+    "LEAST_REVIEW_ITERATIONS",
     "LEVELS",
     "MASTER_ITERATIONS",
     "MAX_REVIEW_ITERATIONS",

@@ -138,6 +138,10 @@ MASTER_ITERATIONS = 5000
 REVIEW_ITERATIONS = 8000
 # The most iterations a card a review may be asked for: four times its own budget.
 MAX_REVIEW_ITERATIONS = 32_000
+# The fewest a card reviewed ahead gets when the game has ended before the review could be
+# done at its own budget (table.ahead): a quarter of it, where the review is still
+# calibrated (docs/review.md#calibration).
+LEAST_REVIEW_ITERATIONS = 2000
 # Grades, worst first: a cost of at least this many points earns the grade.
 GRADES = (("blunder", 100), ("mistake", 50), ("inaccuracy", 20))
 

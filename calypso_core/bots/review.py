@@ -101,6 +101,7 @@ class CardReview:
     # What the best card does that the played one does not, in the search's layouts
     # (lines.line_facts): said for a costly card, when something differs enough.
     line: list[Message] | None = None
+    budget: int = REVIEW_ITERATIONS  # the search's iterations (none searched for a forced card)
 
     @property
     def grade(self) -> str | None:
@@ -136,6 +137,7 @@ class CardReview:
             "forced": self.forced,
             "reason": self.reason,
             "line": self.line,
+            "budget": self.budget,
             "layouts": self.layouts,
             "options": [option.to_json() for option in self.options],
         }
@@ -155,7 +157,7 @@ class CardReview:
                 best_value=float(data["best_value"]), cost=int(data["cost"]),
                 gap_error=math.inf if error is None else float(error),
                 reason=data["reason"], layouts=int(data["layouts"]), options=options,
-                line=data["line"],
+                line=data["line"], budget=int(data["budget"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"not a card's review: {type(exc).__name__}: {exc}") from None
@@ -214,15 +216,21 @@ def crossed_gaps(samples: Samples, codes: list[int]) -> list[float]:
     """How far each card falls behind the card the search would choose, measured on layouts
     that played no part in the choice: the layouts are split in two (even and odd), the card
     of highest value on one half is compared with each card on the other half, and the two
-    ways round are averaged. The best of several noisy values is the highest partly by luck;
-    measured on the layouts that chose it, its lead would count that luck as a cost. With
-    fewer than two layouts in a half, the gaps to the best card of all the layouts."""
+    ways round are averaged (``crossed``). The best of several noisy values is the highest
+    partly by luck; measured on the layouts that chose it, its lead would count that luck as
+    a cost. With fewer than two layouts in a half, the gaps to the best card of all."""
     halves = samples[0::2], samples[1::2]
     if min(len(half) for half in halves) < 2:
         values = _means(samples, len(codes))
         top = values[_leader(values, codes)]
         return [top - value for value in values]
     first, second = (_means(half, len(codes)) for half in halves)
+    return crossed(first, second, codes)
+
+
+def crossed(first: list[float], second: list[float], codes: list[int]) -> list[float]:
+    """Each card's crossed gap from its mean values on the two halves of the layouts: the
+    leader of each half less the card, measured on the other half, averaged."""
     chosen_first, chosen_second = _leader(first, codes), _leader(second, codes)
     return [((second[chosen_first] - second[i]) + (first[chosen_second] - first[i])) / 2
             for i in range(len(codes))]
@@ -329,7 +337,7 @@ class CardReviewer:
             option = Option(card, 0.0, 0)
             self.judgement = Judgement((card,), (0.0,), card, (0.0,), (0.0,), (0,), [])
             self.review = CardReview(play, seat, self.deal, self.trick, card, card, 0.0, 0.0, 0,
-                                     0.0, None, 0, (option,))
+                                     0.0, None, 0, (option,), budget=budget)
 
     def step(self, iterations: int) -> CardReview | None:
         """Search about ``iterations`` more (to the end of a layout, never past the budget);
@@ -375,6 +383,7 @@ class CardReviewer:
             layouts=found.layouts,
             options=options,
             line=line,
+            budget=self.budget,
         )
 
 

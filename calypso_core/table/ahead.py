@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import REVIEW_ITERATIONS, CardReview, CardReviewer
+from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, CardReview, CardReviewer
 from ..cards import Card, brief_repr
 from ..game import GameState, new_game
 from . import jobs
@@ -41,6 +41,10 @@ REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
 FIRST_RATE = 5.0  # review iterations a millisecond, until measured
+# Once the game is over, the cards still waiting are reviewed on a search small enough for
+# all of them to be done in about this long at the rate measured (LEAST_REVIEW_ITERATIONS a
+# card at the fewest): on a busy device the review is ready soon after the result.
+READY_MS = 3_000
 
 
 @dataclass
@@ -96,8 +100,9 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
     if ahead is None:
         return _progress(match, None)
     end = time.perf_counter() + ms / 1000
+    over = match.state.is_over
     while (left := (end - time.perf_counter()) * 1000) > 1:
-        if not (_review_slice(ahead, left) or _rerun_slice(ahead, left)):
+        if not (_review_slice(ahead, left, over) or _rerun_slice(ahead, left)):
             break
     return _progress(match, ahead)
 
@@ -154,10 +159,11 @@ def restore(match: Match, saved: Any) -> None:
                 {k: v for k, v in item.items() if k != "at"}, _seat_of(game, play))
         except ValueError as exc:
             raise ProtocolError("bad_record", f"ahead: {exc}") from None
-        jobs.remember(game, play, ahead.budget, REVIEW_SEED, move)
+        jobs.remember(game, play, move.budget, REVIEW_SEED, move)
         ahead.reviews.append(item)
     ahead.pending = [p for p in ahead.pending
-                     if jobs.remembered(game, p.play, ahead.budget, REVIEW_SEED) is None]
+                     if jobs.remembered(game, p.play, ahead.budget, REVIEW_SEED, _least(ahead))
+                     is None]
     if rerun and ahead.rerun_steps is not None:
         try:
             ahead.rerun = _replayed(game, rerun)
@@ -205,7 +211,7 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
         card = game.plays[play]
         if position.to_move in people:
             ahead.people_plays += 1
-            if jobs.remembered(game, play, ahead.budget, REVIEW_SEED) is None:
+            if jobs.remembered(game, play, ahead.budget, REVIEW_SEED, _least(ahead)) is None:
                 ahead.pending.append(_Pending(play, card, position.clone()))
         position.play(card)
     return ahead
@@ -228,15 +234,18 @@ def _begin_rerun(match: Match, ahead: _Ahead) -> None:
                                      master_slices(match.settings, index, ahead.iterations))
 
 
-def _review_slice(ahead: _Ahead, left: float) -> bool:
-    """Review a slice of the next card waiting; False when none waits."""
+def _review_slice(ahead: _Ahead, left: float, over: bool) -> bool:
+    """Review a slice of the next card waiting; False when none waits. Once the game is
+    ``over``, a card begun gets a budget sized to the time there is (``_budget_now``)."""
     while ahead.pending and ahead.reviewer is None:
         first = ahead.pending[0]
-        if jobs.remembered(ahead.position, first.play, ahead.budget, REVIEW_SEED) is not None:
+        if jobs.remembered(ahead.position, first.play, ahead.budget, REVIEW_SEED,
+                           _least(ahead)) is not None:
             ahead.pending.pop(0)  # reviewed meanwhile by a review job
             continue
+        budget = _budget_now(ahead) if over else ahead.budget
         ahead.reviewer = CardReviewer(
-            first.position, first.card, first.play, budget=ahead.budget, seed=REVIEW_SEED)
+            first.position, first.card, first.play, budget=budget, seed=REVIEW_SEED)
     if ahead.reviewer is None:
         return False
     iterations = max(20, int(ahead.rate * min(left, SLICE_MS)))
@@ -247,11 +256,23 @@ def _review_slice(ahead: _Ahead, left: float) -> bool:
         ahead.rate = (ahead.reviewer.spent - spent) / elapsed
     if move is not None:
         done = ahead.pending.pop(0)
-        jobs.remember(ahead.position, done.play, ahead.budget, REVIEW_SEED, move)
+        jobs.remember(ahead.position, done.play, move.budget, REVIEW_SEED, move)
         ahead.reviews.append({**move.to_json(), "at": _digest(ahead.position, done.play)})
         ahead.unsent += 1
         ahead.reviewer = None
     return True
+
+
+def _least(ahead: _Ahead) -> int:
+    """The fewest iterations a card of this work may have been reviewed at."""
+    return min(ahead.budget, LEAST_REVIEW_ITERATIONS)
+
+
+def _budget_now(ahead: _Ahead) -> int:
+    """The budget of a card begun after the game: the cards waiting done in ``READY_MS`` at
+    the rate measured, between ``_least`` and the work's own budget."""
+    fits = int(ahead.rate * READY_MS / max(1, len(ahead.pending)))
+    return max(_least(ahead), min(ahead.budget, fits))
 
 
 def _rerun_slice(ahead: _Ahead, left: float) -> bool:

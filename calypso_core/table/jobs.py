@@ -66,6 +66,8 @@ class ReviewJob:
     plays: tuple[int, ...]  # the seat's plays in those deals: indices in game.plays
     budget: int
     seed: str
+    # A card reviewed ahead on a smaller search, down to this budget, will do (None: no).
+    least: int | None = None
     moves: list[CardReview] = field(default_factory=list)  # each play reviewed so far
     # The next card's position and its review begun (``work``), until it is done.
     begun: tuple[GameState, CardReviewer] | None = None
@@ -79,7 +81,7 @@ class ReviewJob:
         """Review the next card: its ``CardReview`` and the position it was played in."""
         play = self.plays[len(self.moves)]
         position = self.position(play)
-        move = remembered(self.game, play, self.budget, self.seed)
+        move = remembered(self.game, play, self.budget, self.seed, self.least)
         if move is None:
             move = review_position(
                 position, self.game.plays[play], play, budget=self.budget, seed=self.seed)
@@ -94,7 +96,7 @@ class ReviewJob:
         play = self.plays[len(self.moves)]
         if self.begun is None or self.begun[1].play != play:
             position = self.position(play)
-            move = remembered(self.game, play, self.budget, self.seed)
+            move = remembered(self.game, play, self.budget, self.seed, self.least)
             if move is not None:
                 self.moves.append(move)
                 return move, position
@@ -203,7 +205,7 @@ class _Jobs:
         self.guests: dict[int, ReviewJob] = {}
         self.guest_reruns: dict[int, RerunJob] = {}
         self.started = 0
-        self.reviewed: dict[Hashable, CardReview] = {}
+        self.reviewed: dict[Hashable, dict[int, CardReview]] = {}  # by budget
 
 
 _jobs = _Jobs()
@@ -223,14 +225,15 @@ def reset() -> None:
 
 
 def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int,
-                 seed: str, *, guest: bool = False) -> ReviewJob:
+                 seed: str, *, guest: bool = False, least: int | None = None) -> ReviewJob:
     """Start reviewing ``seat``'s cards of ``deals`` in ``game``, for this device or (``guest``)
-    for the guest at ``seat``, replacing that one's review; refuses when there are none."""
+    for the guest at ``seat``, replacing that one's review; refuses when there are none.
+    With ``least``, a card reviewed ahead on a smaller search down to that budget will do."""
     plays = tuple(p for p in seat_plays(game, seat) if p // PLAYS_PER_DEAL in deals)
     if not plays:
         raise ProtocolError("nothing_to_review", "the seat has played no card to review there")
     _jobs.started += 1
-    job = ReviewJob(_jobs.started, game.clone(), seat, deals, plays, budget, seed)
+    job = ReviewJob(_jobs.started, game.clone(), seat, deals, plays, budget, seed, least)
     if guest:
         _jobs.guests[seat] = job
     else:
@@ -288,20 +291,28 @@ def _rerun_check(words: str, check: Callable[[], _T]) -> _T:
                             message(words)) from None
 
 
-def remembered(game: GameState, play: int, budget: int, seed: str) -> Any:
-    """The review of play ``play`` of a game at this budget and seed, if one was done."""
-    return _jobs.reviewed.get(_review_key(game, play, budget, seed))
+def remembered(game: GameState, play: int, budget: int, seed: str, least: int | None = None
+               ) -> Any:
+    """The review of play ``play`` of a game at this budget and seed, if one was done; with
+    ``least``, one at a smaller budget down to that will do (the largest there is): a review
+    done ahead on a smaller search when the game ended before the full one could be
+    (table.ahead)."""
+    done = _jobs.reviewed.get(_review_key(game, play, seed), {})
+    if budget in done or least is None:
+        return done.get(budget)
+    budgets = [b for b in done if least <= b < budget]
+    return done[max(budgets)] if budgets else None
 
 
 def remember(game: GameState, play: int, budget: int, seed: str, move: Any) -> None:
     """Keep the review of play ``play`` of a game (``CardReview``), for any job to reuse."""
     if len(_jobs.reviewed) >= MAX_REMEMBERED:
         _jobs.reviewed.clear()
-    _jobs.reviewed[_review_key(game, play, budget, seed)] = move
+    _jobs.reviewed.setdefault(_review_key(game, play, seed), {})[budget] = move
 
 
-def _review_key(game: GameState, play: int, budget: int, seed: str) -> Hashable:
-    return (_identity(game), tuple(game.plays[: play + 1]), budget, seed)
+def _review_key(game: GameState, play: int, seed: str) -> Hashable:
+    return (_identity(game), tuple(game.plays[: play + 1]), seed)
 
 
 def review_job(number: Any, guest: int | None = None) -> ReviewJob:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..bots import REVIEW_ITERATIONS, continuation
+from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, continuation
 from ..cards import SEAT_NAMES, Card, brief_repr
 from ..game import GameState
 from ..messages import Message
@@ -28,7 +28,9 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     deals = jobs.check_deal(data.get("deal"), complete)
     budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
-    job = jobs.start_review(state, seat, deals, budget, seed)
+    # At its own budget, a card reviewed ahead on a smaller search when the game ended will do.
+    least = LEAST_REVIEW_ITERATIONS if data.get("budget") is None else None
+    job = jobs.start_review(state, seat, deals, budget, seed, least=least)
     return jobs.review_started(job, labels, sides)
 
 

@@ -120,6 +120,24 @@ def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table
     expect(answer).to_contain_text("is the best card here")
     dialog.get_by_role("button", name="Back to the list").click()
     expect(costly.first).to_be_visible()
+    # Play it out: the master plays on after the card played and after the better one, a
+    # card at a time, each trick drawn as it grows.
+    costly.first.get_by_role("button", name="Play it out").click()
+    lines = dialog.locator("[data-line-card]")
+    expect(lines).to_have_count(2, timeout=SLOW)
+    expect(lines.first).to_have_attribute("data-line-played", "true")
+    step = dialog.locator("[data-line-step]")
+    expect(step).to_have_attribute("data-line-step", "1")
+    previous = dialog.get_by_role("button", name="Previous card")
+    expect(previous).to_be_disabled()
+    shown = lines.first.locator("[data-card]").count()
+    dialog.get_by_role("button", name="Next card").click()
+    expect(step).to_have_attribute("data-line-step", "2")
+    expect(lines.first.locator("[data-card]")).to_have_count(shown + 1)
+    previous.click()
+    expect(step).to_have_attribute("data-line-step", "1")
+    dialog.get_by_role("button", name="Back to the list").click()
+    expect(costly.first).to_be_visible()
     dialog.get_by_role("button", name="Close").click()
     expect(dialog).to_be_hidden()
 
@@ -142,9 +160,13 @@ def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
         [f"{score:,}" for score in state.partnership_scores()]
     master = sheet.locator("[data-sheet-master]")
     expect(master).to_have_attribute("data-master", "done", timeout=SLOW)
-    you = state.partnership_scores()[0]
-    expect(master.locator("[data-master-you]")).to_have_attribute("data-master-you", str(you))
-    expect(master).to_contain_text(f"You: {you:,} — the master in your seat:")
+    # In the partnership's lead, the review's unit: its score less the other side's.
+    ns, ew = state.partnership_scores()
+    lead = ns - ew
+    expect(master.locator("[data-master-you]")).to_have_attribute("data-master-you", str(lead))
+    written = f"+{lead:,}" if lead > 0 else f"\u2212{-lead:,}" if lead < 0 else "0"
+    expect(master).to_contain_text(f"Your side's lead: {written} — with the master in your seat:")
+    expect(master.locator("[data-master-review]")).to_contain_text("The review's points lost")
 
 
 def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_replay(

@@ -1,0 +1,494 @@
+"""Is the review calibrated? Its points lost against what the master actually gains.
+
+    nice -n 19 python3 bench/review_calibration.py games --level club --games 200 --every 4 \\
+        --log bench/results/calib-games-club.log [--first 0] [--budget 8000]
+    nice -n 19 python3 bench/review_calibration.py games --level novice --games 400 \\
+        --no-rerun --log bench/results/calib-games-novice.log
+    nice -n 19 python3 bench/review_calibration.py cards --follow \\
+        --from bench/results/calib-games-*.log --log bench/results/calib-cards.log
+    python3 bench/review_calibration.py summary bench/results/calib-*.log
+
+**Per game** (``games``): game *g* is the match seeded ``calib-g``, club players at North,
+East and West and a computer player of ``--level`` standing in for the person at South (its
+randomness drawn afresh for every move from the game and the cards played, clock off). The
+same deck is played again with the master in South's seat through the page's own rerun
+(``table.rerun``: the same club players with the same seeds, so the master adds no noise
+but its own), and South's cards are reviewed at the review's budget and seed. To save CPU,
+``--every K`` reviews one of South's cards in K (which ones depends on the game) and the
+summary counts each K times: an unbiased estimate of the game's total, its spread still
+well below that of the master's gain. For every card searched the row keeps each legal
+card's value over all the layouts and over each half of them (even and odd) and the standard
+error of its paired gap to the played card: what any rule for turning the search into a
+cost needs, so the summary judges the review's rule and the rules before it from the same
+searches. ``--no-rerun`` plays no master: games only for the cards' measure.
+
+**Per card** (``cards``): each card of those games with a cost by some rule is played on
+from the TRUE position (the hidden cards as they were): the played card and every card a
+rule calls best, then masters in every seat (``--master`` iterations a move, clock off) to
+the end of the deal, ``--reps`` times with the same random numbers after every card (the
+masters' seeds depend on the repetition, the seat and the cards played, never on the card),
+valued at the deal's end as the review's search values it (the partnership's lead, with the
+calypsos in progress counted by their chance of completion). The same is done with the
+search's own playout policy (``--policy-reps`` playouts): what separates the playouts' error
+from what sampling the hidden cards does; and with the table as it was, the master in
+South's seat and the club players in the others: the continuation the master's gain in
+South's seat is made of, card by card.
+
+Every row is one JSON line; the same command skips what its log holds (a line cut short by a
+kill is dropped) and refuses a log of other settings. ``summary`` reports, with 95% intervals:
+per level, the mean of the review's total a game and of the master's gain in South's seat,
+and their paired difference; per card, the slope of the measured loss on the review's cost
+(least squares, its interval by resampling whole games).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.common import append_line, finished_lines, load_average, mean_interval
+from calypso_core.bots import make_bot
+from calypso_core.bots.policy import COMPLETION, make_rollout
+from calypso_core.bots.review import (
+    NOISE_SE,
+    REVIEW_ITERATIONS,
+    CardReviewer,
+    Samples,
+    cost_of,
+    crossed,
+    paired_gap,
+)
+from calypso_core.bots.search import MasterBot
+from calypso_core.cards import Card
+from calypso_core.fastsim import Sim
+from calypso_core.game import GameState, new_game
+from calypso_core.table.match import Match, computer_players
+from calypso_core.table.rerun import lead, master_player, rerun_game
+from calypso_core.table.settings import Settings
+
+SOUTH = 2
+SEARCH_LEVELS = ("expert", "master")
+VALUE = COMPLETION[MasterBot.COMPLETION]
+BOOTSTRAP = 2000  # resamples of whole games for a slope's interval
+
+
+def settings_of(game: int) -> Settings:
+    """Game ``game``'s match: club players, a person (the level under test) at South."""
+    return Settings.from_request({"seed": f"calib-{game}", "level": "club",
+                                  "people": [{"seat": SOUTH, "name": ""}]})
+
+
+def level_player(level: str, game: int) -> Callable[[GameState], Card]:
+    """A computer player of ``level`` in the person's seat, clock off."""
+
+    def play(state: GameState) -> Card:
+        rng = random.Random(f"calib-player:{game}:{len(state.plays)}")
+        options = {"time_limit": None} if level in SEARCH_LEVELS else {}
+        bot = make_bot(level, state.to_move, rng, **options)
+        return bot.choose(state.observation(state.to_move), state.legal_moves())
+
+    return play
+
+
+def card_row(reviewer: CardReviewer, samples: Samples) -> dict[str, Any]:
+    """What the rules need of one card's search: values over all layouts and each half, and
+    every card's paired gap to the played one with its standard error."""
+    review = reviewer.review
+    assert review is not None
+    legal = [str(c) for c in reviewer.legal]
+    mine = legal.index(str(review.card))
+
+    def means(rows: Samples) -> list[float]:
+        total = sum(w for w, _ in rows)
+        return [round(sum(w * r[i] for w, r in rows) / total, 2) for i in range(len(legal))]
+
+    errors = [round(paired_gap(samples, i, mine)[1], 2) for i in range(len(legal))]
+    return {"play": review.play, "trick": review.trick, "deal": review.deal,
+            "card": str(review.card), "best": str(review.best), "cost": review.cost,
+            "legal": legal, "v": means(samples), "a": means(samples[0::2]),
+            "b": means(samples[1::2]), "se": errors, "n": len(samples)}
+
+
+def game_row(level: str, game: int, budget: int, master: int | None, every: int,
+             rerun_it: bool) -> dict[str, Any]:
+    """Play game ``game`` with ``level`` at South, rerun it with the master there, review
+    one of South's cards in ``every``."""
+    settings = settings_of(game)
+    start = Match(settings).state
+    clock = time.process_time()
+    original = rerun_game(settings, start, 0, level_player(level, game))
+    played_s = time.process_time() - clock
+    clock = time.process_time()
+    rerun = rerun_game(settings, start, 0, master_player(settings, 0, master)) if rerun_it else None
+    rerun_s = time.process_time() - clock
+    clock = time.process_time()
+    cards = []
+    forced = 0
+    position = new_game(rules=original.rules, suits=original.suits,
+                        first_dealer=original.first_dealer, deck=original.deck)
+    south = 0  # South's cards so far
+    for play, card in enumerate(original.plays):
+        if position.to_move == SOUTH:
+            south += 1
+            if south % every == game % every:
+                reviewer = CardReviewer(position, card, play, budget=budget, seed="0",
+                                        lines=False)
+                if reviewer.review is not None:
+                    forced += 1
+                else:
+                    while reviewer.step(budget) is None:
+                        pass
+                    assert reviewer.judgement is not None
+                    cards.append(card_row(reviewer, reviewer.judgement.samples))
+        position.play(card)
+    review_s = time.process_time() - clock
+    return {"kind": "game", "level": level, "game": game, "budget": budget,
+            "master": master, "every": every, "you": lead(original, 0),
+            "rerun": None if rerun is None else lead(rerun, 0),
+            "total": sum(c["cost"] for c in cards), "forced": forced, "cards": cards,
+            "plays": [str(c) for c in original.plays],
+            "cpu": {"played": round(played_s, 1), "rerun": round(rerun_s, 1),
+                    "review": round(review_s, 1)}, "load": load_average()}
+
+
+# -- the rules: from a card's search to its cost ---------------------------------------------
+
+
+def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
+    """Each rule for turning a card's search into a cost: (cost, the card it calls best).
+    ``review`` is the review's own (review.judgement), ``before`` the one before issue 45:
+    the gap to the best card of all the layouts, counted beyond two standard errors."""
+    legal, v, a, b, se = card["legal"], card["v"], card["a"], card["b"], card["se"]
+    codes = [int(Card.parse(c)) for c in legal]
+    mine = legal.index(card["card"])
+    best = min(range(len(legal)), key=lambda i: (-v[i], codes[i]))
+    gap = v[best] - v[mine]
+    gaps = crossed(a, b, codes)
+    review = 0.0 if best == mine else float(cost_of(gaps[mine], se[best]))
+    plain = gaps[mine] if best != mine else 0.0
+    return {
+        "review": (review, legal[best]),
+        "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
+        "gap": (gap, legal[best]),
+        "crossed": (plain, legal[best]),
+    }
+
+
+RULES = ("review", "before", "gap", "crossed")
+
+
+# -- playing on from a card ------------------------------------------------------------------
+
+
+def play_on_master(position: GameState, card: Card, reps: int, iterations: int,
+                   salt: str) -> list[float]:
+    """The lead at the end of the deal (valued as the search values it) after ``card``, the
+    deal played on by masters in every seat, once per repetition."""
+    side = position.to_move & 1
+    deal = position.deal
+    values = []
+    for rep in range(reps):
+        state = position.clone()
+        state.play(card)
+        while not state.is_over and state.deal == deal:
+            seat = state.to_move
+            legal = state.legal_moves()
+            if len(legal) == 1:
+                state.play(legal[0])
+                continue
+            rng = random.Random(f"{salt}:{rep}:{seat}:{len(state.plays)}")
+            bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
+            state.play(bot.choose(state.observation(seat), legal))
+        values.append(VALUE(Sim.from_state(state), side))
+    return values
+
+
+def play_on_table(position: GameState, card: Card, reps: int, iterations: int, salt: str,
+                  game: int) -> list[float]:
+    """The same with the table as it was: the master in South's seat and the match's club
+    players in the others (the seats the master in your seat meets: what its gain is made
+    of)."""
+    side = position.to_move & 1
+    deal = position.deal
+    players = computer_players(settings_of(game), 0)
+    values = []
+    for rep in range(reps):
+        state = position.clone()
+        state.play(card)
+        while not state.is_over and state.deal == deal:
+            seat = state.to_move
+            legal = state.legal_moves()
+            if seat != SOUTH:
+                state.play(players[seat](state)[0])
+            elif len(legal) == 1:
+                state.play(legal[0])
+            else:
+                rng = random.Random(f"{salt}:{rep}:{seat}:{len(state.plays)}")
+                bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
+                state.play(bot.choose(state.observation(seat), legal))
+        values.append(VALUE(Sim.from_state(state), side))
+    return values
+
+
+def play_on_policy(position: GameState, card: Card, reps: int, salt: str) -> list[float]:
+    """The same with the search's playout policy in every seat (its rate of random cards)."""
+    side = position.to_move & 1
+    rollout = make_rollout(MasterBot.EPSILON)
+    start = Sim.from_state(position)
+    values = []
+    for rep in range(reps):
+        sim = start.clone()
+        sim.play_unchecked(int(card))
+        rollout(sim, random.Random(f"{salt}:{rep}"), position.deal)
+        values.append(VALUE(sim, side))
+    return values
+
+
+def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
+              ) -> dict[str, Any]:
+    """For every card of ``game`` searched by the review: the true-position playout values
+    of the played card and of every card a rule calls best; for those with a cost by some
+    rule, their values played on by masters too."""
+    position = Match(settings_of(game["game"])).state.clone()
+    by_play = {c["play"]: c for c in game["cards"]}
+    found = []
+    clock = time.process_time()
+    for play, text in enumerate(game["plays"]):
+        card = by_play.get(play)
+        if card is not None:
+            costs = rules(card)
+            wanted = [card["card"], *sorted({b for _, b in costs.values()} - {card["card"]})]
+            salt = f"calib-on:{game['game']}:{play}"
+            row: dict[str, Any] = {"play": play, "policy": {
+                c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
+                                                         salt)), 2) for c in wanted}}
+            if any(cost > 0 for cost, _ in costs.values()):
+                row["master"] = {c: [round(x, 1) for x in play_on_master(
+                    position, Card.parse(c), reps, iterations, salt)] for c in wanted}
+                row["table"] = {c: [round(x, 1) for x in play_on_table(
+                    position, Card.parse(c), reps, iterations, salt, game["game"])]
+                    for c in wanted}
+            found.append(row)
+        position.play(Card.parse(text))
+    return {"kind": "cards", "level": game["level"], "game": game["game"], "reps": reps,
+            "iterations": iterations, "policy_reps": policy_reps, "cards": found,
+            "cpu": round(time.process_time() - clock, 1), "load": load_average()}
+
+
+# -- logs and the summary --------------------------------------------------------------------
+
+
+def read_rows(log: Path, mend: bool) -> list[dict[str, Any]]:
+    """The rows a run finished writing to ``log`` (with ``mend``, a cut last line dropped)."""
+    lines, cut = finished_lines(log, mend)
+    if cut and mend:
+        print(f"{log}: dropped an unfinished last line", file=sys.stderr, flush=True)
+    rows = []
+    for number, line in enumerate(lines, 1):
+        try:
+            rows.append(json.loads(line))
+        except ValueError as error:
+            raise SystemExit(f"{log}, line {number}: {error}") from None
+    return rows
+
+
+def slope_of(points: list[tuple[int, float, float]], seed: str = "slope"
+             ) -> tuple[float, float, float, float]:
+    """Least squares of y on x over ``points`` (game, x, y): the slope, the bounds of its 95%
+    interval from resampling whole games (cards of one game are not independent), and the
+    intercept."""
+
+    def fit(rows: list[tuple[int, float, float]]) -> tuple[float, float]:
+        mx = statistics.fmean(x for _, x, _ in rows)
+        my = statistics.fmean(y for _, _, y in rows)
+        sxx = sum((x - mx) ** 2 for _, x, _ in rows)
+        b = sum((x - mx) * (y - my) for _, x, y in rows) / sxx if sxx else 0.0
+        return b, my - b * mx
+
+    slope, intercept = fit(points)
+    games: dict[int, list[tuple[int, float, float]]] = {}
+    for point in points:
+        games.setdefault(point[0], []).append(point)
+    keys = sorted(games)
+    rng = random.Random(seed)
+    slopes = sorted(fit([p for _ in keys for p in games[rng.choice(keys)]])[0]
+                    for _ in range(BOOTSTRAP))
+    return slope, slopes[int(0.025 * BOOTSTRAP)], slopes[int(0.975 * BOOTSTRAP) - 1], intercept
+
+
+def summary(logs: list[Path]) -> str:
+    """The report of every game and card in ``logs``."""
+    games: dict[tuple[str, int], dict[str, Any]] = {}
+    played_on: dict[tuple[str, int, int], dict[str, Any]] = {}
+    loads: list[float] = []
+    for log in logs:
+        for row in read_rows(log, mend=False):
+            loads.append(row["load"][0])
+            if row["kind"] == "game":
+                games[(row["level"], row["game"])] = row
+            else:
+                for card in row["cards"]:
+                    played_on[(row["level"], row["game"], card["play"])] = {
+                        **card, "iterations": row["iterations"], "reps": row["reps"]}
+    out = []
+    for level in sorted({level for level, _ in games}):
+        rows = [g for (lv, _), g in sorted(games.items()) if lv == level and g["rerun"] is not None]
+        if not rows:
+            continue
+        gains = [g["rerun"] - g["you"] for g in rows]
+        gain, gain_half = mean_interval(gains)
+        lines = [f"{level}: {len(rows)} games, the master's gain in South's seat "
+                 f"{gain:+.0f} (±{gain_half:.0f}) a game in North-South's lead"]
+        for name in RULES:
+            totals = [g.get("every", 1) * sum(rules(c)[name][0] for c in g["cards"])
+                      for g in rows]
+            total, half = mean_interval(totals)
+            less, less_half = mean_interval([t - d for t, d in zip(totals, gains, strict=True)])
+            ratio = f", {total / gain:.2f}x the gain" if gain > 0 else ""
+            lines.append(f"  rule {name:8}: review's total {total:.0f} (±{half:.0f}) a game"
+                         f"{ratio}; less the gain {less:+.0f} (±{less_half:.0f})")
+        cpu = {k: statistics.fmean(g["cpu"][k] for g in rows) for k in rows[0]["cpu"]}
+        lines.append("  CPU s a game: " + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
+                     + f" (one card in {rows[0].get('every', 1)} reviewed)")
+        out.append("\n".join(lines))
+    if played_on:
+        out.append(cards_summary(games, played_on))
+    if loads:
+        out.append(f"load average (1 min) over the rows: {min(loads):.1f} to {max(loads):.1f}")
+    return "\n".join(out)
+
+
+def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
+                  played_on: dict[tuple[str, int, int], dict[str, Any]]) -> str:
+    """Per rule: the slope of the masters' loss on the rule's cost over the cards it charges;
+    and where a gap goes wrong: the playouts on the true cards against the masters there,
+    and the search's gap against the playouts on the true cards."""
+    searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
+    budgets = sorted({(c["iterations"], c["reps"]) for c in played_on.values()})
+    lines = [f"cards: {len(played_on)} searched cards played on from the true position "
+             f"(masters at {', '.join(f'{i} iterations x{r}' for i, r in budgets)})"]
+    for name in RULES:
+        masters, policy, gap_points, tables = [], [], [], []
+        for key, row in played_on.items():
+            card = searched.get(key)
+            if card is None or "master" not in row:
+                continue
+            cost, best = rules(card)[name]
+            if cost <= 0 or best == card["card"]:
+                continue
+            master = statistics.fmean(row["master"][best]) - statistics.fmean(
+                row["master"][card["card"]])
+            playout = row["policy"][best] - row["policy"][card["card"]]
+            masters.append((key[1], cost, master))
+            if "table" in row:
+                tables.append((key[1], cost, statistics.fmean(row["table"][best])
+                               - statistics.fmean(row["table"][card["card"]])))
+            policy.append((key[1], playout, master))
+            gap_points.append((key[1], cost, playout))
+        if len(masters) < 3:
+            continue
+        b, low, high, a = slope_of(masters)
+        pb, plow, phigh, _ = slope_of(policy)
+        gb, glow, ghigh, _ = slope_of(gap_points)
+        table = "no table continuations"
+        if len(tables) > 2:
+            tb, tlow, thigh, ta = slope_of(tables)
+            table = (f"at the table as it was (the master at South, club players): loss "
+                     f"{statistics.fmean(y for _, _, y in tables):.1f}, slope {tb:.2f} "
+                     f"({tlow:.2f} to {thigh:.2f}), intercept {ta:+.1f}")
+        lines.append(
+            f"  rule {name:8}: {len(masters)} cards with a cost, mean cost "
+            f"{statistics.fmean(x for _, x, _ in masters):.1f}, the masters' loss "
+            f"{statistics.fmean(y for _, _, y in masters):.1f}; slope {b:.2f} ({low:.2f} to "
+            f"{high:.2f}), intercept {a:+.1f}. Masters' loss on the playouts' on the true "
+            f"cards: slope {pb:.2f} ({plow:.2f} to {phigh:.2f}); playouts' on the true cards "
+            f"on the cost: slope {gb:.2f} ({glow:.2f} to {ghigh:.2f}); {table}")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    g = sub.add_parser("games", help="play, rerun and review games")
+    g.add_argument("--level", required=True, choices=("random", "novice", "club", "expert",
+                                                      "master"))
+    g.add_argument("--games", type=int, default=200)
+    g.add_argument("--first", type=int, default=0)
+    g.add_argument("--budget", type=int, default=REVIEW_ITERATIONS)
+    g.add_argument("--master", type=int, default=None, help="the rerun master's iterations")
+    g.add_argument("--no-rerun", action="store_true",
+                   help="no master in South's seat: games only for the cards' measure")
+    g.add_argument("--every", type=int, default=1,
+                   help="review one of South's cards in EVERY (the total counts each EVERY "
+                        "times)")
+    g.add_argument("--log", type=Path, required=True)
+    c = sub.add_parser("cards", help="play the games' costly cards on from the true position")
+    c.add_argument("--from", dest="source", type=Path, nargs="+", required=True)
+    c.add_argument("--log", type=Path, required=True)
+    c.add_argument("--reps", type=int, default=2)
+    c.add_argument("--policy-reps", type=int, default=200)
+    c.add_argument("--master", type=int, default=300, help="the masters' iterations a move")
+    c.add_argument("--games", type=int, default=10_000, help="only games numbered below this")
+    c.add_argument("--follow", action="store_true",
+                   help="wait for more games in the --from logs (a run still playing them)")
+    s = sub.add_parser("summary", help="report what the logs hold")
+    s.add_argument("logs", type=Path, nargs="+")
+    args = parser.parse_args()
+    if args.mode == "summary":
+        print(summary(args.logs))
+        return 0
+    args.log.parent.mkdir(parents=True, exist_ok=True)
+    rows = read_rows(args.log, mend=True)
+    if args.mode == "games":
+        return play_games(args, rows)
+    return play_cards(args, rows)
+
+
+def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
+    mine = [r for r in rows if r["level"] == args.level]
+    if any(r["budget"] != args.budget or r["master"] != args.master for r in mine):
+        raise SystemExit(f"{args.log} holds games of other budgets: use another log")
+    done = {r["game"] for r in mine}
+    for game in range(args.first, args.first + args.games):
+        if game in done:
+            continue
+        row = game_row(args.level, game, args.budget, args.master, args.every,
+                       not args.no_rerun)
+        append_line(args.log, row)
+        print(f"{args.level} game {game}: you {row['you']:+}, master {row['rerun']}, "
+              f"review {row['total']}; CPU {row['cpu']}; load {row['load']}",
+              file=sys.stderr, flush=True)
+    return 0
+
+
+def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
+    if any(r["iterations"] != args.master or r["reps"] != args.reps for r in rows):
+        raise SystemExit(f"{args.log} holds cards of other budgets: use another log")
+    done = {(r["level"], r["game"]) for r in rows}
+    while True:
+        todo = [g for source in args.source for g in read_rows(source, mend=False)
+                if (g["level"], g["game"]) not in done and g["game"] < args.games]
+        for game in todo:
+            row = cards_row(game, args.reps, args.policy_reps, args.master)
+            append_line(args.log, row)
+            done.add((game["level"], game["game"]))
+            print(f"cards of {game['level']} game {game['game']}: "
+                  f"{sum('master' in c for c in row['cards'])} played on, CPU {row['cpu']} s, "
+                  f"load {row['load']}", file=sys.stderr, flush=True)
+        if not args.follow:
+            return 0
+        if not todo:
+            time.sleep(60)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
