@@ -3,7 +3,7 @@ person clicking the first playable card as soon as there is one, the engine work
 the idle time (web/ahead.js, calypso_core/table/ahead.py).
 
     .venv/bin/python bench/review_ahead.py [--levels random,master] [--speed normal] [--seed S]
-                                           [--cpu-levels random]
+                                           [--cpu-levels random] [--hog N]
 
 Measured in the page (headless Chromium, dist/ or CALYPSO_DIST): the time the result shows
 (the table's data-state=over), how long after it the review of all the person's cards is done
@@ -15,6 +15,13 @@ round trip of each ``play`` (the engine answers it at once: its time is the wait
 CPython (bench/ahead_schedule.py), figures that do not depend on the machine's load: the CPU
 time work ahead took and what for, and the same times after the result and waits. Results
 also go to bench/results/review-ahead-*.json.
+
+``--hog N`` runs N processes that keep a core busy (a plain Python loop each) beside the
+page for the whole run: a busy device, as on a machine at load 4-5 with ``--hog 3`` on two
+otherwise idle cores. The report gives the load average before and after, and how many of
+the person's cards were reviewed ahead on a smaller search to be ready in time
+(calypso_core/table/ahead.py: once the game is over, never below LEAST_REVIEW_ITERATIONS a
+card, where bench/review_calibration.py checks the review is still calibrated).
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -52,6 +60,7 @@ const Native = window.Worker;
 window.Worker = class extends Native {
   constructor(...args) {
     super(...args);
+    window.__worker = this;
     this.addEventListener("message", (event) => {
       if (typeof event.data !== "string") return;
       const id = JSON.parse(event.data).id;
@@ -109,12 +118,41 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
             "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
             "document.documentElement.dataset.rerunAhead, "
             "document.querySelector('[data-master]')?.dataset.master])"))
+    budgets = reviewed_budgets(page)
     marks = page.evaluate("window.__marks")
     requests = page.evaluate("window.__requests")
     replies = page.evaluate("window.__replies")
     context.close()
-    return {"level": level, "cards": cards, "problems": problems,
+    return {"level": level, "cards": cards, "problems": problems, "budgets": budgets,
             **timings(marks, requests, replies)}
+
+
+def reviewed_budgets(page: Any) -> dict[str, int]:
+    """How many of the person's searched cards the review done ahead did at each budget
+    (the review asked for through the page's worker, as "Review this game" asks)."""
+    return dict(page.evaluate("""async () => {
+        const ask = (type, data = {}) => new Promise((resolve) => {
+            const id = `bench-${type}-${Math.random()}`;
+            const worker = window.__worker;
+            const listen = (event) => {
+                const reply = JSON.parse(event.data);
+                if (reply.id !== id) return;
+                worker.removeEventListener("message", listen);
+                resolve(reply.result);
+            };
+            worker.addEventListener("message", listen);
+            worker.postMessage(JSON.stringify({ id, type, ...data }));
+        });
+        // At the page's test budget, if one is set (web/dev.js), as the page asks.
+        const budget = JSON.parse(localStorage.getItem("calypso.dev.v1") ?? "{}").review_budget;
+        const started = await ask("review", budget ? { budget } : {});
+        const counts = {};
+        for (let i = 0; i < started.total; i += 1) {
+            const { move } = await ask("review_next", { job: started.job });
+            if (!move.forced) counts[move.budget] = (counts[move.budget] ?? 0) + 1;
+        }
+        return counts;
+    }"""))
 
 
 def timings(marks: dict[str, Any], requests: dict[str, Any], replies: dict[str, float]
@@ -162,6 +200,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--levels", default="random,master")
     parser.add_argument("--speed", default="normal")
     parser.add_argument("--seed", default="ahead")
+    parser.add_argument("--hog", type=int, default=0,
+                        help="processes keeping a core busy beside the page (a busy device)")
     parser.add_argument("--cpu-levels", default="random",
                         help="levels of the game played on a clock of CPU time (bench/"
                         "ahead_schedule.py: figures that do not depend on the load); '' for none")
@@ -171,6 +211,9 @@ def main(argv: list[str]) -> int:
     report: dict[str, Any] = {"when": time.strftime("%Y-%m-%dT%H:%M:%S"), "speed": args.speed,
                               "build": common.build_id(build, dist),
                               "load_before": common.load_average(), "games": []}
+    hogs = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(args.hog)]
+    report["hogs"] = args.hog
     url, stop = build.start_server(dist)
     try:
         with sync_playwright() as playwright:
@@ -182,11 +225,15 @@ def main(argv: list[str]) -> int:
             browser.close()
     finally:
         stop()
-    report["load_after"] = common.load_average()
+        report["load_after"] = common.load_average()
+        for hog in hogs:
+            hog.kill()
+            hog.wait()
     report["cpu"] = [schedule.simulate(level, args.seed, args.speed)
                      for level in filter(None, args.cpu_levels.split(","))]
     common.save_results("review-ahead", json.dumps(report) + "\n")
-    print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} after")
+    print(f"speed {args.speed}; load {report['load_before']} before, {report['load_after']} "
+          f"after; {args.hog} CPU hogs beside the page")
     for game in report["games"]:
         # A time after the result that never came (None) misses; no play behind work meets.
         met = (all(game[key] is not None and game[key] <= TARGETS[key]
@@ -198,8 +245,8 @@ def main(argv: list[str]) -> int:
               f"max {game['play_ms_max']} ms; {game['step_behind_work']} steps: p50 "
               f"{game['step_ms_p50']} ms, p95 {game['step_ms_p95']} ms, max "
               f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms; at the "
-              f"result review {game['at_result'][0]}, rerun {game['at_result'][1]} "
-              f"({'met' if met else 'MISSED'})")
+              f"result review {game['at_result'][0]}, rerun {game['at_result'][1]}; cards "
+              f"reviewed by budget {game['budgets']} ({'met' if met else 'MISSED'})")
         for problem in game["problems"]:
             print(f"  browser problem: {problem}")
     for result in report["cpu"]:

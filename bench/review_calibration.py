@@ -118,17 +118,42 @@ def card_row(reviewer: CardReviewer, samples: Samples) -> dict[str, Any]:
             "b": means(samples[1::2]), "se": errors, "n": len(samples)}
 
 
+def master_table_game(start: GameState, game: int, south: Callable[[GameState], Card],
+                      iterations: int) -> GameState:
+    """A game at a table of masters (``iterations`` a move, clock off, their randomness from
+    the game, the seat and the cards played: the same in a rerun) with ``south`` at South."""
+    state = start.clone()
+    while not state.is_over:
+        seat = state.to_move
+        if seat == SOUTH:
+            state.play(south(state))
+            continue
+        rng = random.Random(f"calib-table:{game}:{seat}:{len(state.plays)}")
+        bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
+        state.play(bot.choose(state.observation(seat), state.legal_moves()))
+    return state
+
+
 def game_row(level: str, game: int, budget: int, master: int | None, every: int,
-             rerun_it: bool) -> dict[str, Any]:
+             rerun_it: bool, table: str = "club", table_iterations: int = 0) -> dict[str, Any]:
     """Play game ``game`` with ``level`` at South, rerun it with the master there, review
-    one of South's cards in ``every``."""
+    one of South's cards in ``every``: at the match's table of club players, or (``table``
+    "master") among masters of ``table_iterations``."""
     settings = settings_of(game)
     start = Match(settings).state
     clock = time.process_time()
-    original = rerun_game(settings, start, 0, level_player(level, game))
+    if table == "master":
+        original = master_table_game(start, game, level_player(level, game), table_iterations)
+    else:
+        original = rerun_game(settings, start, 0, level_player(level, game))
     played_s = time.process_time() - clock
     clock = time.process_time()
-    rerun = rerun_game(settings, start, 0, master_player(settings, 0, master)) if rerun_it else None
+    rerun = None
+    if rerun_it and table == "master":
+        rerun = master_table_game(start, game, master_player(settings, 0, master),
+                                  table_iterations)
+    elif rerun_it:
+        rerun = rerun_game(settings, start, 0, master_player(settings, 0, master))
     rerun_s = time.process_time() - clock
     clock = time.process_time()
     cards = []
@@ -152,7 +177,8 @@ def game_row(level: str, game: int, budget: int, master: int | None, every: int,
         position.play(card)
     review_s = time.process_time() - clock
     return {"kind": "game", "level": level, "game": game, "budget": budget,
-            "master": master, "every": every, "you": lead(original, 0),
+            "master": master, "every": every, "table": table,
+            "table_iterations": table_iterations, "you": lead(original, 0),
             "rerun": None if rerun is None else lead(rerun, 0),
             "total": sum(c["cost"] for c in cards), "forced": forced, "cards": cards,
             "plays": [str(c) for c in original.plays],
@@ -213,13 +239,22 @@ def play_on_master(position: GameState, card: Card, reps: int, iterations: int,
 
 
 def play_on_table(position: GameState, card: Card, reps: int, iterations: int, salt: str,
-                  game: int) -> list[float]:
-    """The same with the table as it was: the master in South's seat and the match's club
-    players in the others (the seats the master in your seat meets: what its gain is made
-    of)."""
+                  game: dict[str, Any]) -> list[float]:
+    """The same with the table as it was: the master in South's seat and the game's other
+    players in the others, the match's club players or the masters of a table of masters
+    (the seats the master in your seat meets: what its gain is made of)."""
     side = position.to_move & 1
     deal = position.deal
-    players = computer_players(settings_of(game), 0)
+    players: dict[int, Any] = computer_players(settings_of(game["game"]), 0)
+    if game.get("table") == "master":
+        def at_table(seat: int) -> Callable[[GameState], tuple[Card, None]]:
+            def play(state: GameState) -> tuple[Card, None]:
+                rng = random.Random(f"calib-table:{game['game']}:{seat}:{len(state.plays)}")
+                bot = make_bot("master", seat, rng, iterations=game["table_iterations"],
+                               time_limit=None)
+                return bot.choose(state.observation(seat), state.legal_moves()), None
+            return play
+        players = {seat: at_table(seat) for seat in range(4) if seat != SOUTH}
     values = []
     for rep in range(reps):
         state = position.clone()
@@ -253,11 +288,21 @@ def play_on_policy(position: GameState, card: Card, reps: int, salt: str) -> lis
     return values
 
 
+def master_pick(position: GameState, salt: str) -> Card:
+    """The card the master (its own budget, clock off) plays for the seat to move."""
+    seat = position.to_move
+    bot = make_bot("master", seat, random.Random(salt), time_limit=None)
+    return bot.choose(position.observation(seat), position.legal_moves())
+
+
 def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
               ) -> dict[str, Any]:
-    """For every card of ``game`` searched by the review: the true-position playout values
-    of the played card and of every card a rule calls best; for those with a cost by some
-    rule, their values played on by masters too."""
+    """For every card of ``game`` searched by the review: the card the master would have
+    played there (``pick``), and the true-position playout values of the played card, of
+    every card a rule calls best and of the master's; where one of those differs from the
+    played card, their values played on by masters in every seat and at the table as it was
+    (the master's gain in South's seat is, card by card, its pick's value less the played
+    card's: the sum over a game estimates it without the chance of the later deals)."""
     position = Match(settings_of(game["game"])).state.clone()
     by_play = {c["play"]: c for c in game["cards"]}
     found = []
@@ -266,20 +311,23 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
         card = by_play.get(play)
         if card is not None:
             costs = rules(card)
-            wanted = [card["card"], *sorted({b for _, b in costs.values()} - {card["card"]})]
             salt = f"calib-on:{game['game']}:{play}"
-            row: dict[str, Any] = {"play": play, "policy": {
+            pick = str(master_pick(position, f"calib-pick:{game['game']}:{play}"))
+            others = {b for _, b in costs.values()} | {pick}
+            wanted = [card["card"], *sorted(others - {card["card"]})]
+            row: dict[str, Any] = {"play": play, "pick": pick, "policy": {
                 c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
                                                          salt)), 2) for c in wanted}}
-            if any(cost > 0 for cost, _ in costs.values()):
+            if len(wanted) > 1:
                 row["master"] = {c: [round(x, 1) for x in play_on_master(
                     position, Card.parse(c), reps, iterations, salt)] for c in wanted}
                 row["table"] = {c: [round(x, 1) for x in play_on_table(
-                    position, Card.parse(c), reps, iterations, salt, game["game"])]
+                    position, Card.parse(c), reps, iterations, salt, game)]
                     for c in wanted}
             found.append(row)
         position.play(Card.parse(text))
-    return {"kind": "cards", "level": game["level"], "game": game["game"], "reps": reps,
+    return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),
+            "game": game["game"], "reps": reps,
             "iterations": iterations, "policy_reps": policy_reps, "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
@@ -299,6 +347,12 @@ def read_rows(log: Path, mend: bool) -> list[dict[str, Any]]:
         except ValueError as error:
             raise SystemExit(f"{log}, line {number}: {error}") from None
     return rows
+
+
+def _level_of(row: dict[str, Any]) -> str:
+    """A row's level, with its table when that is not the club players' ("club at masters")."""
+    table = row.get("table", "club")
+    return row["level"] if table == "club" else f"{row['level']} at {table}s"
 
 
 def slope_of(points: list[tuple[int, float, float]], seed: str = "slope"
@@ -334,10 +388,10 @@ def summary(logs: list[Path]) -> str:
         for row in read_rows(log, mend=False):
             loads.append(row["load"][0])
             if row["kind"] == "game":
-                games[(row["level"], row["game"])] = row
+                games[(_level_of(row), row["game"])] = row
             else:
                 for card in row["cards"]:
-                    played_on[(row["level"], row["game"], card["play"])] = {
+                    played_on[(_level_of(row), row["game"], card["play"])] = {
                         **card, "iterations": row["iterations"], "reps": row["reps"]}
     out = []
     for level in sorted({level for level, _ in games}):
@@ -361,10 +415,57 @@ def summary(logs: list[Path]) -> str:
                      + f" (one card in {rows[0].get('every', 1)} reviewed)")
         out.append("\n".join(lines))
     if played_on:
+        out.append(picks_summary(games, played_on))
         out.append(cards_summary(games, played_on))
     if loads:
         out.append(f"load average (1 min) over the rows: {min(loads):.1f} to {max(loads):.1f}")
     return "\n".join(out)
+
+
+def picks_summary(games: dict[tuple[str, int], dict[str, Any]],
+                  played_on: dict[tuple[str, int, int], dict[str, Any]]) -> str:
+    """Per level, over the games whose every reviewed card was played on with the master's
+    pick: the review's total a game against the master's gain in South's seat summed card
+    by card (its pick's value less the played card's, played on by masters in every seat,
+    or at the table as it was), the same identity the gain of a rerun rests on, without the
+    chance of the cards of later deals; and how far the master's picks fall short of the
+    review's best cards."""
+    lines = ["card by card (each reviewed card's value played on from the true position):"]
+    for level in sorted({level for level, _ in games}):
+        rows = []
+        for (lv, number), game in sorted(games.items()):
+            keys = [(lv, number, c["play"]) for c in game["cards"]]
+            if lv != level or not keys or not all(
+                    k in played_on and "pick" in played_on[k] for k in keys):
+                continue
+            every = game.get("every", 1)
+            sums = {"master": 0.0, "table": 0.0, "short": 0.0}
+            for key, card in zip(keys, game["cards"], strict=True):
+                row = played_on[key]
+                mine, pick, best = card["card"], row["pick"], rules(card)["review"][1]
+                for way in ("master", "table"):
+                    if pick != mine:
+                        sums[way] += statistics.fmean(row[way][pick]) - statistics.fmean(
+                            row[way][mine])
+                if best != pick:
+                    sums["short"] += statistics.fmean(row["master"][best]) - statistics.fmean(
+                        row["master"][pick])
+            total = sum(rules(c)["review"][0] for c in game["cards"])
+            rows.append({k: every * v for k, v in sums.items()} | {"total": every * total})
+        if len(rows) < 2:
+            continue
+        parts = [f"  {level}: {len(rows)} games; the review's total "
+                 f"{mean_interval([r['total'] for r in rows])[0]:.0f}"]
+        for way, words in (("master", "masters in every seat"),
+                           ("table", "the master among the table's players")):
+            gain, half = mean_interval([r[way] for r in rows])
+            less, less_half = mean_interval([r["total"] - r[way] for r in rows])
+            parts.append(f"the master's gain, {words}, {gain:+.0f} (±{half:.0f}): the review "
+                         f"less it {less:+.0f} (±{less_half:.0f})")
+        short, half = mean_interval([r["short"] for r in rows])
+        parts.append(f"the master's picks short of the best cards by {short:.0f} (±{half:.0f})")
+        lines.append("; ".join(parts))
+    return "\n".join(lines)
 
 
 def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
@@ -427,6 +528,10 @@ def main() -> int:
     g.add_argument("--master", type=int, default=None, help="the rerun master's iterations")
     g.add_argument("--no-rerun", action="store_true",
                    help="no master in South's seat: games only for the cards' measure")
+    g.add_argument("--table", choices=("club", "master"), default="club",
+                   help="the other seats: the match's club players, or masters")
+    g.add_argument("--table-iterations", type=int, default=300,
+                   help="the masters' iterations a move at a table of masters")
     g.add_argument("--every", type=int, default=1,
                    help="review one of South's cards in EVERY (the total counts each EVERY "
                         "times)")
@@ -455,14 +560,15 @@ def main() -> int:
 
 def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
     mine = [r for r in rows if r["level"] == args.level]
-    if any(r["budget"] != args.budget or r["master"] != args.master for r in mine):
+    if any(r["budget"] != args.budget or r["master"] != args.master
+           or r.get("table", "club") != args.table for r in mine):
         raise SystemExit(f"{args.log} holds games of other budgets: use another log")
     done = {r["game"] for r in mine}
     for game in range(args.first, args.first + args.games):
         if game in done:
             continue
         row = game_row(args.level, game, args.budget, args.master, args.every,
-                       not args.no_rerun)
+                       not args.no_rerun, args.table, args.table_iterations)
         append_line(args.log, row)
         print(f"{args.level} game {game}: you {row['you']:+}, master {row['rerun']}, "
               f"review {row['total']}; CPU {row['cpu']}; load {row['load']}",
@@ -473,14 +579,14 @@ def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
     if any(r["iterations"] != args.master or r["reps"] != args.reps for r in rows):
         raise SystemExit(f"{args.log} holds cards of other budgets: use another log")
-    done = {(r["level"], r["game"]) for r in rows}
+    done = {(_level_of(r), r["game"]) for r in rows}
     while True:
         todo = [g for source in args.source for g in read_rows(source, mend=False)
-                if (g["level"], g["game"]) not in done and g["game"] < args.games]
+                if (_level_of(g), g["game"]) not in done and g["game"] < args.games]
         for game in todo:
             row = cards_row(game, args.reps, args.policy_reps, args.master)
             append_line(args.log, row)
-            done.add((game["level"], game["game"]))
+            done.add((_level_of(game), game["game"]))
             print(f"cards of {game['level']} game {game['game']}: "
                   f"{sum('master' in c for c in row['cards'])} played on, CPU {row['cpu']} s, "
                   f"load {row['load']}", file=sys.stderr, flush=True)

@@ -306,7 +306,9 @@ def test_review_command_prints_a_table_without_json(
     assert lines[0].startswith("South's cards, reviewed at 2000 iterations a card (seed 0)")
     row = lines[2].split()
     assert row[:5] == ["3", "1", "1", "5H", "AH"] and row[6] == "blunder"
-    assert lines[3] == f"deal 1: 1 card, {row[5]} points lost (1 {row[6]})"
+    # The costly card's line on the row below: what the better card does in the layouts.
+    assert lines[3].strip().startswith("In 20 of 20 layouts the A♥ takes this trick")
+    assert lines[4] == f"deal 1: 1 card, {row[5]} points lost (1 {row[6]})"
     assert lines[-1] == f"total: 1 card, {row[5]} points lost"
 
 

@@ -34,6 +34,7 @@ export const reviewFailed = (problem) => t("review.failed", { reason: reasonOf(p
 export const resume = () => t("review.resume");
 export const pointsLost = (cost) => t("review.points_lost", { count: cost });
 export const overCards = (cards) => t("review.over_cards", { count: cards });
+export const smallerSearch = (cards) => t("review.smaller_search", { count: cards });
 export const gradeCount = (count, label) => t("review.grade_count", { count, grade: lower(label) });
 export const lostPerDealTitle = () => t("review.lost_per_deal");
 export const costlyTitle = () => t("review.costly_title");

@@ -378,11 +378,14 @@ function drawSummary(el, r, { view, hello }) {
   redraw(el, key, () => {
     if (!summary) return [];
     const rows = summary.per_deal;
+    const smaller = r.moves.filter((m) => !m.move.forced && m.move.budget < r.started.budget).length;
     const counts = grades(hello).map((g) => ({ ...g, count: rows.reduce((sum, r) => sum + r[g.key], 0) }));
     const parts = [
       h("p", { class: "review-total", "data-review-total-cost": summary.total_cost },
         h("b", { text: W.pointsLost(summary.total_cost) }), " ", W.overCards(r.moves.length),
         counts.some((g) => g.count) ? ` — ${counts.filter((g) => g.count).map((g) => W.gradeCount(g.count, g.label)).join(", ")}` : ""),
+      // Cards reviewed ahead on a smaller search when the game ended (table.ahead) say so.
+      smaller ? h("p", { class: "detail", "data-review-smaller": smaller, text: W.smallerSearch(smaller) }) : null,
       barChart({
         id: "review-deals",
         title: W.lostPerDealTitle(),

@@ -39,7 +39,8 @@ def _seed(text: str) -> str:
 
 def describe(review: GameReview, budget: int, seed: str, lang: str = "en") -> str:
     """The review as a readable table, with the points lost per deal and overall (the
-    better card's reason in ``lang``; the table itself is for developers, in English)."""
+    better card's reason and line in ``lang``, the line on the row below; the table itself
+    is for developers, in English)."""
     lines = [
         f"{SEAT_NAMES[review.seat]}'s cards, reviewed at {budget} iterations a card "
         f"(seed {seed}); deals and tricks count from 1",
@@ -54,6 +55,8 @@ def describe(review: GameReview, budget: int, seed: str, lang: str = "en") -> st
             f"{move.grade or ('forced' if move.forced else ''):<10}  "
             f"{render(move.reason, lang) if costly and move.reason else ''}".rstrip()
         )
+        if costly and move.line:
+            lines.append(f"{'':>36}{render(move.line, lang)}")
     for row in review.per_deal():
         lines.append(f"deal {row['deal'] + 1}: {_cards(row['cards'])}, {row['cost']} points lost"
                      f"{_counts(row)}")
