@@ -125,13 +125,17 @@ def master_table_game(start: GameState, game: int, south: Callable[[GameState], 
     state = start.clone()
     while not state.is_over:
         seat = state.to_move
-        if seat == SOUTH:
-            state.play(south(state))
-            continue
-        rng = random.Random(f"calib-table:{game}:{seat}:{len(state.plays)}")
-        bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
-        state.play(bot.choose(state.observation(seat), state.legal_moves()))
+        state.play(south(state) if seat == SOUTH else table_master(state, game, iterations))
     return state
+
+
+def table_master(state: GameState, game: int, iterations: int) -> Card:
+    """A master of a table of masters: its randomness from the game, its seat and the cards
+    played, the same in the game, its rerun and the cards played on from it."""
+    seat = state.to_move
+    rng = random.Random(f"calib-table:{game}:{seat}:{len(state.plays)}")
+    bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
+    return bot.choose(state.observation(seat), state.legal_moves())
 
 
 def game_row(level: str, game: int, budget: int, master: int | None, every: int,
@@ -215,10 +219,13 @@ RULES = ("review", "before", "gap", "crossed")
 # -- playing on from a card ------------------------------------------------------------------
 
 
-def play_on_master(position: GameState, card: Card, reps: int, iterations: int,
-                   salt: str) -> list[float]:
+Mover = Callable[[GameState, int], Card]  # a seat's card in a position, in a repetition
+
+
+def play_on(position: GameState, card: Card, reps: int, mover: Mover) -> list[float]:
     """The lead at the end of the deal (valued as the search values it) after ``card``, the
-    deal played on by masters in every seat, once per repetition."""
+    deal played on by ``mover`` in every seat (a forced card played at once), once per
+    repetition."""
     side = position.to_move & 1
     deal = position.deal
     values = []
@@ -226,52 +233,40 @@ def play_on_master(position: GameState, card: Card, reps: int, iterations: int,
         state = position.clone()
         state.play(card)
         while not state.is_over and state.deal == deal:
-            seat = state.to_move
             legal = state.legal_moves()
-            if len(legal) == 1:
-                state.play(legal[0])
-                continue
-            rng = random.Random(f"{salt}:{rep}:{seat}:{len(state.plays)}")
-            bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
-            state.play(bot.choose(state.observation(seat), legal))
+            state.play(legal[0] if len(legal) == 1 else mover(state, rep))
         values.append(VALUE(Sim.from_state(state), side))
     return values
 
 
-def play_on_table(position: GameState, card: Card, reps: int, iterations: int, salt: str,
-                  game: dict[str, Any]) -> list[float]:
-    """The same with the table as it was: the master in South's seat and the game's other
-    players in the others, the match's club players or the masters of a table of masters
-    (the seats the master in your seat meets: what its gain is made of)."""
-    side = position.to_move & 1
-    deal = position.deal
-    players: dict[int, Any] = computer_players(settings_of(game["game"]), 0)
+def master_mover(iterations: int, salt: str) -> Mover:
+    """Masters of ``iterations`` a move, clock off, seeded by ``salt``, the repetition, the
+    seat and the cards played (never by the card played on from)."""
+
+    def move(state: GameState, rep: int) -> Card:
+        seat = state.to_move
+        rng = random.Random(f"{salt}:{rep}:{seat}:{len(state.plays)}")
+        bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
+        return bot.choose(state.observation(seat), state.legal_moves())
+
+    return move
+
+
+def table_mover(game: dict[str, Any], iterations: int, salt: str) -> Mover:
+    """The table as it was: the master in South's seat (as ``master_mover``) and the game's
+    other players in the others, the match's club players or the masters of a table of
+    masters (the seats the master in your seat meets: what its gain is made of)."""
+    south = master_mover(iterations, salt)
     if game.get("table") == "master":
-        def at_table(seat: int) -> Callable[[GameState], tuple[Card, None]]:
-            def play(state: GameState) -> tuple[Card, None]:
-                rng = random.Random(f"calib-table:{game['game']}:{seat}:{len(state.plays)}")
-                bot = make_bot("master", seat, rng, iterations=game["table_iterations"],
-                               time_limit=None)
-                return bot.choose(state.observation(seat), state.legal_moves()), None
-            return play
-        players = {seat: at_table(seat) for seat in range(4) if seat != SOUTH}
-    values = []
-    for rep in range(reps):
-        state = position.clone()
-        state.play(card)
-        while not state.is_over and state.deal == deal:
-            seat = state.to_move
-            legal = state.legal_moves()
-            if seat != SOUTH:
-                state.play(players[seat](state)[0])
-            elif len(legal) == 1:
-                state.play(legal[0])
-            else:
-                rng = random.Random(f"{salt}:{rep}:{seat}:{len(state.plays)}")
-                bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
-                state.play(bot.choose(state.observation(seat), legal))
-        values.append(VALUE(Sim.from_state(state), side))
-    return values
+        # The table's masters, seeded as in the game (master_table_game), whatever the rep.
+        def others(state: GameState, rep: int) -> Card:
+            return table_master(state, game["game"], game["table_iterations"])
+    else:
+        players = computer_players(settings_of(game["game"]), 0)
+
+        def others(state: GameState, rep: int) -> Card:
+            return players[state.to_move](state)[0]
+    return lambda state, rep: (south if state.to_move == SOUTH else others)(state, rep)
 
 
 def play_on_policy(position: GameState, card: Card, reps: int, salt: str) -> list[float]:
@@ -319,11 +314,10 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
                 c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
                                                          salt)), 2) for c in wanted}}
             if len(wanted) > 1:
-                row["master"] = {c: [round(x, 1) for x in play_on_master(
-                    position, Card.parse(c), reps, iterations, salt)] for c in wanted}
-                row["table"] = {c: [round(x, 1) for x in play_on_table(
-                    position, Card.parse(c), reps, iterations, salt, game)]
-                    for c in wanted}
+                for way, mover in (("master", master_mover(iterations, salt)),
+                                   ("table", table_mover(game, iterations, salt))):
+                    row[way] = {c: [round(x, 1) for x in play_on(
+                        position, Card.parse(c), reps, mover)] for c in wanted}
             found.append(row)
         position.play(Card.parse(text))
     return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),

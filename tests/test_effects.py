@@ -106,6 +106,12 @@ def a_review() -> Payload:
     return {"job": ok("review", deal=0, budget=1)["job"]}
 
 
+def a_reviewed_card() -> Payload:
+    job = a_review()["job"]
+    move = ok("review_next", job=job)["move"]
+    return {"job": job, "play": move["play"]}
+
+
 def a_rerun() -> Payload:
     a_finished_game()
     return {"job": ok("rerun", iterations=1)["job"]}
@@ -156,6 +162,7 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "daily": lambda: a_game() and {"date": "2025-01-31"},
     "review": lambda: a_finished_game() and {"deal": 0, "budget": 1},
     "review_next": a_review,
+    "review_line": a_reviewed_card,
     "rerun": lambda: a_finished_game() and {"iterations": 1},
     "rerun_next": a_rerun,
     "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},

@@ -134,6 +134,20 @@ def test_cards_left_when_the_game_ends_get_a_search_sized_to_the_time_there_is(
     assert (jobs.remembered(state, play, BUDGET, "0") is None) == (budget < BUDGET)
 
 
+def test_the_rerun_keeps_pace_with_the_game_before_the_review_goes_on() -> None:
+    view = advance(ok("new_game", seed="pace", level="random"))
+    while view["plays"] < 52:  # a deal played, nothing worked on yet
+        view = advance(ok("play", card=view["legal"][0]))
+    progress = ok("work", ms=1)
+    while progress["rerun"]["done"] < view["plays"]:
+        # The person's cards wait while the rerun has played fewer cards than the game.
+        assert progress["review"]["done"] == 0
+        progress = ok("work", ms=20)
+    while progress["more"]:
+        progress = ok("work", ms=50)
+    assert progress["review"]["done"] == progress["review"]["played"] >= 13
+
+
 def test_the_work_kept_in_the_save_comes_back_after_a_reload(
         monkeypatch: pytest.MonkeyPatch) -> None:
     record = json.loads(GOLDEN[0].read_text())

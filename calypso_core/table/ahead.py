@@ -5,7 +5,9 @@ The page sends ``work {ms}`` whenever the game in play needs nothing of the work
 while (docs/review.md#ready-when-the-game-ends); the engine works for about ``ms``
 milliseconds, in slices, and says how far it has got. A slice is a part of one card's review
 (``CardReviewer.step``: the same review however it is sliced) or of one card of the rerun
-(``rerun.rerun_slices``: the players' searches yield between their layouts). So a request
+(``rerun.rerun_slices``: the players' searches yield between their layouts). The rerun goes
+first while it has played fewer cards than the game, the review otherwise; once the game is
+over, the cards still waiting for their review get a search sized to the time there is. So a request
 of the game waits for one slice at most, and the game is never changed: the work reads
 copies.
 
@@ -102,9 +104,19 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
     end = time.perf_counter() + ms / 1000
     over = match.state.is_over
     while (left := (end - time.perf_counter()) * 1000) > 1:
+        # The rerun keeps pace with the game first: its cost cannot shrink once the game is
+        # over, while the review's cards still waiting then get a smaller search.
+        if _rerun_behind(ahead, match) and _rerun_slice(ahead, left):
+            continue
         if not (_review_slice(ahead, left, over) or _rerun_slice(ahead, left)):
             break
     return _progress(match, ahead)
+
+
+def _rerun_behind(ahead: _Ahead, match: Match) -> bool:
+    """Whether the rerun has played fewer cards than the game in play."""
+    done = len(ahead.rerun.plays) if ahead.rerun is not None else 0
+    return done < len(match.state.plays)
 
 
 def kept(match: Match) -> str | None:
