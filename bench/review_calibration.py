@@ -292,12 +292,13 @@ def master_pick(position: GameState, salt: str) -> Card:
 
 def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
               ) -> dict[str, Any]:
-    """For every card of ``game`` searched by the review: the card the master would have
-    played there (``pick``), and the true-position playout values of the played card, of
-    every card a rule calls best and of the master's; where one of those differs from the
-    played card, their values played on by masters in every seat and at the table as it was
-    (the master's gain in South's seat is, card by card, its pick's value less the played
-    card's: the sum over a game estimates it without the chance of the later deals)."""
+    """For every card of ``game`` searched by the review: in a game with a master's rerun,
+    the card the master would have played there (``pick``); the true-position playout values
+    of the played card, of every card a rule with a cost calls best and of the master's; and
+    where one of those differs from the played card, their values played on by masters in
+    every seat and at the table as it was (the master's gain in South's seat is, card by
+    card, its pick's value less the played card's: the sum over a game estimates it without
+    the chance of the later deals)."""
     position = Match(settings_of(game["game"])).state.clone()
     by_play = {c["play"]: c for c in game["cards"]}
     found = []
@@ -307,10 +308,13 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
         if card is not None:
             costs = rules(card)
             salt = f"calib-on:{game['game']}:{play}"
-            pick = str(master_pick(position, f"calib-pick:{game['game']}:{play}"))
-            others = {b for _, b in costs.values()} | {pick}
+            others = {b for cost, b in costs.values() if cost > 0}
+            row: dict[str, Any] = {"play": play}
+            if game["rerun"] is not None:  # a game with a master's gain to sum card by card
+                row["pick"] = str(master_pick(position, f"calib-pick:{game['game']}:{play}"))
+                others.add(row["pick"])
             wanted = [card["card"], *sorted(others - {card["card"]})]
-            row: dict[str, Any] = {"play": play, "pick": pick, "policy": {
+            row |= {"policy": {
                 c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
                                                          salt)), 2) for c in wanted}}
             if len(wanted) > 1:
@@ -321,7 +325,7 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
             found.append(row)
         position.play(Card.parse(text))
     return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),
-            "game": game["game"], "reps": reps,
+            "budget": game["budget"], "game": game["game"], "reps": reps,
             "iterations": iterations, "policy_reps": policy_reps, "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
@@ -344,9 +348,12 @@ def read_rows(log: Path, mend: bool) -> list[dict[str, Any]]:
 
 
 def _level_of(row: dict[str, Any]) -> str:
-    """A row's level, with its table when that is not the club players' ("club at masters")."""
+    """A row's level, with its table when that is not the club players' ("club at masters")
+    and the review's budget when that is not its own ("novice, 2000 iterations")."""
     table = row.get("table", "club")
-    return row["level"] if table == "club" else f"{row['level']} at {table}s"
+    name = row["level"] if table == "club" else f"{row['level']} at {table}s"
+    budget = row.get("budget", REVIEW_ITERATIONS)
+    return name if budget == REVIEW_ITERATIONS else f"{name}, {budget} iterations"
 
 
 def slope_of(points: list[tuple[int, float, float]], seed: str = "slope"
