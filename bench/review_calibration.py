@@ -290,8 +290,8 @@ def master_pick(position: GameState, salt: str) -> Card:
     return bot.choose(position.observation(seat), position.legal_moves())
 
 
-def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
-              ) -> dict[str, Any]:
+def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int,
+              masters: bool = True) -> dict[str, Any]:
     """For every card of ``game`` searched by the review: in a game with a master's rerun,
     the card the master would have played there (``pick``); the true-position playout values
     of the played card, of every card a rule with a cost calls best and of the master's; and
@@ -310,14 +310,14 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
             salt = f"calib-on:{game['game']}:{play}"
             others = {b for cost, b in costs.values() if cost > 0}
             row: dict[str, Any] = {"play": play}
-            if game["rerun"] is not None:  # a game with a master's gain to sum card by card
+            if masters and game["rerun"] is not None:  # a master's gain to sum card by card
                 row["pick"] = str(master_pick(position, f"calib-pick:{game['game']}:{play}"))
                 others.add(row["pick"])
             wanted = [card["card"], *sorted(others - {card["card"]})]
             row |= {"policy": {
                 c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
                                                          salt)), 2) for c in wanted}}
-            if len(wanted) > 1:
+            if masters and len(wanted) > 1:
                 for way, mover in (("master", master_mover(iterations, salt)),
                                    ("table", table_mover(game, iterations, salt))):
                     row[way] = {c: [round(x, 1) for x in play_on(
@@ -325,7 +325,7 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
             found.append(row)
         position.play(Card.parse(text))
     return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),
-            "budget": game["budget"], "game": game["game"], "reps": reps,
+            "budget": game["budget"], "game": game["game"], "reps": reps if masters else 0,
             "iterations": iterations, "policy_reps": policy_reps, "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
@@ -392,8 +392,11 @@ def summary(logs: list[Path]) -> str:
                 games[(_level_of(row), row["game"])] = row
             else:
                 for card in row["cards"]:
-                    played_on[(_level_of(row), row["game"], card["play"])] = {
-                        **card, "iterations": row["iterations"], "reps": row["reps"]}
+                    key = (_level_of(row), row["game"], card["play"])
+                    if "master" in played_on.get(key, {}) and "master" not in card:
+                        continue  # a card played on by masters keeps those values
+                    played_on[key] = {**card, "iterations": row["iterations"],
+                                      "reps": row["reps"]}
     out = []
     for level in sorted({level for level, _ in games}):
         rows = [g for (lv, _), g in sorted(games.items()) if lv == level and g["rerun"] is not None]
@@ -475,27 +478,29 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
     and where a gap goes wrong: the playouts on the true cards against the masters there,
     and the search's gap against the playouts on the true cards."""
     searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
-    budgets = sorted({(c["iterations"], c["reps"]) for c in played_on.values()})
+    budgets = sorted({(c["iterations"], c["reps"]) for c in played_on.values() if c["reps"]})
     lines = [f"cards: {len(played_on)} searched cards played on from the true position "
              f"(masters at {', '.join(f'{i} iterations x{r}' for i, r in budgets)})"]
     for name in RULES:
         masters, policy, gap_points, tables = [], [], [], []
         for key, row in played_on.items():
             card = searched.get(key)
-            if card is None or "master" not in row:
+            if card is None:
                 continue
             cost, best = rules(card)[name]
-            if cost <= 0 or best == card["card"]:
+            if cost <= 0 or best == card["card"] or best not in row["policy"]:
+                continue
+            playout = row["policy"][best] - row["policy"][card["card"]]
+            gap_points.append((key[1], cost, playout))
+            if "master" not in row:
                 continue
             master = statistics.fmean(row["master"][best]) - statistics.fmean(
                 row["master"][card["card"]])
-            playout = row["policy"][best] - row["policy"][card["card"]]
             masters.append((key[1], cost, master))
+            policy.append((key[1], playout, master))
             if "table" in row:
                 tables.append((key[1], cost, statistics.fmean(row["table"][best])
                                - statistics.fmean(row["table"][card["card"]])))
-            policy.append((key[1], playout, master))
-            gap_points.append((key[1], cost, playout))
         if len(masters) < 3:
             continue
         b, low, high, a = slope_of(masters)
@@ -513,7 +518,8 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
             f"{statistics.fmean(y for _, _, y in masters):.1f}; slope {b:.2f} ({low:.2f} to "
             f"{high:.2f}), intercept {a:+.1f}. Masters' loss on the playouts' on the true "
             f"cards: slope {pb:.2f} ({plow:.2f} to {phigh:.2f}); playouts' on the true cards "
-            f"on the cost: slope {gb:.2f} ({glow:.2f} to {ghigh:.2f}); {table}")
+            f"on the cost, over {len(gap_points)} cards: slope {gb:.2f} ({glow:.2f} to "
+            f"{ghigh:.2f}), so through them {pb * gb:.2f}; {table}")
     return "\n".join(lines)
 
 
@@ -544,6 +550,12 @@ def main() -> int:
     c.add_argument("--policy-reps", type=int, default=200)
     c.add_argument("--master", type=int, default=300, help="the masters' iterations a move")
     c.add_argument("--games", type=int, default=10_000, help="only games numbered below this")
+    c.add_argument("--policy-only", action="store_true",
+                   help="only the playout policy's values on the true cards (cheap: every card "
+                        "of every game, for the playouts' slope on the cost)")
+    c.add_argument("--part", default="0/1", metavar="K/N",
+                   help="only games whose number is K modulo N (processes in parallel, one "
+                        "log each)")
     c.add_argument("--follow", action="store_true",
                    help="wait for more games in the --from logs (a run still playing them)")
     s = sub.add_parser("summary", help="report what the logs hold")
@@ -578,14 +590,18 @@ def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 
 def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
-    if any(r["iterations"] != args.master or r["reps"] != args.reps for r in rows):
+    reps = 0 if args.policy_only else args.reps
+    if any(r["iterations"] != args.master or r["reps"] != reps for r in rows):
         raise SystemExit(f"{args.log} holds cards of other budgets: use another log")
     done = {(_level_of(r), r["game"]) for r in rows}
+    part, parts = (int(x) for x in args.part.split("/"))
     while True:
         todo = [g for source in args.source for g in read_rows(source, mend=False)
-                if (_level_of(g), g["game"]) not in done and g["game"] < args.games]
+                if (_level_of(g), g["game"]) not in done and g["game"] < args.games
+                and g["game"] % parts == part]
         for game in todo:
-            row = cards_row(game, args.reps, args.policy_reps, args.master)
+            row = cards_row(game, args.reps, args.policy_reps, args.master,
+                            not args.policy_only)
             append_line(args.log, row)
             done.add((_level_of(game), game["game"]))
             print(f"cards of {game['level']} game {game['game']}: "

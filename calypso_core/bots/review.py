@@ -3,11 +3,14 @@
 For every card the seat played, the master's search values every legal card from the
 seat's observation at that moment (layouts of the hidden cards sampled from what it knew,
 never the true cards), all candidates on the same layouts and playout random numbers. A
-card's **cost** is the best card's value less its own, counted only when that difference
-is more than ``NOISE_SE`` standard errors of the paired difference over the layouts: a
-smaller gap is within the noise of the search and costs nothing. Costs are graded in
-points like lichess grades lost winning chances (docs/review.md has the measurements the
-thresholds come from).
+card's **cost** is how far it falls behind the best card, measured on layouts that played no
+part in choosing that card (``crossed_gaps``: the luck that makes a card the best of several
+noisy values is no cost), counted only when more than ``NOISE_SE`` standard errors of the
+paired difference over the layouts: a smaller gap is within the noise of the search and
+costs nothing. ``judge`` judges every legal card of a position this way. Costs are graded
+in points like lichess grades lost winning chances; a costly card also says what the best
+card does in the search's layouts that it does not (``lines``). docs/review.md has the
+measurements the rules and thresholds come from.
 
 The review is incremental: ``review_card`` reviews one play, ``iter_review`` yields the
 seat's plays one at a time (a worker can report progress and stop between cards), and
