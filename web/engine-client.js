@@ -9,7 +9,6 @@
 //   client.onChange((view) => ...);        // the table changed unasked (a friend's table)
 //   client.game;                           // the game's recipe after its last change
 //   client.effect("daily");                // "starts": what a request does, as hello declares
-//   client.givesView("undo");              // true: its reply is a view of the table (hello)
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message, text,
 // input, no_game}. The page decides nothing from the code (it is for logs and tests): the
@@ -88,11 +87,6 @@ export class EngineClient {
    * "changes" or "reads" (undefined before hello, or for a type the engine does not know). */
   effect(type) {
     return this._requests[type]?.effect;
-  }
-
-  /** Whether a request type's reply is a view of the table, as hello declares it. */
-  givesView(type) {
-    return this._requests[type]?.view === true;
   }
 
   /** Calls listener({stage, fraction}) as loading advances; returns an unsubscribe function. */

@@ -8,7 +8,7 @@
 // drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
 // At a friends' table (docs/remote.md#the-master-in-your-seat) the host's page and each
 // guest's have one too: the master plays every person's seat (the sheet says so), a guest's
-// through the host's engine (seat_rerun, via guest.js); such games are not counted.
+// through the host's engine (rerun for the guest's seat, via guest.js); such games are not counted.
 
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";

@@ -20,11 +20,12 @@ from .sealed import opened_record, sealed_record
 from .session import (
     check_not_a_later_deal,
     current_match,
-    game_view,
+    guest_of,
     match_in_play,
     recipe,
     seat_aids,
     state_of,
+    view_for,
 )
 from .settings import (
     DEFAULT_PEOPLE,
@@ -45,12 +46,15 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
     if "seat" not in data:
         raise ProtocolError("bad_request", "reveal needs the seat whose hand to show")
     match.reveal(data["seat"])
-    return game_view(match)
+    return view_for(match)
 
 
 def hint(data: dict[str, Any]) -> dict[str, Any]:
-    """A card for the person to move, from their observation only, and why."""
-    card, reason = match_in_play("hint").hint()
+    """A card for the person to move (or the guest at seat ``guest``, on their turn), from
+    their observation only, and why."""
+    match = match_in_play("hint")
+    guest = guest_of(match, data)
+    card, reason = match.hint() if guest is None else match.guest_hint(guest)
     return {"card": str(card), "reason": reason}
 
 

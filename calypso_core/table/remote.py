@@ -1,6 +1,7 @@
-"""The remote table: what the host's engine answers for a guest's seat (its view, its card,
-its hint, a computer player standing in while the guest is away) and the fair deal (the
-seed mixed from everyone's, and the check of a finished match against it)."""
+"""The remote table: a computer player standing in for a guest while the guest is away, and
+the fair deal (the seed mixed from everyone's, and the check of a finished match against it).
+What a guest asks for itself (its view, its card, its hint, its review and rerun) is the
+ordinary request made for its seat (``guest``: docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -11,57 +12,17 @@ from ..messages import message
 from ..record import RecordError
 from .errors import ProtocolError
 from .fair import FairDealError, check_fair, fair_seed
-from .session import check_size, game_view, match_in_play, seat_aids, table_facts
-from .story import deal_log
-from .views import table_view
+from .session import check_size, match_in_play, view_for
 
 
-def seat_view(data: dict[str, Any]) -> dict[str, Any]:
-    """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
-    nothing hidden from it, its memory aids, the seats and the cut, and the settings without
-    the seed (which would deal every hand). Changes nothing."""
-    match = match_in_play("seat_view")
-    seat = match.guest_seat(data.get("seat"))
-    state = match.state
-    status = match.seat_status(seat)
-    view = table_view(state, seat, status)
-    view["log"] = deal_log(state)
-    view["event"] = None
-    view["match"] = match.match_view()
-    view["can_undo"] = False
-    aids = seat_aids(match, seat)  # from the guest's observation only, as for any viewer
-    if aids is not None:
-        view["aids"] = aids
-    table = table_facts(match, seat)  # the guest's own seat is "You"
-    table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
-    view["table"] = table
-    return view
-
-
-def seat_play(data: dict[str, Any]) -> dict[str, Any]:
-    """The guest at ``seat`` plays a card on their turn; the reply is this device's view."""
-    match = match_in_play("seat_play")
-    if "card" not in data:
-        raise ProtocolError("bad_request", "seat_play needs a card, such as \"QH\"")
-    return game_view(match, event=match.play_remote(data.get("seat"), data["card"]))
-
-
-def seat_stand_in(data: dict[str, Any]) -> dict[str, Any]:
+def stand_in(data: dict[str, Any]) -> dict[str, Any]:
     """A computer player of ``level`` plays for the guest at ``seat`` while they are away, or
     (level null) the guest plays again; the reply is this device's view."""
-    match = match_in_play("seat_stand_in")
+    match = match_in_play("stand_in")
     if "level" not in data:
-        raise ProtocolError("bad_request", "seat_stand_in needs a level, or null for the guest")
+        raise ProtocolError("bad_request", "stand_in needs a level, or null for the guest")
     match.stand_in(data.get("seat"), data["level"])
-    return game_view(match)
-
-
-def seat_hint(data: dict[str, Any]) -> dict[str, Any]:
-    """A card for the guest at ``seat``, on their turn, from that seat's observation only
-    (as ``hint`` for the person whose hand is shown), and why."""
-    match = match_in_play("seat_hint")
-    card, reason = match.guest_hint(match.guest_seat(data.get("seat")))
-    return {"card": str(card), "reason": reason}
+    return view_for(match)
 
 
 def fair_deal(data: dict[str, Any]) -> dict[str, Any]:

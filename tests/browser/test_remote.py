@@ -111,9 +111,12 @@ def check_guest_saw_no_hidden_card(guest: Page, host: Page, since: int = 0,
     record = engine_request(host, "record")["result"]["record"]
     received = guest_messages(guest)[since:until]
     views = [json.loads(text)["view"] for text in received if json.loads(text)["t"] == "view"]
+    # A view carries the match's seats and cut when they change (a new match, a guest seated).
+    cut = set(engine_request(host, "view")["result"]["table"]["cut"]["cards"])
     for view in views:
         assert view["viewer"] == 0
-        public = set(record["plays"][: view["plays"]]) | set(view["table"]["cut"]["cards"])
+        cut = set(view["table"]["cut"]["cards"]) if "table" in view else cut
+        public = set(record["plays"][: view["plays"]]) | cut
         # The memory aids (counts of the cards not yet seen, from the guest's observation:
         # tests/test_remote_seats.py) are left out of the scan.
         shown = {k: v for k, v in view.items() if k != "aids"}
@@ -259,7 +262,7 @@ def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
     guest.click(".bar [data-action=hint]")
     guest.wait_for_selector("[data-hand] [data-card][data-hint]", timeout=TIMEOUT_MS)
     shown = guest.locator("[data-hand] [data-card][data-hint]").get_attribute("data-card")
-    # The card is the host's engine's answer for that seat (seat_hint: from its observation
+    # The card is the host's engine's answer for that seat (hint for that seat: from its observation
     # only, tests/test_remote_seats.py), one the guest may play.
     answers = [json.loads(text) for text in guest_messages(guest)]
     assert [a["result"]["card"] for a in answers if a["t"] == "answer"][-1] == shown
@@ -437,7 +440,7 @@ def seat_hand(host: Page, seat: int = 0) -> list[str]:
     """The hand of ``seat`` in the host's engine, sorted (the page's flow is not told)."""
     return sorted(host.evaluate("""async (seat) => {
         const { engine } = await import("./engine-client.js");
-        return (await engine().table.engine.request("seat_view", { seat })).hand;
+        return (await engine().table.engine.request("view")).guests[seat].hand;
     }""", seat))
 
 
@@ -533,15 +536,10 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
         while (view.plays < 204) {
             if (view.status === "your_turn") view = await request("play", { card: view.legal[0] });
             else if (view.to_move !== 0) view = await request("step");
-            else view = await request("seat_play", {
-                seat: 0, card: (await request("seat_view", { seat: 0 })).legal[0] });
+            else view = await request("play", { guest: 0, card: view.guests[0].legal[0] });
         }
         // Not awaited: the page goes on until a person is to move, maybe the guest.
-        show(async () => {
-            const now = await request("view");
-            await table._changed(now);
-            return now;
-        }, null);
+        show(async () => table.tellGuests(await request("view")), null);
     }""")
     sheets = [page.locator("[data-dialog=score_sheet]") for page in (host, guest)]
     deadline = time.monotonic() + 60
@@ -593,8 +591,7 @@ def host_to_bens_turn(host: Page) -> dict[str, Any]:
             view = view.status === "your_turn" ? await request("play", { card: view.legal[0] })
                 : await request("step");
         }
-        await table._changed(view);
-        return view;
+        return table.tellGuests(view);
     }""")
     return view
 
@@ -618,7 +615,7 @@ def test_a_guests_card_before_the_hosts_page_asks_is_played_and_a_new_game_takes
     before = host_to_bens_turn(host)
     card = host.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
-        return (await engine().table.engine.request("seat_view", { seat: 0 })).legal[0];
+        return (await engine().table.engine.request("view")).guests[0].legal[0];
     }""")
     counts = refused(host)
     (n,) = send_as_guest(guest, [{"t": "play", "card": card}])  # as the guest's page sends it
@@ -660,14 +657,9 @@ def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
         while (view.plays < 204) {
             if (view.status === "your_turn") view = await request("play", { card: view.legal[0] });
             else if (view.to_move !== 0) view = await request("step");
-            else view = await request("seat_play", {
-                seat: 0, card: (await request("seat_view", { seat: 0 })).legal[0] });
+            else view = await request("play", { guest: 0, card: view.guests[0].legal[0] });
         }
-        show(async () => {
-            const now = await request("view");
-            await table._changed(now);
-            return now;
-        }, null);
+        show(async () => table.tellGuests(await request("view")), null);
     }""")
     sheet = guest.locator("[data-dialog=score_sheet]")
     deadline = time.monotonic() + 60
@@ -808,7 +800,7 @@ def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its
     # The match ends (the host's page is told so): every guest gets the recipe and the seeds.
     host.evaluate("""async () => {
         const { engine } = await import("./engine-client.js");
-        await engine().table._changed({ status: "game_over", match: { is_over: true } });
+        await engine().table._revealAtEnd({ status: "game_over", match: { is_over: true } });
     }""")
     panel = guest.locator("[data-side-panel] [data-fair]")
     expect(panel).to_have_attribute("data-fair", "ok", timeout=TIMEOUT_MS)

@@ -9,8 +9,8 @@
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the first view the host sends after it (one
 //                             kept from before is passed over), or the host's refusal
-//   hint, review,             asks the host (ASKS in wire.js, with the payload's fields
-//   review_next, rerun,       ASK_FIELDS names; never a seat), whose engine answers for
+//   hint, review,             asks the host (ASK_FIELDS in wire.js: the payload's fields it
+//   review_next, rerun,       names, never a seat), whose engine answers for
 //   rerun_next                this seat from its observation only; its answer, or its
 //                             refusal. A review's next card comes once the host's engine
 //                             has searched it (in slices, between the table's requests);
@@ -32,7 +32,7 @@ import { answerPair, readOffer, showAnswer } from "./manual.js";
 import { GuestPresence, readPresence } from "./presence.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
-import { ASK_FIELDS, ASKS, MAX_NAME_CHARS, newToken, RATE, readMessage } from "./wire.js";
+import { ASK_FIELDS, MAX_NAME_CHARS, newToken, RATE, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
 // Asks go at most one in this long: half the host's rate, which drops what goes beyond it
@@ -104,7 +104,7 @@ export class GuestClient {
       this._send({ t: "play", card: payload.card, n: this._intents });
       return next;
     }
-    if (Object.hasOwn(ASKS, type)) return this._ask(type, payload);
+    if (Object.hasOwn(ASK_FIELDS, type)) return this._ask(type, payload);
     throw new EngineError({ code: "remote_unavailable", message: `${type} is not offered at a friend's table`, text: { id: "error.remote_unavailable" } });
   }
 
@@ -133,9 +133,10 @@ export class GuestClient {
     const waiting = this._waiting.shift();
     if (waiting) waiting.resolve(this._hand(view));
     else if (this._shown && this._shown.status !== "waiting" && this._changes.size) {
-      // The position shown, sent again (the host's page reloaded; the view comes without the
-      // move that led to it): nothing to draw, no turn to announce again (a hint stays).
-      const position = (shown) => JSON.stringify({ ...shown, event: null });
+      // The position shown, sent again (the host's page reloaded, or asked for its view; the
+      // view comes without the move that led to it, maybe with the match's table): nothing to
+      // draw, no turn to announce again (a hint stays).
+      const position = (shown) => JSON.stringify({ ...shown, event: null, table: null });
       const same = position(view) === position(this._shown);
       this._hand(view);
       if (!same) this._changes.forEach((listener) => listener(view));

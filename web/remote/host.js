@@ -1,9 +1,9 @@
 // A host's table: this tab's engine (its worker) and computer players, with guests on other
 // devices. Wraps the tab's EngineClient with the same surface, so the page's flow runs
 // unchanged: the first deal waits until every guest's seat is taken and seats them; a "step"
-// on a guest's turn waits for that guest's card and plays it with seat_play (the engine
-// checks it as any card); after every change each guest is sent its own seat_view, and
-// nothing else about the game.
+// on a guest's turn waits for that guest's card and plays it (play for the guest's seat: the
+// engine checks it as any card); after every change each guest is sent its own view, which
+// the engine's reply carries beside this device's (guests), and nothing else about the game.
 
 import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
 import { FairDeal } from "./commit.js";
@@ -14,11 +14,12 @@ import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
 import { loadSettings } from "../storage.js";
-import { ASKS, ONE_AT_A_TIME, RATE, readIntent } from "./wire.js";
+import { ONE_AT_A_TIME, RATE, readIntent } from "./wire.js";
 
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
-// A guest's ask for more of the master's game plays on this long (seat_rerun_next slices of
-// 50 ms, this device's requests between them), then answers: the guest's page draws progress.
+// A guest's ask for more of the master's game plays on this long (rerun_next slices of 50 ms
+// for its seat, this device's requests between them), then answers: the guest's page draws
+// progress.
 const RERUN_ASK_MS = 300;
 
 export class HostClient {
@@ -91,11 +92,9 @@ export class HostClient {
     return hello.seats.map((_, i) => (hello.people.default[0] + i) % seats).find((seat) => !this.seats.has(seat));
   }
 
-  // What each request does comes from the engine's hello (engine.effect, engine.givesView):
-  // the first request that starts a game deals it here; a reply that is a view of the table is
-  // this device's latest view, and the guests are sent theirs, unless it starts another match
-  // (a view with a table of its own: a game opened, or the day's deal, once this table's match
-  // is under way), whose seats are not the guests'.
+  // What each request does comes from the engine's hello (engine.effect): the first request
+  // that starts a game deals it here; a reply that is a view of this table carries the
+  // guests' views beside this device's, and each guest is sent its own (tellGuests).
   async request(type, payload = {}) {
     await this.engine.ready;
     if (!this._started && this.engine.effect(type) === "starts") {
@@ -104,10 +103,7 @@ export class HostClient {
     // A new match keeps the guests (the page's own settings know only this device's people).
     if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
-    const reply = await this.engine.request(type, payload);
-    const another = this.engine.effect(type) === "starts" && reply.table;
-    if (this.engine.givesView(type) && !another) this._tellGuests(reply);
-    return reply;
+    return this.tellGuests(await this.engine.request(type, payload));
   }
 
   // -- the game ----------------------------------------------------------------------------
@@ -127,11 +123,11 @@ export class HostClient {
     for (const key of ["level", "levels", "rules", "games", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];
     if (this._started) await this._newFairRound(); // a new match: new seeds, never the last match's
     deal.seed = await this.fair.dealSeed(this.engine); // never ?seed=: nobody chooses the cards
-    const view = await this.engine.request("new_game", deal);
+    const reply = await this.engine.request("new_game", deal);
     this._forgetTurn();
     this._started = true;
     this._lobby.hidden = true;
-    this._tellGuests(view);
+    const view = this.tellGuests(reply);
     this.presence.changed();
     return view;
   }
@@ -157,9 +153,9 @@ export class HostClient {
     await this.presence.restore();
     this._started = true;
     this._lobby.hidden = true;
-    await this._changed(loaded);
+    const view = this.tellGuests(loaded);
     this.presence.changed();
-    return loaded;
+    return view;
   }
 
   // A new game: a card awaited for the last one (by a flow the page has left) is not taken,
@@ -193,36 +189,32 @@ export class HostClient {
         });
         this._turn = null;
       }
-      if (intent === null) {
-        const reply = await this.engine.request("step");
-        this._tellGuests(reply);
-        return reply;
-      }
+      if (intent === null) return this.tellGuests(await this.engine.request("step"));
       try {
-        const reply = await this.engine.request("seat_play", { seat, card: intent.card });
-        this._tellGuests(reply);
-        return reply;
+        return this.tellGuests(await this.engine.request("play", { guest: seat, card: intent.card }));
       } catch (error) {
         this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message, error.text);
       }
     }
   }
 
-  // This device's reply goes to its page at once; the guests' views follow (their seat_view
-  // requests are queued to the worker now, in order, so each guest gets them in order).
-  _tellGuests(reply) {
-    this._changed(reply).catch((error) => console.error("a guest's view was not sent", error));
+  /** Sends each guest its view of a reply (the engine's guests, beside this device's view, in
+   * every reply that is a view of a table with guests); returns this device's view, for its
+   * page. A reply of another match (a game opened, the day's deal) has no guests. */
+  tellGuests(reply) {
+    if (!reply || typeof reply.status !== "string" || !reply.guests) return reply;
+    const { guests, ...view } = reply;
+    this._view = view;
+    if (this._early && !this._onTurn(this._early.seat)) this._early = null; // undone meanwhile
+    for (const [seat, s] of this.seats) if (s.peer && this._started && guests[seat]) this._send(s.peer, { t: "view", view: guests[seat] });
+    this._revealAtEnd(view).catch((error) => console.error("the fair deal was not revealed", error));
+    return view;
   }
 
-  // Takes a reply as this device's view and sends each guest its own.
-  async _changed(reply) {
-    if (!reply || typeof reply.status !== "string") return;
-    this._view = reply;
-    if (this._early && !this._onTurn(this._early.seat)) this._early = null; // undone meanwhile
-    await Promise.all([...this.seats.keys()].map((seat) => this._sendView(seat, reply.event ?? null)));
+  // Once the match is over (not before: the seeds deal its every game), every guest gets its
+  // recipe and the seeds.
+  async _revealAtEnd(reply) {
     if (reply.status === "game_over" && reply.match?.is_over && !this._revealed) {
-      // The match is over (not before: the seeds deal its every game): every guest gets its
-      // recipe and the seeds.
       this._revealed = true;
       this.keep();
       const reveal = this.fair.reveal(await this.engine.request("record"));
@@ -230,11 +222,13 @@ export class HostClient {
     }
   }
 
-  async _sendView(seat, event = null) {
+  // The table as the guest at seat sees it now (a guest just seated): the engine's view gives
+  // every guest's.
+  async _sendView(seat) {
     const peer = this.seats.get(seat).peer;
     if (!peer || !this._started) return;
-    const view = await this.engine.request("seat_view", { seat });
-    this._send(peer, { t: "view", view: { ...view, event } });
+    const view = (await this.engine.request("view")).guests?.[seat];
+    if (view) this._send(peer, { t: "view", view });
   }
 
   // -- the guests ----------------------------------------------------------------------------
@@ -265,12 +259,12 @@ export class HostClient {
     if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n, ...(text ? { text } : {}) });
   }
 
-  // A guest's question (a hint, a review, its next card, the master in its seat): the engine
-  // answers it for the seat the guest holds (never one the guest names), from that seat's
-  // observation. A review's next card is searched in slices, a seat_review_next each, so
-  // this device's requests go between them; the guest is answered once the card is done.
-  // The master's game plays on in slices too (seat_rerun_next), for RERUN_ASK_MS or to its
-  // end, the guest's page drawing its progress between. A guest has one ask of each work
+  // A guest's question (a hint, a review, its next card, the master in its seat): the engine's
+  // request of that name made for the seat the guest holds (never one the guest names), from
+  // that seat's observation. A review's next card is searched in slices, a review_next each,
+  // so this device's requests go between them; the guest is answered once the card is done.
+  // The master's game plays on in slices too (rerun_next), for RERUN_ASK_MS or to its end,
+  // the guest's page drawing its progress between. A guest has one ask of each work
   // (ONE_AT_A_TIME) at a time: another meanwhile is refused (busy).
   async _answer(peer, seat, { what, n, fields }) {
     const held = this.seats.get(seat);
@@ -278,7 +272,7 @@ export class HostClient {
     if (work && held.working.has(work)) return this._refuse(peer, "busy", n, `a ${work} ask of this seat is in progress`, { id: "error.busy" });
     if (work) held.working.add(work);
     try {
-      const ask = () => this.engine.request(ASKS[what], { ...fields, seat });
+      const ask = () => this.engine.request(what, { ...fields, guest: seat });
       const asked = performance.now();
       let result = await ask();
       while (what === "review_next" && !result.move) result = await ask();

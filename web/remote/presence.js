@@ -177,8 +177,9 @@ export class HostPresence {
     const host = this.host;
     const held = host.seats.get(seat);
     if (!held || (held.computer ?? null) === level) return;
-    await host.engine.request("seat_stand_in", { seat, level });
+    const view = await host.engine.request("stand_in", { seat, level });
     held.computer = level;
+    host.tellGuests(view);
     host.standInChanged(seat);
     this.changed();
   }
@@ -186,7 +187,7 @@ export class HostPresence {
   /** Gives the seats back to the computers that stood in before a reload of the page. */
   async restore() {
     for (const [seat, s] of this.host.seats) {
-      if (s.computer) await this.host.engine.request("seat_stand_in", { seat, level: s.computer });
+      if (s.computer) await this.host.engine.request("stand_in", { seat, level: s.computer });
     }
   }
 }

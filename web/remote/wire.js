@@ -2,8 +2,9 @@
 //   {t: "join", seat, name, token}   take (or take back) a seat; token: the guest's secret
 //   {t: "play", card, n}             play a card on one's turn; n counts the guest's intents
 //   {t: "ask", what, n, ...fields}   a question for the host's engine about one's own seat
-//                                    (ASKS: what → the engine's request, given the seat;
-//                                    ASK_FIELDS: what fields it may carry, checked for shape)
+//                                    (ASK_FIELDS: what may be asked, the engine's request of
+//                                    that name made for the guest's seat, and what fields it
+//                                    may carry, checked for shape)
 //   {t: "seed", seed}                the guest's part of a fair deal, once the host committed
 // and the host answers with:
 //   {t: "seated", seat, hello, commit}  the seat is the guest's; hello: the engine's facts;
@@ -21,12 +22,10 @@
 // holding no seat — is refused and counted, never acted on.
 
 export const MAX_NAME_CHARS = 20;
-/** What a guest may ask: the engine's request for it, which answers from that seat's
- * observation only (docs/protocol.md). */
-export const ASKS = { hint: "seat_hint", review: "seat_review", review_next: "seat_review_next",
-  rerun: "seat_rerun", rerun_next: "seat_rerun_next" };
 const whole = (low) => (value) => Number.isSafeInteger(value) && value >= low;
-/** The fields each ask may carry (none other), each with its check of shape; the engine checks
+/** What a guest may ask — the engine's request of that name made for the guest's seat
+ * (``guest``), which answers from that seat's observation only (docs/protocol.md) — and the
+ * fields each ask may carry (none other), each with its check of shape; the engine checks
  * their ranges. No ask names a seat: the host gives the engine the seat the guest holds. */
 export const ASK_FIELDS = {
   hint: {},
@@ -83,7 +82,7 @@ export function readIntent(text) {
   }
   const { card, what, n } = message;
   if (message.t === "ask") {
-    if (!Object.hasOwn(ASKS, what) || !Number.isSafeInteger(n) || n < 1) return null;
+    if (!Object.hasOwn(ASK_FIELDS, what) || !Number.isSafeInteger(n) || n < 1) return null;
     const fields = Object.fromEntries(Object.entries(message).filter(([key]) => !["t", "what", "n"].includes(key)));
     const checks = ASK_FIELDS[what];
     if (!Object.entries(fields).every(([key, value]) => Object.hasOwn(checks, key) && checks[key](value))) return null;
