@@ -133,6 +133,7 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
     "new_game": lambda: a_game() and {"seed": "next", "level": "random"},
     "check_settings": lambda: a_game() and {"settings": {"games": 9, "suit": "S"}},
+    "check_name": lambda: a_game() and {"name": " Ben 👨\u200d👩\u200d👧", "taken": ["Ana"]},
     "view": lambda: a_game() and {},
     "play": on_move,
     "step": at_step,

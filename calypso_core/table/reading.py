@@ -50,11 +50,15 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def hint(data: dict[str, Any]) -> dict[str, Any]:
-    """A card for the person to move (or the guest at seat ``guest``, on their turn), from
-    their observation only, and why."""
+    """A card for the person to move, from their observation only, and why. For the guest at
+    seat ``guest``, on their turn, the same in slices of its search: ``{"thinking": true}``
+    until it is found (the host's page asks again, its own requests between)."""
     match = match_in_play("hint")
     guest = guest_of(match, data)
-    card, reason = match.hint() if guest is None else match.guest_hint(guest)
+    found = match.hint() if guest is None else match.guest_hint(guest)
+    if found is None:
+        return {"thinking": True}
+    card, reason = found
     return {"card": str(card), "reason": reason}
 
 

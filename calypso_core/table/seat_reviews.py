@@ -32,11 +32,11 @@ from typing import Any
 from ..bots import MASTER_ITERATIONS, REVIEW_ITERATIONS
 from . import jobs
 from .errors import ProtocolError
-from .match import Match
+from .match import GUEST_SLICE_MS, Match
 from .story import PLAYS_PER_DEAL
 from .views import seen_by
 
-SLICE_MS = 50  # the longest a guest's review_next or rerun_next works (stopping within a card)
+SLICE_MS = GUEST_SLICE_MS  # the longest a guest's review_next or rerun_next works
 
 
 def guest_review(match: Match, seat: int, data: dict[str, Any]) -> dict[str, Any]:

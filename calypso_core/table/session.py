@@ -172,15 +172,24 @@ def view_for(match: Match, seat: int | None = None, *, event: dict[str, Any] | N
 
 def with_guests(view: dict[str, Any]) -> dict[str, Any]:
     """This device's ``view`` of the match in play and, at a table with guests, every guest's
-    beside it (``guests``, by seat; None where no guest sits), with the same event, and the
-    table when it has one. The host's page sends them on: one request a move, whatever the
+    beside it (``guests``, by seat; None where no guest sits), with the same event (less how
+    long a computer thought, which would tell how many cards it could play), and the table
+    when it has one. The host's page sends them on: one request a move, whatever the
     number of guests."""
     match = _session.match
     if match is None or not match.remote_seats:
         return view
-    guests = [view_for(match, seat, event=view.get("event"), table="table" in view)
+    event = view.get("event")
+    if event is not None:  # a guest is not told how long a computer thought (nor held it)
+        event = {key: value for key, value in event.items() if key not in _DEVICE_ONLY}
+    guests = [view_for(match, seat, event=event, table="table" in view)
               if seat in match.remote_seats else None for seat in range(4)]
     return {**view, "guests": guests}
+
+
+# What only this device's event says: how long a computer player thought, and how long its
+# card is held before it is shown (the host's page holds the guests' views as long).
+_DEVICE_ONLY = ("think_ms", "hold_ms")
 
 
 def seat_aids(match: Match, seat: int) -> dict[str, Any]:

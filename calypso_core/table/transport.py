@@ -118,6 +118,7 @@ REQUESTS: dict[str, Request] = {
     "new_game": Request(playing.new_game, frozenset(
         {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
     "check_settings": Request(facts.check_settings, frozenset({"settings"}), "reads"),
+    "check_name": Request(facts.check_name, frozenset({"name", "taken"}), "reads"),
     "view": Request(playing.view, frozenset(), "reads", view=True),
     "play": Request(playing.play, frozenset({"card", "guest"}), "changes", view=True),
     "step": Request(playing.step, frozenset(), "changes", view=True),

@@ -276,6 +276,7 @@ export class HostClient {
       const asked = performance.now();
       let result = await ask();
       while (what === "review_next" && !result.move) result = await ask();
+      while (what === "hint" && result.thinking) result = await ask();
       while (what === "rerun_next" && !result.finished && performance.now() - asked < RERUN_ASK_MS) result = await ask();
       this._send(peer, { t: "answer", n, result });
     } catch (error) {
