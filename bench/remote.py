@@ -92,7 +92,7 @@ def run(cards: int) -> dict[str, Any]:
             host.add_init_script(PLAYS_PROBE)
             host.goto(f"{url}?remote=north&level=random&speed=instant"
                       f"&relays={quote(relay.url, safe='')}")
-            host.evaluate("async () => (await import('./engine-client.js')).engine().ready")
+            host.evaluate("async () => (await import('./engine.js')).engine().ready")
             invite = host.locator("a[data-invite=north]").get_attribute("href") or ""
             guest = browser.new_context(reduced_motion="reduce").new_page()
             guest.add_init_script(PLAYS_PROBE)
@@ -106,7 +106,7 @@ def run(cards: int) -> dict[str, Any]:
             guest.wait_for_selector("[data-table][data-plays]", timeout=TIMEOUT_MS)
             join_ms = guest.evaluate(SHOWN, 0) - joined_at
             connected_at = guest.evaluate(
-                "async () => (await import('./engine-client.js')).engine().table.connectedAt")
+                "async () => (await import('./engine.js')).engine().table.connectedAt")
             first_view_ms = guest.evaluate(SHOWN, 0) - connected_at
             remote: list[float] = []  # a card to both screens
             local: list[float] = []  # the host's card to its own screen

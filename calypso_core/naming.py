@@ -55,7 +55,7 @@ def name_problem(name: str, max_chars: int = MAX_NAME_CHARS, *, reserved: bool =
         return message("error.name_invisible")
     if len(name) > max_chars:
         return message("error.name_too_long", count=max_chars)
-    if reserved and name.casefold() in reserved_words():
+    if reserved and name and name.casefold() in reserved_words():
         return message("error.name_reserved", name=name)
     return None
 

@@ -111,7 +111,7 @@ NOT_PAGE_STATE = {
     "cards.js": {"indexes": "a cache: each list of cards indexed once"},
     "early-worker.js": {"early": "the worker started before the page's modules load",
                         "held": "the events it sent until the engine's client takes it over"},
-    "engine-client.js": {"shared": "the one connection to the engine"},
+    "engine.js": {"shared": "the one connection to the engine"},
     "flow.js": {"after": "hooks set once at start-up (app.js)"},
     "i18n.js": {"catalog": "the static catalog of app.language, loaded with it",
                 "plurals": "the plural rules of app.language, set with it",

@@ -10,7 +10,7 @@
 // review says of them: in a game of several people, none sees another's.
 
 import { testBudget } from "./dev.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { app } from "./state.js";
 
 const client = engine();

@@ -9,7 +9,7 @@ import { main } from "./boot.js";
 import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import * as flow from "./flow.js";
 import * as forms from "./forms.js";
 import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";

@@ -3,7 +3,7 @@
 // and, if even that fails, the page says why instead of going blank.
 
 import { startDaily } from "./daily.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
 import { msg, say as inWords } from "./i18n.js";
 import * as forms from "./forms.js";

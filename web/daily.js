@@ -10,7 +10,8 @@
 // card — and the link to the day's deal.
 
 import { h, redraw } from "./dom.js";
-import { engine, localToday } from "./engine-client.js";
+import { localToday } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { show, showCut } from "./flow.js";
 import { closeAllDialogs, renderNotice } from "./page.js";
 import { app } from "./state.js";

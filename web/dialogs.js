@@ -3,7 +3,7 @@
 
 import { today } from "./daily.js";
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import { language, msg, t } from "./i18n.js";

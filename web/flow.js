@@ -8,7 +8,7 @@
 
 import * as ahead from "./ahead.js";
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { list, msg, say, t } from "./i18n.js";
 import { namesOf } from "./names.js";
 import { closeAllDialogs, closeDialog, currentNotice, renderNotice } from "./page.js";

@@ -3,7 +3,7 @@
 // with every hand face up, a game in play continues at the table), and the replay itself.
 
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { errorMessage, problem, show } from "./flow.js";
 import { msg, t } from "./i18n.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";

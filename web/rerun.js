@@ -12,7 +12,7 @@
 
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { namesOf } from "./names.js";
 import {
   app, masterCounted, masterFailed, masterFinished, masterIdle, masterProgress, masterRunning,

@@ -14,7 +14,7 @@ import { cardFace, compassTrick, rankList, shortName, suitOf } from "./cards.js"
 import { barChart } from "./charts.js";
 import { testBudget } from "./dev.js";
 import { $, h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
 import * as rerun from "./rerun.js";

@@ -47,7 +47,7 @@ def engine_request(page: Page, kind: str, payload: dict[str, Any] | None = None)
     ``{ok: true, result}``, or ``{ok: false, code, message}``."""
     return page.evaluate(
         """async ([kind, payload]) => {
-            const { engine } = await import("./engine-client.js");
+            const { engine } = await import("./engine.js");
             return engine().request(kind, payload).then(
                 (result) => ({ ok: true, result }),
                 (error) => ({ ok: false, code: error.code, message: error.message }));
@@ -94,7 +94,7 @@ def open_page(page: Page, url: str) -> None:
 def shown_plays(page: Page) -> list[str]:
     """The cards played in the game the page's engine holds (its game record)."""
     return list(page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return (await engine().request("record")).record.plays;
     }"""))
 

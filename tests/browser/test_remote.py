@@ -90,7 +90,7 @@ def watch(page: Page, server_url: str, relay: NostrRelay | str, problems: list[s
 def guest_messages(page: Page) -> list[str]:
     """Every message the guest's page received from the host, in order."""
     return list(page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table.received;
     }"""))
 
@@ -98,7 +98,7 @@ def guest_messages(page: Page) -> list[str]:
 def refused(host: Page) -> dict[str, int]:
     """The host's counts of refused messages, by reason."""
     return dict(host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table.refused;
     }"""))
 
@@ -154,7 +154,7 @@ def table(browser: Browser, server_url: str, relay: NostrRelay
     link = invite.get_attribute("href") or ""
     assert "#join=" in link and "&key=" in link and "friends" not in link
     # The host's engine first (a guest's wait below is for the table, not for Pyodide's boot).
-    host.evaluate("async () => (await import('./engine-client.js')).engine().ready")
+    host.evaluate("async () => (await import('./engine.js')).engine().ready")
 
     guest = watched(browser, server_url, relay, problems)
     guest_requests: list[str] = []
@@ -184,7 +184,7 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
     # From the seated guest's own connection: malformed, oversized, out of turn, repeated,
     # and too many at once.
     guest.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const guest = engine().table;
         const send = (message) => guest._room.send(
             typeof message === "string" ? message : JSON.stringify(message), guest._host);
@@ -203,7 +203,7 @@ def test_hostile_messages_are_refused_counted_and_change_nothing(
     # left the relays once every guest was seated (presence.js): a stranger can reach it only
     # while it listens again, as it does when a guest drops.
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         engine().table.room.quiet(false);
     }""")
     stranger = host.context.browser.new_context().new_page()  # type: ignore[union-attr]
@@ -308,7 +308,7 @@ def send_as_guest(guest: Page, messages: list[dict[str, Any]]) -> list[int]:
     """Sends raw intents from the guest's own connection, each numbered after the page's own
     count; the numbers given."""
     return list(guest.evaluate("""async (messages) => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const guest = engine().table;
         const numbers = [];
         for (const message of messages) {
@@ -439,7 +439,7 @@ def test_the_solo_page_loads_no_transport(page: Page, server_url: str, boot: Any
 def seat_hand(host: Page, seat: int = 0) -> list[str]:
     """The hand of ``seat`` in the host's engine, sorted (the page's flow is not told)."""
     return sorted(host.evaluate("""async (seat) => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return (await engine().table.engine.request("view")).guests[seat].hand;
     }""", seat))
 
@@ -527,7 +527,7 @@ def test_a_match_goes_on_for_the_guest_with_the_same_scores(
     # last trick of its first game (a game is four deals: too long to click through here),
     # then shown on both pages as any change is.
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const { show } = await import("./flow.js");
         const table = engine().table;
         const request = (type, payload) => table.engine.request(type, payload);
@@ -583,7 +583,7 @@ def host_to_bens_turn(host: Page) -> dict[str, Any]:
     """The host's engine plays on (its person's first card, the computers') until Ben (North)
     is to move, and the guest is sent its view; this page's flow is not told."""
     view: dict[str, Any] = host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const table = engine().table;
         const request = (type, payload) => table.engine.request(type, payload);
         let view = await request("view");
@@ -606,7 +606,7 @@ def test_a_guests_card_before_the_hosts_page_asks_is_played_and_a_new_game_takes
     host_to_bens_turn(host)
     # The host's page waits for Ben's card (its flow's step), then deals a new match.
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const table = engine().table;
         window.leftWait = "waiting";
         table.request("step").then(() => { window.leftWait = "played"; });
@@ -614,13 +614,13 @@ def test_a_guests_card_before_the_hosts_page_asks_is_played_and_a_new_game_takes
     }""")
     before = host_to_bens_turn(host)
     card = host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return (await engine().table.engine.request("view")).guests[0].legal[0];
     }""")
     counts = refused(host)
     (n,) = send_as_guest(guest, [{"t": "play", "card": card}])  # as the guest's page sends it
     kept = """async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table._early !== null;
     }"""
     deadline = time.monotonic() + 30
@@ -649,7 +649,7 @@ def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
     # The match in play (one game, dealt fair at this table: the test above) played by the
     # host's engine to its last trick, then on both pages as any change is.
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const { show } = await import("./flow.js");
         const table = engine().table;
         const request = (type, payload) => table.engine.request(type, payload);
@@ -781,13 +781,13 @@ def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its
 ) -> None:
     host, guest, _ = table
     fair = host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const { fair } = engine().table;
         return { secret: fair.secret, commitment: await fair.commitment,
                  guests: Object.fromEntries(fair.seeds) };
     }""")
     mine = guest.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table._fair;
     }""")
     # The guest sent its seed for the commitment the host had sent it; the deal mixes both.
@@ -799,7 +799,7 @@ def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its
 
     # The match ends (the host's page is told so): every guest gets the recipe and the seeds.
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         await engine().table._revealAtEnd({ status: "game_over", match: { is_over: true } });
     }""")
     panel = guest.locator("[data-side-panel] [data-fair]")
@@ -809,7 +809,7 @@ def test_the_deal_mixes_the_seeds_and_a_guest_catches_a_host_that_lies_about_its
     # A forged reveal: a seed other than the one committed to.
     def reveal(message: dict[str, Any]) -> None:
         guest.evaluate("""async (message) => {
-            const { engine } = await import("./engine-client.js");
+            const { engine } = await import("./engine.js");
             const guest = engine().table;
             guest._receive(JSON.stringify(message), guest._host);
         }""", message)

@@ -318,12 +318,12 @@ def fair_deal(host: Page, guest: Page) -> tuple[dict[str, Any], dict[str, Any]]:
     """The host's fair deal ({secret, commitment, guests, dealt}) and the guest's part of it
     ({commitment, seed})."""
     return host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const { fair } = engine().table;
         return { secret: fair.secret, commitment: await fair.commitment, dealt: fair.dealt,
                  guests: Object.fromEntries(fair.seeds) };
     }"""), guest.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table._fair;
     }""")
 
@@ -335,7 +335,7 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     host, guest = ben_seated_in_north(browser, server_url, relay, problems)
     panel = guest.locator("[data-fair]")
     deal = """async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         window.dealt = engine().request("new_game", { level: "random", games: 1 });
     }"""
 
@@ -372,7 +372,7 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
         fair["secret"], {})
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         await engine().table._revealAtEnd({ status: "game_over", match: { is_over: true } });
     }""")
     expect(panel).to_have_attribute("data-fair", "left_out", timeout=TIMEOUT_MS)
