@@ -1,11 +1,11 @@
 """The page's modules import each other in no circle, as the engine's do (tests/test_imports.py).
 
 A circle in web/ once ran engine-client.js -> remote/choose.js -> remote/guest.js (and host.js)
--> remote/commit.js -> engine-client.js, because the page's one client, ``engine()``, lived in
-the worker's client; it now has a module of its own (web/engine.js). The graph counts every
-import of a module of web/: static ones (``import … from``, ``export … from``, ``import "…"``)
-and dynamic ones (``import("…")``), which load on demand but still make a circle. The check is
-shown to fire on a circle planted in a copy of the page."""
+-> remote/commit.js (now fair.js) -> engine-client.js, because the page's one client,
+``engine()``, lived in the worker's client; it now has a module of its own (web/engine.js). The
+graph counts every import of a module of web/: static ones (``import … from``, ``export …
+from``, ``import "…"``) and dynamic ones (``import("…")``), which load on demand but still make
+a circle. The check is shown to fire on a circle planted in a copy of the page."""
 
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def test_the_graph_sees_static_dynamic_and_re_exporting_imports() -> None:
     assert "engine-client.js" in graph["engine.js"]  # import { … } from
     assert "remote/guest.js" in graph["remote/choose.js"]  # import("./guest.js")
     assert "app.js" in graph["start-engine.js"]  # import("./app.js"), after the worker starts
-    assert "i18n.js" in graph["remote/host.js"]  # a module one folder up: "../i18n.js"
+    assert "state.js" in graph["remote/host.js"]  # a module one folder up: "../state.js"
 
 
 def test_the_circle_check_fires_on_a_planted_circle(tmp_path: Path) -> None:
@@ -78,7 +78,7 @@ def test_the_circle_check_fires_on_a_planted_circle(tmp_path: Path) -> None:
     client.write_text('import { tableClient } from "./remote/choose.js";\n' + client.read_text())
     found = circles(import_graph(copy))
     assert found and all("engine-client.js" in circle for circle in found)
-    assert ["engine-client.js", "remote/choose.js", "remote/guest.js", "remote/commit.js",
+    assert ["engine-client.js", "remote/choose.js", "remote/guest.js", "remote/fair.js",
             "engine-client.js"] in found
     # A comment naming an import is no import.
     quiet = tmp_path / "quiet"

@@ -21,7 +21,8 @@ import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
 import * as rerun from "./rerun.js";
-import { bindTurnForm } from "./remote/turn.js";
+import { chosenLevel, drawRemote, pastedAnswer } from "./remote/panel.js";
+import { fillTurnForm, saveTurnForm } from "./remote/turn.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
@@ -30,7 +31,13 @@ import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
 function draw() {
-  if (!app.view || !app.table) return;
+  // The table with friends' panel first: its lobby and its name form come before any view.
+  drawRemote(app.remote, app.hello, requestDraw);
+  if (!app.view || !app.table) {
+    page.redrawBoot(); // the loading card says what a host's lobby waits for
+    return;
+  }
+  page.showBar(app.hello); // the bar and the engine's version from the first view on
   const ui = {
     view: app.view,
     table: app.table,
@@ -128,8 +135,25 @@ const INTENTS = {
     if (record) replay.openReplay({ record });
   },
   close_dialog: () => closeAllDialogs(),
+  copy_seed: () => copy(String(app.table?.settings.seed ?? "")),
+  // A table with friends (web/remote/): the remote panel's buttons, to its client.
+  remote_copy: ({ value }) => copy(value),
+  remote_start_now: () => table()?.startNow(),
+  remote_join: ({ value }) => table()?.join(value),
+  pair_start: ({ value }) => table()?.startPair(Number(value)),
+  pair_connect: ({ value }) => table()?.acceptAnswer(Number(value), pastedAnswer(Number(value))),
+  presence_give: ({ value }) => table()?.presence.give(Number(value), chosenLevel(Number(value))),
+  presence_give_back: ({ value }) => table()?.presence.give(Number(value), null),
+  fair_replay: () => table()?.replayFair(),
+  turn_save: () => saveTurnForm(),
   reload: () => location.reload(),
 };
+
+// The table with friends' client (web/remote/host.js or guest.js), null at a table alone.
+const table = () => /** @type {any} */ (engine()).table ?? null;
+
+// Text to the clipboard (a link, the seed): a refusal of the browser's leaves it as it was.
+const copy = (text) => navigator.clipboard?.writeText(text).catch(() => {});
 
 // A new language words everything again, from what the page holds: the game goes on.
 function reword() {
@@ -160,7 +184,8 @@ await setLanguage(chooseLanguage());
 // The loading screen's words show from now on, in the language chosen (style.css).
 document.documentElement.dataset.words = "shown";
 page.redrawBoot();
+requestDraw(); // what was drawn while the words loaded (a table with friends' lobby), worded
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
-bindTurnForm();
+fillTurnForm();
 main();

@@ -39,7 +39,7 @@ export async function main() {
   if (link.url !== location.href) history.replaceState(history.state, "", link.url);
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
   if (app.view) {
-    page.setEngineReady(app.hello);
+    page.setEngineReady();
     offerTour();
   } else {
     page.setEngineFailed();

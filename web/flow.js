@@ -194,7 +194,7 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
   while (pending) {
     let next;
     try {
-      [next] = await Promise.all([pending, pause]);
+      [next] = await Promise.all([pending.then(held), pause]);
     } catch (error) {
       if (run === app.run) problem(msg("problem.computer"), error);
       break;
@@ -232,12 +232,20 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
   }
 }
 
+// A computer's card is held as long as its reply says (event.hold_ms: to its level's clock
+// cap, less the time it thought), so that it shows after the same time whether it had one legal
+// card or several: a card that came at once told a void. A person's card is never held.
+function held(reply) {
+  const ms = reply?.event?.hold_ms ?? 0;
+  return ms > 0 ? sleep(ms).then(() => reply) : reply;
+}
+
 // The worker thinks of the next computer move while the page shows the one before; once it
-// has, it is idle until that pause ends (against quick players, most of every pause): it
-// may work ahead until then.
+// has, it is idle until that pause ends and the card's hold is over (against quick players,
+// most of every pause): it may work ahead until then.
 function workAfter(run, pending, pauseEnd) {
-  pending?.then(() => {
-    if (run === app.run) ahead.during(pauseEnd);
+  pending?.then((reply) => {
+    if (run === app.run) ahead.during(Math.max(pauseEnd, performance.now() + (reply?.event?.hold_ms ?? 0)));
   }, () => {});
 }
 

@@ -22,7 +22,10 @@ export function renderBoot({ stage, fraction, received, expected }) {
   setBoot({ stage, fraction, received, expected });
   $("[data-boot-progress]").value = fraction;
   const words = hasWords();
-  if (words) $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
+  // A host's table waits for its guests (to take their seats, to send their seeds) before it
+  // deals: its card says so rather than "Dealing the cards…".
+  const waiting = stage === "ready" ? app.remote?.waiting : null;
+  if (words) $("[data-engine-status]").textContent = waiting ? t(`remote.lobby_${waiting}`) : ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
   const at = ORDER.indexOf(stage);
   for (const li of $$("[data-boot-step]")) {
     const i = ORDER.indexOf(li.dataset.bootStep);
@@ -69,8 +72,14 @@ export function currentNotice() {
   return app.notice;
 }
 
-export function setEngineReady(hello) {
+/** The first game is dealt and the page waits for its person (tests wait on it). */
+export function setEngineReady() {
   document.documentElement.dataset.engineState = "ready";
+}
+
+/** The bar's Menu, New game and Log, and the engine's version in the footer: from the first
+ * view drawn on (a host's page whose guest plays first has them before its own turn). */
+export function showBar(hello) {
   $("[data-engine-version]").textContent = hello.engine;
   $("[data-engine-line]").hidden = false;
   for (const button of $$(".bar [data-action=new_game], .bar [data-action=menu], .bar [data-action=toggle_side]")) {

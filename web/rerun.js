@@ -140,7 +140,7 @@ export function drawMaster(el, ui) {
         h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
         everyone(),
         // A guest's page runs no engine to replay a record with (remote/guest.js).
-        record && document.documentElement.dataset.remote !== "guest"
+        record && app.remote?.role !== "guest"
           ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
       ];
     }

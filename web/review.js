@@ -53,7 +53,7 @@ function gameKey(table, view) {
 // host's engine reviews no other seat for it.
 function peopleOf(record) {
   if (!record) {
-    const mine = (s) => document.documentElement.dataset.remote !== "guest" || s.called === "you";
+    const mine = (s) => app.remote?.role !== "guest" || s.called === "you";
     return app.table.seats.map((s, seat) => (s.person && mine(s) ? { seat, label: s.label } : null)).filter(Boolean);
   }
   const players = Array.isArray(record.players) ? record.players : [];

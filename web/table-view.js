@@ -280,6 +280,8 @@ function drawHandoff(ui) {
 
 // -- the bar and the status line -----------------------------------------------------------
 
+const SEED_SHOWN = 16; // the characters of a seed the footer shows; a longer one is shortened
+
 function drawBar(ui) {
   const { view, table, hello } = ui;
   const { sideOf } = ui.names;
@@ -304,9 +306,13 @@ function drawBar(ui) {
         t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  // A guest at a friend's table is not told the seed (it would deal every hand).
-  const seed = table.settings.seed;
-  $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
+  // A guest at a friend's table is not told the seed (it would deal every hand). A long one (a
+  // fair deal's is 69 characters) is shortened, with a button that copies it whole: written
+  // out, it made a phone's page scroll sideways.
+  const seed = table.settings.seed === undefined ? null : String(table.settings.seed);
+  const shown = seed !== null && seed.length > SEED_SHOWN ? `${seed.slice(0, SEED_SHOWN)}…` : seed;
+  $("[data-seed-info]").textContent = seed === null ? "" : t("bar.seed", { seed: shown });
+  $("[data-action=copy_seed]").hidden = shown === seed;
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   // The keys line names H and U only where there are hints and undo: not in the kept attempt
   // at the Calypso of the day, played straight.

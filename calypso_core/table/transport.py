@@ -126,7 +126,7 @@ REQUESTS: dict[str, Request] = {
     "stand_in": Request(_remote("stand_in"), frozenset({"seat", "level"}), "reads", view=True),
     "fair_deal": Request(_remote("fair_deal"), frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(_remote("fair_check"),
-                          frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
+                          frozenset({"recipe", "host", "guests", "commitment", "seen"}), "reads"),
     "next_game": Request(playing.next_game, frozenset(), "starts", view=True),
     "hint": Request(reading.hint, frozenset({"guest"}), "reads"),
     "aids": Request(reading.aids, frozenset(), "reads"),

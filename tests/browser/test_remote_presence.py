@@ -46,7 +46,8 @@ def wait_for(condition: Callable[[], bool], what: str, page: Page, seconds: floa
 
 def said(page: Page) -> list[str]:
     """Everything the page announced to screen readers about who is here."""
-    return list(page.evaluate("""async () => (await import("./remote/presence.js")).said"""))
+    return list(page.evaluate(
+        """async () => (await import("./state.js")).app.remote?.said ?? []"""))
 
 
 def play_until(pages: list[Page], cards: int, watch: Page) -> None:
