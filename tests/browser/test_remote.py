@@ -20,6 +20,8 @@ from nostr_relay import NostrRelay
 from playwright.sync_api import Browser, Page, Route, expect
 from protocol_calls import finished_hosted_game
 
+from bench.computer_pace import SHOWN_PROBE, who_could_play
+from bench.remote import HINT_FLOOD, HOST_REQUESTS
 from calypso_core import from_record, new_game
 from calypso_core.messages import message, render
 from calypso_core.table.fair import commitment, fair_seed
@@ -297,34 +299,9 @@ def test_a_guest_flooding_the_host_with_hints_holds_none_of_the_hosts_requests(
     host, guest, _ = table
     guest_to_move(host, guest)
     counts, since = refused(host), len(guest_messages(guest))
-    guest.evaluate("""async () => {
-        const { engine } = await import("./engine.js");
-        const guest = engine().table;
-        window.__flood = (async () => {
-            const end = performance.now() + 6000;
-            let sent = 0;
-            while (performance.now() < end) {
-                sent += 1;
-                const ask = { t: "ask", what: "hint", n: ++guest._intents };
-                guest._room.send(JSON.stringify(ask), guest._host);
-                await new Promise((resolve) => setTimeout(resolve, 53));
-            }
-            return sent;
-        })();
-    }""")
-    times: list[float] = host.evaluate("""async () => {
-        const { engine } = await import("./engine.js");
-        await new Promise((resolve) => setTimeout(resolve, 500)); // the flood under way
-        const times = [];
-        const end = performance.now() + 5000;
-        while (performance.now() < end) {
-            const at = performance.now();
-            await engine().request("view");
-            times.push(performance.now() - at);
-            await new Promise((resolve) => setTimeout(resolve, 100));
-        }
-        return times;
-    }""")
+    guest.evaluate(HINT_FLOOD, 6)  # as bench/remote.py floods, for 6 s
+    host.wait_for_timeout(500)  # the flood under way
+    times: list[float] = host.evaluate(HOST_REQUESTS, 5)
     sent = guest.evaluate("window.__flood")
     times.sort()
     p95, longest = times[int(0.95 * (len(times) - 1))], times[-1]
@@ -520,6 +497,16 @@ def play_once_as_the_guest(host: Page, guest: Page) -> None:
     assert refused(host) == counts
 
 
+def deal_a_new_match(host: Page) -> None:
+    """The host's person deals a new match of one game, as the page's New game does (not
+    awaited: the page plays on until a person is to move)."""
+    host.evaluate("""async () => {
+        const { startGame } = await import("./flow.js");
+        const { app } = await import("./state.js");
+        startGame({ ...app.settings, level: "random", games: 1 });
+    }""")
+
+
 def test_while_the_guest_is_to_move_a_new_match_is_drawn_at_once_and_its_card_is_the_new_games(
     table: tuple[Page, Page, list[str]], screenshots: Callable[[Page, str], Any],
 ) -> None:
@@ -529,12 +516,7 @@ def test_while_the_guest_is_to_move_a_new_match_is_drawn_at_once_and_its_card_is
     host, guest, _ = table
     guest_to_move(host, guest)
     old = hand(guest)
-    # The host's person deals a new match, as the page's New game does.
-    host.evaluate("""async () => {
-        const { startGame } = await import("./flow.js");
-        const { app } = await import("./state.js");
-        startGame({ ...app.settings, level: "random", games: 1 });
-    }""")
+    deal_a_new_match(host)
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while sorted(hand(guest)) in (sorted(old), []) or sorted(hand(guest)) != seat_hand(host):
         assert time.monotonic() < deadline, "the guest's page still shows the last game"
@@ -792,13 +774,8 @@ def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
     guest.set_viewport_size(size)  # the tests below see the page as before
     guest.keyboard.press("Escape")
     check_the_master_in_the_guests_seat(host, guest, since, screenshots)
-    # A new match at this table, as the host's New game deals it: a new secret, never
-    # revealed (the test below checks it).
-    host.evaluate("""async () => {
-        const { startGame } = await import("./flow.js");
-        const { app } = await import("./state.js");
-        startGame({ ...app.settings, level: "random", games: 1 });
-    }""")
+    # A new match at this table: a new secret, never revealed (the test below checks it).
+    deal_a_new_match(host)
     deadline = time.monotonic() + TIMEOUT_MS / 1000
     while guest.locator("[data-table]").get_attribute("data-game") != "1" or plays(guest) >= 208:
         assert time.monotonic() < deadline, "the new match never came to the guest's page"
@@ -1201,28 +1178,6 @@ def stacked_table(browser: Browser, server_url: str, relay: NostrRelay
     assert problems == []
 
 
-# When each count of cards played is first drawn on a page (performance.now()).
-SHOWN_PROBE = """
-window.__shown = {};
-new MutationObserver(() => {
-  const n = document.querySelector("[data-table]")?.dataset.plays;
-  if (n !== undefined && !(n in window.__shown)) window.__shown[n] = performance.now();
-}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-plays"] });
-"""
-
-
-def legal_counts(record: dict[str, Any]) -> list[int]:
-    """How many different cards the player to move could play before each play of a record."""
-    state = from_record(opened_record(record))
-    again = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
-                     deck=state.deck)
-    counts = []
-    for card in state.plays:
-        counts.append(len(again.legal_moves()))
-        again.play(card)
-    return counts
-
-
 def test_a_computers_card_shows_after_the_same_time_whether_it_had_one_legal_card_or_several(
     stacked_table: tuple[Page, Page, list[str]],
 ) -> None:
@@ -1234,13 +1189,13 @@ def test_a_computers_card_shows_after_the_same_time_whether_it_had_one_legal_car
     record = engine_request(host, "record")["result"]["record"]
     people = {2, 0}  # South (the host) and North (Ben)
     shown: dict[str, float] = guest.evaluate("window.__shown")
-    seats = seats_of(record)
-    counts = legal_counts(record)
+    moves = who_could_play(record)  # as bench/computer_pace.py reads them
     gaps: dict[bool, list[float]] = {True: [], False: []}
     for n in range(1, DEAL):  # the card played n-th (0-based), shown at count n + 1
-        if seats[n] in people or str(n) not in shown or str(n + 1) not in shown:
+        seat, legal = moves[n]
+        if seat in people or str(n) not in shown or str(n + 1) not in shown:
             continue
-        gaps[counts[n] == 1].append(shown[str(n + 1)] - shown[str(n)])
+        gaps[legal == 1].append(shown[str(n + 1)] - shown[str(n)])
     one, several = (sorted(gaps[key]) for key in (True, False))
     assert one and several, gaps
     p50 = [values[len(values) // 2] for values in (one, several)]
@@ -1250,18 +1205,6 @@ def test_a_computers_card_shows_after_the_same_time_whether_it_had_one_legal_car
     # The expert's cap is 500 ms: no card of one comes at once (a frame late, a card drawn late
     # before it, may shorten one gap a little).
     assert min(one) >= 250, one
-
-
-def seats_of(record: dict[str, Any]) -> list[int]:
-    """The seat that played each card of a record."""
-    state = from_record(opened_record(record))
-    again = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
-                     deck=state.deck)
-    seats = []
-    for card in state.plays:
-        seats.append(again.to_move)
-        again.play(card)
-    return seats
 
 
 def test_a_host_that_deals_from_a_seed_of_its_choosing_is_caught_by_the_guests_check(
