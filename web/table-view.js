@@ -280,7 +280,9 @@ function drawHandoff(ui) {
 
 // -- the bar and the status line -----------------------------------------------------------
 
-const SEED_SHOWN = 16; // the characters of a seed the footer shows; a longer one is shortened
+// A seed the footer shows whole (a typed one, a link's), and how much of a longer one it shows.
+const SEED_WHOLE = 32;
+const SEED_SHOWN = 20;
 
 function drawBar(ui) {
   const { view, table, hello } = ui;
@@ -310,7 +312,7 @@ function drawBar(ui) {
   // fair deal's is 69 characters) is shortened, with a button that copies it whole: written
   // out, it made a phone's page scroll sideways.
   const seed = table.settings.seed === undefined ? null : String(table.settings.seed);
-  const shown = seed !== null && seed.length > SEED_SHOWN ? `${seed.slice(0, SEED_SHOWN)}…` : seed;
+  const shown = seed !== null && seed.length > SEED_WHOLE ? `${seed.slice(0, SEED_SHOWN)}…` : seed;
   $("[data-seed-info]").textContent = seed === null ? "" : t("bar.seed", { seed: shown });
   $("[data-action=copy_seed]").hidden = shown === seed;
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
