@@ -10,6 +10,17 @@ export function seatName(seat, form = null) {
   return nameOfSeat(seat, form);
 }
 
+/**
+ * The seed of a match as the page may name it, or null. A seed deals every hand again: while
+ * a hand is covered from someone at this device (more than one person plays here, as the
+ * match's settings seat them) it is named nowhere until the match is over. A guest's table
+ * has no seed to name.
+ */
+export function nameableSeed(settings, over) {
+  const here = (settings?.people ?? []).filter((person) => !person.remote);
+  return settings?.seed === undefined || (here.length > 1 && !over) ? null : String(settings.seed);
+}
+
 /** A label marked as the trick's leader: "West · led". */
 export function ledBy(text) {
   return t("trick.led_by", { who: text });

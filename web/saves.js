@@ -256,7 +256,7 @@ export function setAside(game) {
 // -- the Saved games dialog --------------------------------------------------------------
 
 /**
- * Every save, this tab's first: {id, mine, elsewhere (held by another tab), seed, plays,
+ * Every save, this tab's first: {id, mine, elsewhere (held by another tab), settings, plays,
  * game, games, levels, over, saved (ms), problem}.
  */
 export async function list() {
@@ -268,7 +268,7 @@ export async function list() {
       id,
       mine: id === app.save?.id,
       elsewhere: held.has(lockOf(id)),
-      seed: game?.settings?.seed ?? null,
+      settings: isObject(game?.settings) ? game.settings : null,
       plays: Array.isArray(game?.record?.plays) ? game.record.plays.length : null,
       game: Array.isArray(game?.history) ? game.history.length + 1 : 1,
       games: game?.settings?.games ?? 1,

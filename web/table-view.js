@@ -7,7 +7,7 @@ import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
-import { ledBy, seatName } from "./names.js";
+import { ledBy, nameableSeed, seatName } from "./names.js";
 
 function levelLabel(level, hello) {
   const found = hello.levels.find((l) => l.key === level);
@@ -304,9 +304,9 @@ function drawBar(ui) {
         t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  // A guest at a friend's table is not told the seed (it would deal every hand).
-  const seed = table.settings.seed;
-  $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
+  // A seed deals every hand: not named while one is covered here, nor to a guest (names.js).
+  const seed = nameableSeed(table.settings, view.match.is_over);
+  $("[data-seed-info]").textContent = seed === null ? "" : t("bar.seed", { seed });
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
   // The keys line names H and U only where there are hints and undo: not in the kept attempt
   // at the Calypso of the day, played straight.

@@ -189,7 +189,10 @@ def deal(page: Page, seed: str, *, people: tuple[int, ...] = (2,)) -> None:
     dialog.get_by_label("Speed").select_option("instant")
     dialog.get_by_label("Seed").fill(seed)
     dialog.get_by_role("button", name="Deal").click()
-    expect(page.locator("[data-seed-info]")).to_have_text(f"Seed {seed}")
+    expect(dialog).to_be_hidden()
+    # Dealt once the engine holds the new match (with several people the page names no seed).
+    while engine_request(page, "record")["result"]["settings"]["seed"] != seed:
+        pass
     settle(page)
 
 
