@@ -28,7 +28,8 @@ export async function startDaily(date = null) {
   closeAllDialogs();
   const kept = stats.dailyEntry(date ?? today());
   const payload = { ...(date ? { date } : {}), practice: Boolean(kept) };
-  const dealt = await show(() => client.request("daily", payload), W.dailyFailed(date));
+  // The engine's refusal names the date and why ("…is not dealt before its day."): alone.
+  const dealt = await show(() => client.request("daily", payload), W.dailyFailed(date), null);
   const day = dealt ? app.table.daily : null;
   if (!day) return dealt;
   if (app.view.plays === 0) showCut();

@@ -50,10 +50,20 @@ export function errorMessage(error) {
   return error.text ?? (error.code ? msg(`error.${error.code}`) : error.message);
 }
 
-/** Says that something failed (what: a message) and why; the code is for a bug report. */
-export function problem(what, error) {
-  renderNotice(msg(error.code ? "notice.problem" : "notice.problem_plain",
-    { what, error: errorMessage(error), code: error.code ?? "" }));
+/**
+ * What people read when something failed: what (a message) and why, each its own sentence;
+ * before the engine's refusal, ``refused`` instead (null: the refusal says what it refused,
+ * and stands alone: "The Calypso of 1 January 2999 is not dealt before its day."). The
+ * error's code is for logs and tests, never shown.
+ */
+export function problemNotice(what, error, refused = what) {
+  const before = error.text ? refused : what;
+  return before ? [before, errorMessage(error)] : errorMessage(error);
+}
+
+/** Says that something failed, and why (problemNotice). */
+export function problem(what, error, refused = what) {
+  renderNotice(problemNotice(what, error, refused));
 }
 
 // Takes a reply of the engine as the table now, and whatever would show a covered hand
@@ -126,8 +136,9 @@ function seatsPayload(settings) {
   return { ...payload, level };
 }
 
-/** Deals a new match with these settings (and seed, when given). */
-export async function startGame(settings, seed) {
+/** Deals a new match with these settings (and seed, when given); refused: what to say
+ * before the engine's refusal (problemNotice). */
+export async function startGame(settings, seed, refused = msg("problem.deal")) {
   /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
@@ -136,13 +147,14 @@ export async function startGame(settings, seed) {
     suit: settings.suit ?? "random",
   };
   if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
-  const started = await show(() => client.request("new_game", payload), msg("problem.deal"));
+  const started = await show(() => client.request("new_game", payload), msg("problem.deal"), refused);
   if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
   return started;
 }
 
 // Replaces the game in play with the one a request returns, then lets the computers play.
-export async function show(requestView, failure) {
+// failure: what to say if it fails; refused: before the engine's refusal (problemNotice).
+export async function show(requestView, failure, refused = failure) {
   const run = state.newRun();
   closeDialog("score_sheet");
   if (app.view) {
@@ -157,7 +169,7 @@ export async function show(requestView, failure) {
       state.setBusy(false);
       requestDraw();
     }
-    problem(failure, error);
+    problem(failure, error, refused);
     state.setLastError(error);
     return false;
   }
