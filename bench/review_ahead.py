@@ -27,14 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
+from browser.table import NEXT_DEAL, PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from browser.watching import origin_of, watch
 
 from bench import ahead_schedule as schedule
@@ -96,6 +96,11 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
         page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
         if page.locator("[data-table][data-state=over]").count():
             break
+        if page.locator(NEXT_DEAL).count():  # a deal's end: the person goes on at once
+            page.locator(NEXT_DEAL).click()
+            expect(page.locator("[data-table]")).not_to_have_attribute(
+                "data-state", "next_deal", timeout=TIMEOUT_MS)
+            continue
         before = plays(page)
         page.locator(PLAYABLE).first.click()
         cards += 1

@@ -54,6 +54,12 @@ export async function whileThinking() {
   if (still()) await loop(() => (still() ? THINKING_WINDOW_MS : 0));
 }
 
+/** Works ahead in short windows while the page waits for the person outside their turn (at
+ * the end of a deal), as long as waiting() holds. */
+export function whileWaiting(waiting) {
+  return loop(() => (waiting() ? THINKING_WINDOW_MS : 0));
+}
+
 /** Works ahead after the game's end until the review is done (the rerun goes on in its own
  * requests, rerun.js, taking over what was played of it ahead). */
 export function afterGame() {

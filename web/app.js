@@ -37,6 +37,7 @@ function draw() {
     names: namesOf(app.table),
     hello: app.hello,
     busy: app.busy,
+    dealEnd: app.dealEnd,
     animate: app.speed.move > 0,
     focusHand: app.focusHand,
     hint: app.hint,
@@ -68,6 +69,7 @@ const INTENTS = {
   hint: () => flow.hint(),
   undo: () => flow.undo(),
   next_game: () => flow.nextGame(),
+  next_deal: () => flow.nextDeal(),
   new_game: () => dialogs.openNewGame(),
   deal: () => dialogs.deal(),
   level_all: () => forms.setAllLevels(),
@@ -162,5 +164,6 @@ document.documentElement.dataset.words = "shown";
 page.redrawBoot();
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
+page.keepFocusOnClose();
 bindTurnForm();
 main();

@@ -95,6 +95,37 @@ function pauseAfter(view) {
   return view.event?.trick_over ? app.speed.trick : app.speed.move;
 }
 
+// -- the end of a deal ----------------------------------------------------------------------
+
+// At every speed the end of a deal waits for the person: its summary stays under the trick,
+// with "Next deal", until they press it (the next deal's first computer card is thought of,
+// and the worker works ahead, meanwhile). Where a person is to move next, their turn is the
+// wait. At a table with friends on other devices it is a pause (pauseAfter): nobody at one
+// device holds up the others.
+let dealEndGo = null; // ends the wait for "Next deal"
+
+// The pause after a move (ms long), or the wait for "Next deal" after a deal's last card.
+function pauseFor(run, view, ms) {
+  const waits = view.event?.deal_over && !view.event.game_over && view.status === "waiting"
+    && !namesOf(app.table).elsewhere();
+  if (!waits) return sleep(ms);
+  state.setDealEnd(true);
+  ahead.whileWaiting(() => run === app.run && app.dealEnd);
+  return new Promise((resolve) => {
+    dealEndGo = resolve;
+  });
+}
+
+/** The person has seen the deal's end: the next deal begins (or the wait ends, for a game
+ * replaced meanwhile). */
+export function nextDeal() {
+  const go = dealEndGo;
+  dealEndGo = null;
+  state.setDealEnd(false);
+  requestDraw();
+  go?.();
+}
+
 // -- the cut ----------------------------------------------------------------------------------
 
 /** Shows the cut before the match (when the settings say so, or when asked for), above the
@@ -155,6 +186,7 @@ export async function startGame(settings, seed, refused = msg("problem.deal")) {
 // Replaces the game in play with the one a request returns, then lets the computers play.
 // failure: what to say if it fails; refused: before the engine's refusal (problemNotice).
 export async function show(requestView, failure, refused = failure) {
+  nextDeal(); // a wait for "Next deal" ends with the game
   const run = state.newRun();
   closeDialog("score_sheet");
   if (app.view) {
@@ -221,7 +253,7 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
     take(next);
     persist();
     afterMove(next);
-    pause = sleep(ms);
+    pause = pauseFor(run, next, ms);
     // Nothing more to ask of the worker until this pause is over: it may work ahead.
     if (!pending) ahead.during(pauseEnd);
   }
@@ -337,7 +369,7 @@ export async function playCard(card) {
   // The computers think while this card is shown.
   const pending = next.status === "waiting" ? client.request("step") : null;
   const ms = pauseAfter(next);
-  await advance(run, pending, sleep(ms), performance.now() + ms);
+  await advance(run, pending, pauseFor(run, next, ms), performance.now() + ms);
 }
 
 /** Shows the hand of the person to move, once the device has been passed to them. */

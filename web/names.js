@@ -55,6 +55,8 @@ export function namesOf(table) {
     /** What the engine calls a partnership. */
     sideLabel: (side) => say(sideOf(side)),
     peopleSeats,
+    /** Whether someone at the table plays on another device (a friends' table). */
+    elsewhere: () => (table?.settings.people ?? []).some((person) => person.remote),
     /** Whether one person plays (the engine then calls that seat "You"). */
     alone: () => peopleSeats().length === 1,
     /** Whether the engine calls this seat "You" (the one person at the table). */

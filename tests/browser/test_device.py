@@ -17,7 +17,15 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from protocol_calls import call, said
 
-from .table import SETTLED, TIMEOUT_MS
+from .table import (
+    NEXT_DEAL,
+    SETTLED,
+    TIMEOUT_MS,
+    engine_request,
+    next_deal,
+    play_a_card,
+    settle,
+)
 from .watching import booted_page, page_for_the_module, settled
 
 pytestmark = pytest.mark.browser
@@ -102,3 +110,175 @@ def test_a_day_not_yet_come_is_refused_in_one_clean_sentence(
             # The engine's own sentence, alone: no code, nothing said twice.
             expect(page.locator("[data-notice]")).to_have_text(said(refusal["text"], lang))
             assert refusal["code"] not in page.locator("[data-notice]").inner_text()
+
+
+# -- the table ----------------------------------------------------------------------------------
+
+
+def deal(page: Page, seed: str, *, speed: str = "instant", people: tuple[int, ...] = (2,)) -> None:
+    """A new game through the New game dialog: random computer players, people at ``people``."""
+    page.locator(".bar [data-action=new_game]").click()  # in any language
+    dialog = page.locator("[data-dialog=new_game]")
+    dialog.locator("[name=level]").select_option("random")
+    for seat in range(4):
+        dialog.locator(f"[data-seat-select='{seat}']").select_option(
+            "person" if seat in people else "random")
+    dialog.locator("[name=speed]").select_option(speed)
+    dialog.locator("[name=seed]").fill(seed)
+    dialog.locator("[data-deal]").click()
+    expect(dialog).to_be_hidden()
+    while engine_request(page, "record")["result"]["settings"]["seed"] != seed:
+        pass  # dealt once the engine holds the new match
+    settle(page)
+
+
+@pytest.mark.parametrize("speed", ["instant", "fast"])
+def test_at_every_speed_a_deals_end_waits_for_next_deal_and_the_log_follows_the_deal(
+    table: Page, speed: str,
+) -> None:
+    page = table
+    deal(page, "layout-deal", speed=speed)  # a computer (West) leads deal 2
+    while settle(page) != "next_deal":
+        play_a_card(page)
+    # The engine has played the first card of deal 2 (asked for ahead, as always); once its
+    # reply is in and drawn twice over, the table still shows deal 1's end: it waits.
+    assert engine_request(page, "view")["result"]["plays"] == 53
+    page.evaluate("() => new Promise((done) => "
+                  "requestAnimationFrame(() => requestAnimationFrame(done)))")
+    table_ = page.locator("[data-table]")
+    expect(table_).to_have_attribute("data-state", "next_deal")
+    expect(table_).to_have_attribute("data-plays", "52")
+    summary = page.locator("[data-deal-summary]")
+    expect(summary).to_contain_text("Deal 1 is over")
+    expect(page.locator("[data-log] [data-log-trick]")).to_have_count(13)
+    page.locator(NEXT_DEAL).click()
+    assert settle(page) == "ready"
+    expect(summary).to_be_hidden()
+    # The log is of the deal being played, as the bar says.
+    expect(page.locator("[data-info]")).to_have_text(re.compile(r"^Deal 2 of 4 · Trick 1 of 13"))
+    expect(page.locator("[data-log]")).to_contain_text("Deal 2 of 4")
+    expect(page.locator("[data-log] .log-why")).to_have_count(0)  # no trick of deal 1
+
+
+HAND_FOCUSED = "[data-hand] [data-card]:focus"
+FOCUSED_CARD = ("() => document.activeElement?.closest('[data-hand]')"
+                " ? document.activeElement.dataset.card : null")
+
+
+def test_closing_a_dialog_gives_the_keyboard_back_to_the_hand_or_where_it_was(
+    table: Page,
+) -> None:
+    page = table
+    deal(page, "device-focus")
+    while not page.locator("[data-log] [data-log-trick] .log-why").count():
+        play_a_card(page)  # until a trick is over: the last trick (L) has something to show
+    assert settle(page) == "ready"
+    # Opened with the mouse from the bar: the keyboard goes to the hand, not back to Menu.
+    for item, dialog in [("Settings", "settings"), ("Statistics", "stats"), ("Rules", "rules"),
+                         ("Saved games", "saves"), ("Close", None)]:
+        page.get_by_role("button", name="Menu").click()
+        page.locator("[data-dialog=menu]").get_by_role("button", name=item).click()
+        if dialog:
+            expect(page.locator(f"[data-dialog={dialog}]")).to_be_visible()
+            page.keyboard.press("Escape")
+        expect(page.locator("dialog[open]")).to_have_count(0)
+        expect(page.locator(HAND_FOCUSED), item).to_have_count(1)
+    # The arrows go along the hand from there.
+    first = page.evaluate(FOCUSED_CARD)
+    page.keyboard.press("End")
+    assert page.evaluate(FOCUSED_CARD) not in (None, first) or page.locator(
+        "[data-hand] [data-card]:not(:disabled)").count() == 1
+    # From a card, L and Escape: back to that very card, and Enter plays it (no menu opens).
+    card = page.evaluate(FOCUSED_CARD)
+    page.keyboard.press("l")
+    expect(page.locator("[data-dialog=last_trick]")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator(f"[data-hand] [data-card='{card}']:focus")).to_have_count(1)
+    before = page.locator("[data-table]").get_attribute("data-plays")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-table]")).not_to_have_attribute("data-plays", before or "")
+    expect(page.locator("dialog[open]")).to_have_count(0)
+
+
+def test_the_keys_line_names_only_keys_that_work(table: Page) -> None:
+    page = table
+    keys = page.locator("[data-foot-keys]")
+    deal(page, "device-keys")
+    expect(keys).to_have_text("Keys: ← → choose a card, Enter plays it · H hint · U undo · "
+                              "L last trick.")
+    # Two people at the device: undo is off, and U is not named.
+    deal(page, "device-keys-2", people=(0, 2))
+    expect(keys).to_have_text("Keys: ← → choose a card, Enter plays it · H hint · L last trick.")
+    if settle(page) == "handoff":
+        page.locator("[data-action=reveal]").click()
+    play_a_card(page)
+    before = page.locator("[data-table]").get_attribute("data-plays")
+    page.keyboard.press("u")  # does nothing: none was named
+    assert engine_request(page, "view")["result"]["plays"] == int(before or 0)
+
+
+def test_one_name_for_the_speed_of_play_and_no_complete_calypso_in_progress() -> None:
+    for lang, words in CATALOGS.items():
+        # The New game dialog and the Settings name the one setting with one key.
+        assert "settings.speed" not in words and words["form.speed"], lang
+    # The score sheet's calypso in progress is called as the table calls it (the calypso
+    # being collected), not a word read as "assembled".
+    ru = CATALOGS["ru"]
+    assert ru["sheet.col_in_progress"].lower() in ru["seat.calypso"].lower()
+
+
+# Every visible button and tag of the page whose text does not fit its box, or which reaches
+# past the screen's sides; and the tag a hinted card wears, wider than the card.
+CUT_TEXT = """() => {
+  const cut = [];
+  const what = (el) => `${el.tagName.toLowerCase()}.${el.className}`
+    + ` "${el.textContent.trim().slice(0, 30)}"`;
+  // Shown: not hidden, and not wholly off the screen (the side panel's closed drawer).
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return el.checkVisibility() && r.width > 0 && r.right > 0 && r.left < innerWidth;
+  };
+  for (const el of document.querySelectorAll(
+      "button, .btn, .tag, .suit-badge, .score-pill, .slot-label, .save-tag, .seat-role, .stat")) {
+    if (!shown(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1) cut.push(`${what(el)} overflows its box`);
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) cut.push(`${what(el)} reaches off the screen`);
+  }
+  for (const card of document.querySelectorAll("[data-hand] [data-card][data-hint]")) {
+    const tag = parseFloat(getComputedStyle(card, "::after").width);
+    if (tag > card.getBoundingClientRect().width) cut.push(`the hint tag is wider than its card`);
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_no_text_is_cut_on_a_390_px_phone(table: Page, lang: str) -> None:
+    page = table
+    page.set_viewport_size({"width": 390, "height": 844})
+    try:
+        speak(page, lang)
+        deal(page, f"device-phone-{lang}")
+        while not page.locator("[data-log] [data-log-trick] .log-why").count():
+            play_a_card(page)  # a trick over: the last trick has one to show
+        assert settle(page) == "ready"
+        page.keyboard.press("h")
+        expect(page.locator("[data-hand] [data-card][data-hint]")).to_have_count(1)
+        assert page.evaluate(CUT_TEXT) == []
+        for dialog in ("menu", "new_game", "last_trick"):
+            page.locator(f".bar [data-action={dialog}]").click()
+            expect(page.locator(f"[data-dialog={dialog}]")).to_be_visible()
+            assert page.evaluate(CUT_TEXT) == [], dialog
+            page.keyboard.press("Escape")
+        page.locator(".bar [data-action=menu]").click()
+        page.locator("[data-dialog=menu] [data-action=settings]").click()
+        assert page.evaluate(CUT_TEXT) == [], "settings"
+        page.keyboard.press("Escape")
+        while settle(page) != "next_deal":
+            play_a_card(page)
+        assert page.evaluate(CUT_TEXT) == [], "a deal's end"
+        next_deal(page)
+    finally:
+        speak(page, "en")
+        page.set_viewport_size({"width": 1366, "height": 768})

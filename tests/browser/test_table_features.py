@@ -103,7 +103,7 @@ def set_settings(page: Page, speed: str | None = None, forced: bool | None = Non
     open_menu_item(page, "Settings")
     form = page.locator("[data-dialog=settings]")
     if speed is not None:
-        form.get_by_label("Animation speed").select_option(speed)
+        form.get_by_label("Speed of play").select_option(speed)
     if forced is not None:
         form.get_by_label("Play a forced card by itself").set_checked(forced)
     form.get_by_role("button", name="Done").click()
