@@ -24,6 +24,7 @@ import * as rerun from "./rerun.js";
 import { bindTurnForm } from "./remote/turn.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
 import { drawScoreSheet } from "./sheet.js";
 import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
@@ -78,7 +79,10 @@ const INTENTS = {
   show_scores: () => openDialog("score_sheet"),
   close_scores: () => closeDialog("score_sheet"),
   last_trick: () => dialogs.showLastTrick(),
-  menu: () => openOnly("menu"),
+  menu: () => {
+    daily.drawGiveUp();
+    openOnly("menu");
+  },
   rules: () => dialogs.showRules(),
   stats: () => dialogs.showStats(),
   reset_stats: () => dialogs.resetStats(),
@@ -90,7 +94,7 @@ const INTENTS = {
   delete_save: ({ save }) => dialogs.deleteSave(save),
   export: () => replay.exportGame(),
   import: () => $("[data-import-file]").click(),
-  import_file: ({ file }) => replay.importFile(file),
+  import_file: ({ file }) => replay.importFile(file, daily.keptOpenDates()),
   replay: () => replay.openReplay({ at: 0 }),
   replay_first: () => replay.replayStep("first"),
   replay_prev: () => replay.replayStep(-1),
@@ -106,6 +110,8 @@ const INTENTS = {
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
   daily: () => daily.startDaily(),
+  daily_take_over: () => daily.takeOver(),
+  give_up: () => daily.giveUp($("[data-dialog=menu] [data-action=give_up]")),
   share_copy: () => daily.copyShareLine(),
   review: () => review.reviewInPlay(),
   review_game: () => review.reviewInPlay(),
@@ -148,6 +154,13 @@ function reword() {
 
 prefsStore.apply(app.prefs);
 onDraw(draw);
+// Another tab took this tab's game over (the kept attempt at the Calypso of the day, taken
+// over from there): this tab plays it no more, and comes back with another game, saying why.
+saves.onLost((id) => {
+  if (id !== app.save?.id) return;
+  saves.handOver();
+  location.reload();
+});
 flow.onAfter({
   dealOver: (view) => review.offerDeal(view),
   gameOver: (view, table) => {

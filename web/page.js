@@ -126,6 +126,9 @@ export function keepFocusOnClose() {
     if (!(event.target instanceof HTMLDialogElement) || document.querySelector("dialog[open]")) return;
     const back = opener;
     opener = null;
+    // Something took the keyboard as the dialog closed (the walkthrough it started): it keeps it.
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== back && !now.closest(".bar")) return;
     const stays = back instanceof HTMLElement && back.isConnected && !back.closest(".bar")
       && back !== document.body && !back.matches(":disabled") && back.checkVisibility();
     if (stays) {

@@ -49,7 +49,9 @@ export async function exportGame() {
   renderNotice(msg("files.saved", { name: link.download }));
 }
 
-export async function importFile(file) {
+/** Opens a game file; keptOpen: the dates whose kept attempts at the Calypso of the day are
+ * unfinished (the engine opens no file holding one of their deals). */
+export async function importFile(file, keptOpen = []) {
   closeAllDialogs();
   const limit = app.hello.limits.file_bytes;
   if (file.size > limit) {
@@ -58,7 +60,7 @@ export async function importFile(file) {
   }
   let summary;
   try {
-    summary = await client.request("import", { text: await file.text() });
+    summary = await client.request("import", { text: await file.text(), kept_open: keptOpen });
   } catch (error) {
     renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;

@@ -30,6 +30,8 @@ EASTMOST = datetime.timedelta(hours=14)
 # A file is checked against the deals of the days this far ahead (a day further ahead
 # cannot have been dealt: its seed is refused, and only its deal holds its cards).
 DAYS_AHEAD_CHECKED = 366
+# The most dates a request may name (the kept attempts unfinished at a device).
+MAX_DATES_NAMED = 31
 
 
 class NotDealtYet(ValueError):
@@ -134,3 +136,15 @@ def daily_settings(date: datetime.date | str, *, straight: bool = False) -> Sett
     return Settings.from_request(
         {"seed": daily_seed(date), "levels": list(DAILY_LEVELS), "games": 1, "straight": straight}
     )
+
+
+def deal_of(deck: Any, dates: Any, now: datetime.date) -> datetime.date | None:
+    """Which of ``dates`` (``YYYY-MM-DD``, at most ``MAX_DATES_NAMED``; none after ``now``)
+    has this deck order as its deal, or None; anything else than such a list raises
+    ``ValueError``."""
+    if not isinstance(dates, list) or len(dates) > MAX_DATES_NAMED:
+        raise ValueError(f"dates must be a list of at most {MAX_DATES_NAMED} dates")
+    days = {parse_date(text) for text in dates}
+    deck = tuple(deck)
+    return next((day for day in sorted(days) if day <= now
+                 and tuple(new_game(daily_seed(day)).deck) == deck), None)

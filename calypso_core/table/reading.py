@@ -14,6 +14,7 @@ from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..messages import message
 from ..record import MAX_RECORD_BYTES, RecordError, parse_record, to_record
+from .daily import deal_of
 from .errors import ProtocolError
 from .players import default_level
 from .sealed import opened_record, sealed_record
@@ -25,6 +26,7 @@ from .session import (
     recipe,
     seat_aids,
     state_of,
+    today,
 )
 from .settings import (
     DEFAULT_PEOPLE,
@@ -119,6 +121,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
     check_not_a_later_deal(state.deck, data)
+    _check_not_kept_open(state, data)
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
     settings = _continuing(state, json.loads(text).get("players"), seed)
@@ -132,6 +135,21 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
         "labels": seat_labels(people_of(record["players"])),
         "settings": settings.to_dict(),
     }
+
+
+def _check_not_kept_open(state: GameState, data: dict[str, Any]) -> None:
+    """Refuse a file holding the deal of a date whose kept attempt at the Calypso of the day
+    is unfinished at this device (``kept_open``): its cards would be a practice of it."""
+    if "kept_open" not in data:
+        return
+    try:
+        day = deal_of(state.deck, data["kept_open"], today(data))
+    except ValueError as exc:
+        raise ProtocolError("bad_request", f"kept_open: {exc}") from None
+    if day is not None:
+        raise ProtocolError(
+            "kept_open", f"these are the cards of the Calypso of {day}, whose kept attempt is "
+            "not finished", message("error.kept_open", date=str(day)))
 
 
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:

@@ -26,7 +26,7 @@ from .table import (
     play_a_card,
     settle,
 )
-from .watching import booted_page, page_for_the_module, settled
+from .watching import booted_page, origin_of, page_for_the_module, settled, watch
 
 pytestmark = pytest.mark.browser
 
@@ -37,6 +37,8 @@ CATALOGS = {lang: json.loads((MESSAGES / f"{lang}.json").read_text(encoding="utf
 SAMPLES = {"seat": 1, "card": "QH", "suit": "H", "date": "2999-01-01", "name": "Ana",
            "count": 3, "size": 70_000, "limit": 64_000, "rank": "Q", "level": "club"}
 SENTENCE_END = re.compile(r"[.!?…»\"]$")
+TODAY = datetime.datetime.now(datetime.UTC).date().isoformat()  # the page's date here
+DAILY_SEED = f"daily:{TODAY}"
 
 shared, table = page_for_the_module("?seed=device-1&level=random&speed=0",
                                     viewport={"width": 1366, "height": 768})
@@ -282,3 +284,84 @@ def test_no_text_is_cut_on_a_390_px_phone(table: Page, lang: str) -> None:
     finally:
         speak(page, "en")
         page.set_viewport_size({"width": 1366, "height": 768})
+
+
+# -- one day's cards, one attempt at a time -------------------------------------------------
+
+
+def daily_entry(page: Page, date: str) -> Any:
+    return page.evaluate("async (date) => (await import('./stats.js')).dailyEntry(date)", date)
+
+
+def test_a_days_kept_attempt_is_played_in_one_tab_at_a_time_and_practised_once_given_up(
+    browser: Browser, server_url: str,
+) -> None:
+    context = browser.new_context(viewport={"width": 1366, "height": 768},
+                                  reduced_motion="reduce", accept_downloads=True)
+    try:
+        first = context.new_page()
+        problems = [watch(first, origin_of(server_url))]
+        first.goto(f"{server_url}?daily={TODAY}&speed=0")
+        first.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                                timeout=TIMEOUT_MS)
+        play_a_card(first)
+        kept = engine_request(first, "record")["result"]
+        assert kept["settings"]["straight"] is True and kept["settings"]["seed"] == DAILY_SEED
+        with first.expect_download() as download:
+            first.locator(".bar [data-action=menu]").click()
+            first.locator("[data-dialog=menu] [data-action=export]").click()
+        game_file = download.value.path()
+
+        # The same link in a second tab: no practice of the day, but an offer to play it here.
+        second = context.new_page()
+        problems.append(watch(second, origin_of(server_url)))
+        second.goto(f"{server_url}?daily={TODAY}&speed=0")
+        second.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                                 timeout=TIMEOUT_MS)
+        offer = second.locator("[data-dialog=daily_elsewhere]")
+        expect(offer).to_be_visible()
+        expect(offer).to_contain_text("is open in another tab")
+        assert engine_request(second, "record")["result"]["settings"]["seed"] != DAILY_SEED
+        offer.get_by_role("button", name="Not now").click()
+        # Nor from the Menu, nor from the kept attempt's own game file.
+        second.locator(".bar [data-action=menu]").click()
+        second.locator("[data-dialog=menu] [data-action=daily]").click()
+        expect(offer).to_be_visible()
+        offer.get_by_role("button", name="Not now").click()
+        second.locator("[data-import-file]").set_input_files(game_file)
+        expect(second.locator("[data-notice]")).to_contain_text(
+            "whose kept attempt is not finished")
+        assert engine_request(second, "record")["result"]["settings"]["seed"] != DAILY_SEED
+
+        # Taken over: the second tab plays it on, straight, where the first left it.
+        second.locator(".bar [data-action=menu]").click()
+        second.locator("[data-dialog=menu] [data-action=daily]").click()
+        offer.get_by_role("button", name="Play it here").click()
+        expect(second.locator("[data-table]")).to_have_attribute(
+            "data-plays", str(len(kept["record"]["plays"])))
+        assert engine_request(second, "record")["result"]["settings"]["straight"] is True
+        expect(second.locator(".bar [data-action=hint]")).to_be_hidden()
+        # The first tab plays it no more: it comes back with another game and says why.
+        expect(first.locator("[data-notice]")).to_contain_text("Your game went on in another tab",
+                                                               timeout=TIMEOUT_MS)
+        assert engine_request(first, "record")["result"]["settings"]["seed"] != DAILY_SEED
+
+        # Given up (asked twice): the day is played with no result, and practice is dealt.
+        settle(second)
+        second.locator(".bar [data-action=menu]").click()
+        give_up = second.locator("[data-dialog=menu] [data-action=give_up]")
+        expect(give_up).to_have_text("Give up today's attempt")
+        give_up.click()
+        give_up.click()
+        expect(second.locator("[data-notice]")).to_contain_text("you gave up your kept attempt")
+        practice = engine_request(second, "record")["result"]["settings"]
+        assert practice["seed"] == DAILY_SEED and "straight" not in practice
+        entry = daily_entry(second, TODAY)
+        assert entry["you"] is None and entry["given_up"] is True
+        # Now the first tab may practise too.
+        first.locator(".bar [data-action=menu]").click()
+        first.locator("[data-dialog=menu] [data-action=daily]").click()
+        expect(first.locator("[data-notice]")).to_contain_text("practice, with hints and undo")
+        assert [p for seen in problems for p in seen] == []
+    finally:
+        context.close()
