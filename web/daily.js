@@ -181,7 +181,7 @@ export function drawDaily(el, ui) {
       finished ? h("label", { class: "share-label", for: "share-line", text: W.shareLabel() }) : null,
       finished ? h("div", { class: "share-row" },
         h("input", { id: "share-line", class: "share-line", type: "text", readonly: true, value: line,
-          "data-share-line": true }),
+          "data-share-line": true, "data-share-master": String(entry.master !== null) }),
         h("button", { type: "button", class: "btn", "data-action": "share_copy", text: W.copy() })) : null,
       finished && entry.master === null ? h("p", { class: "detail", text: W.shareWaits() }) : null,
       h("p", {}, h("a", { href: dailyLink(date), "data-daily-link": true, text: W.dailyLinkText(date) })),
