@@ -24,8 +24,9 @@ With ``--daily`` the game is that date's Calypso of the day, the kept attempt ag
 masters, whose share line waits for the master in your seat: it is played twice in the same
 run, the rerun worked on before the review (as the engine does for the day:
 ``ahead.RERUN_FIRST``) and after it (as for any other game), and the master's score's time
-after the result is compared. At a deal's end the person presses Next deal at once. The
-masters stop at their clock caps, so these figures depend on the load a little.
+after the result is compared. At a deal's end the person presses Next deal at once; after
+the result the review waits for the master's score. The masters stop at their clock caps, so
+these figures depend on the load a little.
 """
 
 from __future__ import annotations
@@ -153,13 +154,15 @@ def simulate(level: str, seed: str, speed: str = "normal", daily: str | None = N
     at_result = worker.ask(over, "work", ms=1)[1]
     cpu_at_result = dict(worker.spent)
     work_in_game = worker.work_ms
-    # After the result: rerun (taken over), then work and rerun_next in turn.
+    # After the result: rerun (taken over), then work and rerun_next in turn (in the Calypso of
+    # the day with the rerun first, the work once the master has played: web/ahead.js).
     t, started = worker.ask(over, "rerun")
     master_at = t if started["finished"] else None
     review_at = None
     progress = at_result
+    review_waits = bool(daily) and ahead.RERUN_FIRST
     while master_at is None or review_at is None:
-        if review_at is None:
+        if review_at is None and not (review_waits and master_at is None):
             if progress["review"]["done"] == progress["review"]["played"]:
                 review_at = t
             else:

@@ -112,14 +112,20 @@ def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> 
                 "data-state", "next_deal", timeout=TIMEOUT_MS)
             continue
         before = plays(page)
-        page.locator(PLAYABLE).first.click()
+        try:  # a forced card (the last of a deal) plays itself meanwhile: none is left
+            page.locator(PLAYABLE).first.click(timeout=2_000)
+        except PlaywrightTimeout:
+            continue
         cards += 1
         page.wait_for_function("(n) => document.querySelector('[data-table]').dataset.plays "
                                "!== String(n)", arg=before, timeout=TIMEOUT_MS)
     try:
+        # (A page before data-share-master said the master's score with the master's line.)
         page.wait_for_function("(daily) => window.__marks.master && window.__marks.review"
-                               " && (!daily || window.__marks.share)", arg=bool(daily),
-                               timeout=MASTER_WAIT_MS, polling=200)
+                               " && (!daily || window.__marks.share"
+                               " || !document.querySelector('[data-share-line]')"
+                               " || !document.querySelector('[data-share-master]'))",
+                               arg=bool(daily), timeout=MASTER_WAIT_MS, polling=200)
     except PlaywrightTimeout:
         problems.append("timed out: " + page.evaluate(
             "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
