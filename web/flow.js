@@ -51,14 +51,14 @@ export function errorMessage(error) {
 }
 
 /**
- * What people read when something failed: what (a message) and why, each its own sentence;
- * before the engine's refusal, ``refused`` instead (null: the refusal says what it refused,
- * and stands alone: "The Calypso of 1 January 2999 is not dealt before its day."). The
- * error's code is for logs and tests, never shown.
+ * What people read when something failed: what (a message) and why, each its own sentence
+ * (notice.problem); before the engine's refusal, ``refused`` instead (null: the refusal says
+ * what it refused, and stands alone: "The Calypso of 2999-01-01 is not dealt before its
+ * day."). The error's code stays in the error for a bug report, never in the words.
  */
 export function problemNotice(what, error, refused = what) {
   const before = error.text ? refused : what;
-  return before ? [before, errorMessage(error)] : errorMessage(error);
+  return before ? msg("notice.problem", { what: before, error: errorMessage(error) }) : errorMessage(error);
 }
 
 /** Says that something failed, and why (problemNotice). */
