@@ -380,7 +380,9 @@ export function statusText(ui) {
     parts.push(isYou(last.winner) ? t("status.you_win_trick", { reason: last.reason })
       : t("status.wins_trick", { who: labelOf(last.winner), reason: last.reason }));
   }
-  if (view.status === "your_turn" && !ui.busy) {
+  if (ui.dealEnd) {
+    parts.push(t("status.deal_over", { deal: view.log.deal + 1 }));
+  } else if (view.status === "your_turn" && !ui.busy) {
     parts.push(isYou(view.viewer) ? t("status.your_turn") : t("status.persons_turn", { name: label(view.viewer) }));
   } else if (view.status === "handoff") {
     parts.push(say(view.handoff.text));

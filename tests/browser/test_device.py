@@ -152,6 +152,7 @@ def test_at_every_speed_a_deals_end_waits_for_next_deal_and_the_log_follows_the_
     expect(table_).to_have_attribute("data-plays", "52")
     summary = page.locator("[data-deal-summary]")
     expect(summary).to_contain_text("Deal 1 is over")
+    expect(page.locator("[data-status]")).to_contain_text("Deal 1 is over: Next deal goes on.")
     expect(page.locator("[data-log] [data-log-trick]")).to_have_count(13)
     page.locator(NEXT_DEAL).click()
     assert settle(page) == "ready"
