@@ -374,7 +374,7 @@ def test_a_completed_trick_names_its_winner_and_why_once() -> None:
     assert view["to_move"] == trick.winner
 
 
-def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_first_trick(
+def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_first_card(
 ) -> None:
     view = ok("new_game", seed=12, level="random")
     rng = random.Random(4)
@@ -393,17 +393,14 @@ def test_the_log_keeps_a_finished_deal_and_its_summary_until_the_next_deals_firs
     winners = [t["winner"] % 2 for t in view["log"]["tricks"]]
     assert summary["tricks"] == [winners.count(0), winners.count(1)]
     assert summary["points"] == view["scores"]  # the first deal brought every point so far
-    # The next deal's first trick is played beside the finished deal's log, not in it.
-    for played in range(1, 4):
-        view = move(view)
-        assert (view["deal"], view["trick"]["cards"], view["log"]["deal"]) == (
-            1, view["trick"]["cards"][:played], 0)
-        assert len(view["trick"]["cards"]) == played and view["log"]["summary"] == summary
+    # From the next deal's first card on, the log is of the deal being played.
     view = move(view)
-    assert view["event"]["trick_over"] is True
-    assert (view["deal"], view["log"]["deal"], len(view["log"]["tricks"])) == (1, 1, 1)
-    assert view["log"]["summary"] is None
+    assert (view["deal"], view["log"]["deal"], view["log"]["tricks"]) == (1, 1, [])
+    assert len(view["trick"]["cards"]) == 1 and view["log"]["summary"] is None
     assert said(view["log"]["opening"]).startswith("Deal 2 of 4: ")
+    while not view["event"]["trick_over"]:
+        view = move(view)
+    assert (view["deal"], view["log"]["deal"], len(view["log"]["tricks"])) == (1, 1, 1)
 
 
 def test_step_on_the_persons_turn_is_refused() -> None:

@@ -25,6 +25,7 @@ import { chosenLevel, drawRemote, pastedAnswer } from "./remote/panel.js";
 import { fillTurnForm, saveTurnForm } from "./remote/turn.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
 import { drawScoreSheet } from "./sheet.js";
 import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
@@ -44,6 +45,7 @@ function draw() {
     names: namesOf(app.table),
     hello: app.hello,
     busy: app.busy,
+    dealEnd: app.dealEnd,
     animate: app.speed.move > 0,
     focusHand: app.focusHand,
     hint: app.hint,
@@ -75,6 +77,7 @@ const INTENTS = {
   hint: () => flow.hint(),
   undo: () => flow.undo(),
   next_game: () => flow.nextGame(),
+  next_deal: () => flow.nextDeal(),
   new_game: () => dialogs.openNewGame(),
   deal: () => dialogs.deal(),
   level_all: () => forms.setAllLevels(),
@@ -83,7 +86,10 @@ const INTENTS = {
   show_scores: () => openDialog("score_sheet"),
   close_scores: () => closeDialog("score_sheet"),
   last_trick: () => dialogs.showLastTrick(),
-  menu: () => openOnly("menu"),
+  menu: () => {
+    daily.drawGiveUp();
+    openOnly("menu");
+  },
   rules: () => dialogs.showRules(),
   stats: () => dialogs.showStats(),
   reset_stats: () => dialogs.resetStats(),
@@ -95,7 +101,7 @@ const INTENTS = {
   delete_save: ({ save }) => dialogs.deleteSave(save),
   export: () => replay.exportGame(),
   import: () => $("[data-import-file]").click(),
-  import_file: ({ file }) => replay.importFile(file),
+  import_file: ({ file }) => replay.importFile(file, daily.keptOpenDates()),
   replay: () => replay.openReplay({ at: 0 }),
   replay_first: () => replay.replayStep("first"),
   replay_prev: () => replay.replayStep(-1),
@@ -111,6 +117,8 @@ const INTENTS = {
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
   daily: () => daily.startDaily(),
+  daily_take_over: () => daily.takeOver(),
+  give_up: () => daily.giveUp($("[data-dialog=menu] [data-action=give_up]")),
   share_copy: () => daily.copyShareLine(),
   review: () => review.reviewInPlay(),
   review_game: () => review.reviewInPlay(),
@@ -170,6 +178,13 @@ function reword() {
 
 prefsStore.apply(app.prefs);
 onDraw(draw);
+// Another tab took this tab's game over (the kept attempt at the Calypso of the day, taken
+// over from there): this tab plays it no more, and comes back with another game, saying why.
+saves.onLost((id) => {
+  if (id !== app.save?.id) return;
+  saves.handOver();
+  location.reload();
+});
 flow.onAfter({
   dealOver: (view) => review.offerDeal(view),
   gameOver: (view, table) => {
@@ -187,5 +202,6 @@ page.redrawBoot();
 requestDraw(); // what was drawn while the words loaded (a table with friends' lobby), worded
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
+page.keepFocusOnClose();
 fillTurnForm();
 main();

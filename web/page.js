@@ -4,6 +4,7 @@
 import { $, $$ } from "./dom.js";
 import { decimal, hasWords, say, t } from "./i18n.js";
 import { app, setBoot, setNotice } from "./state.js";
+import { focusHand } from "./table-view.js";
 
 const ORDER = ["runtime", "engine", "ready"]; // the stages; each has words "boot.<stage>"
 
@@ -115,9 +116,39 @@ export function setEngineFailed() {
   document.documentElement.dataset.engineState = "error";
 }
 
+// Where the keyboard was when the first of the dialogs open now was opened: it goes back
+// there when the last one closes, or to the hand (keepFocusOnClose).
+let opener = null;
+
 export function openDialog(name) {
   const dialog = $(`[data-dialog=${name}]`);
+  if (!document.querySelector("dialog[open]")) opener = document.activeElement;
   if (!dialog.open) dialog.showModal();
+}
+
+/** Once the last dialog closes, the keyboard goes back to where it was before the first one
+ * opened; if that was a button of the bar (Menu, New game…), nowhere or something gone since,
+ * to the hand (its card, or the hand-off's button) — else to the page itself, where the arrow
+ * keys reach the hand. */
+export function keepFocusOnClose() {
+  document.addEventListener("close", (event) => {
+    if (!(event.target instanceof HTMLDialogElement) || document.querySelector("dialog[open]")) return;
+    const back = opener;
+    opener = null;
+    // Something took the keyboard as the dialog closed (the walkthrough it started): it keeps it.
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== back && !now.closest(".bar")) return;
+    const stays = back instanceof HTMLElement && back.isConnected && !back.closest(".bar")
+      && back !== document.body && !back.matches(":disabled") && back.checkVisibility();
+    if (stays) {
+      back.focus({ preventScroll: true });
+      return;
+    }
+    focusHand();
+    if (document.activeElement !== document.body && !document.activeElement?.closest("[data-table]")) {
+      /** @type {HTMLElement} */ (document.activeElement).blur();
+    }
+  }, true);
 }
 
 export function closeDialog(name) {

@@ -14,6 +14,7 @@ const state = {
   table: null, // what stays the same through the match in play: settings, seats, sides, cut
   view: null, // the table as the engine last showed it
   busy: false, // a request of the person's is on its way, or computers are moving
+  dealEnd: false, // a deal is over and the page waits for the person's "Next deal" (flow.js)
   focusHand: false,
   settings: storage.loadSettings(),
   speed: SPEEDS.normal,
@@ -82,6 +83,11 @@ export function newRun() {
   state.hint = null;
   state.chosen = null;
   return state.run;
+}
+
+/** Whether the page waits for the person's "Next deal" at the end of a deal. */
+export function setDealEnd(waiting) {
+  state.dealEnd = waiting;
 }
 
 /** Whether a request of the person's is on its way or the computers are moving. */

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..cards import SUIT_LETTERS, brief_repr
+from ..days import day_of_hands
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..messages import message
@@ -34,6 +35,7 @@ from .session import (
     recipe,
     seat_aids,
     state_of,
+    today,
     view_for,
 )
 from .settings import (
@@ -141,6 +143,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
     check_not_dealt_yet(data, games=[state])
+    _check_not_kept_open(state, data)
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
     settings = _continuing(state, found.get("players"), seed)
@@ -172,6 +175,21 @@ def _file_contents(data: dict[str, Any]) -> str | bytes:
     if not isinstance(text, str):
         raise ProtocolError("bad_request", "import needs the file: its base64 or its text")
     return text
+
+
+def _check_not_kept_open(state: GameState, data: dict[str, Any]) -> None:
+    """Refuse a file holding a hand of the deal of a date whose kept attempt at the Calypso of
+    the day is unfinished at this device (``kept_open``): it would be a practice of it."""
+    if "kept_open" not in data:
+        return
+    try:
+        day = day_of_hands(state.deck, data["kept_open"], today(data))
+    except ValueError as exc:
+        raise ProtocolError("bad_request", f"kept_open: {exc}") from None
+    if day is not None:
+        raise ProtocolError(
+            "kept_open", f"these are the cards of the Calypso of {day}, whose kept attempt is "
+            "not finished", message("error.kept_open", date=str(day)))
 
 
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
