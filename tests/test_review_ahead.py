@@ -202,6 +202,29 @@ def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> Non
     assert started["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
 
 
+@pytest.mark.parametrize("rerun_first", [True, False])
+def test_the_calypso_of_the_days_work_plays_the_master_before_it_reviews(
+    monkeypatch: pytest.MonkeyPatch, rerun_first: bool,
+) -> None:
+    # Its share line waits for the master's score; the review can wait for the end.
+    monkeypatch.setattr(ahead_module, "RERUN_FIRST", rerun_first)
+    view = advance(ok("daily", date="2026-12-01"))
+    view = advance(ok("play", card=view["legal"][0]))
+    progress = ok("work", ms=1)
+    while progress["rerun"]["done"] < view["plays"]:  # any game's rerun keeps pace first
+        assert progress["review"]["done"] == 0
+        progress = ok("work", ms=50)
+    # Level with the game: the day's master plays on past it, any other game's card is reviewed.
+    progress = ok("work", ms=300)
+    assert progress["review"] == {"done": 0 if rerun_first else 1, "played": 1}
+    if rerun_first:
+        assert progress["rerun"]["done"] > view["plays"]
+    # Any other game: the review once the rerun has kept pace.
+    view = advance(ok("new_game", seed=33, level="random"))
+    advance(ok("play", card=view["legal"][0]))
+    assert ok("work", ms=300)["review"] == {"done": 1, "played": 1}
+
+
 def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload() -> None:
     view = advance(ok("new_game", seed=32, level="random"))
     while view["status"] != "game_over":

@@ -3,15 +3,31 @@
 // with every hand face up, a game in play continues at the table), and the replay itself.
 
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { localToday } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { errorMessage, problem, show } from "./flow.js";
 import { msg, t } from "./i18n.js";
+import { nameableSeed } from "./names.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import { markReplay } from "./review.js";
 import { app, openReplayState, setReplayPosition, setReplayTarget } from "./state.js";
 
 const client = engine();
+
+// A game file's name: a finished game's seed (calypso-<seed>-game1.json) where the page may
+// name it (names.js); a game in play's, whose seed would deal its hidden cards, only when it
+// was saved (calypso-2025-06-01-1405-game1.json).
+function fileName(saved, view) {
+  const game = (view?.match.game ?? 0) + 1;
+  const over = view?.status === "game_over";
+  const seed = over ? nameableSeed(saved.settings, view.match.is_over) : null;
+  if (seed !== null) return `calypso-${seed.replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  const now = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  const when = `${localToday(now)}-${pad(now.getHours())}${pad(now.getMinutes())}`;
+  return `calypso-${when}-game${game}.json`;
+}
 
 export async function exportGame() {
   let saved;
@@ -24,9 +40,8 @@ export async function exportGame() {
   const text = `${JSON.stringify(saved.record, null, 1)}\n`;
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   const link = document.createElement("a");
-  const game = (app.view?.match.game ?? 0) + 1;
   link.href = url;
-  link.download = `calypso-${String(saved.settings.seed).replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  link.download = fileName(saved, app.view);
   document.body.append(link);
   link.click();
   link.remove();
@@ -35,7 +50,20 @@ export async function exportGame() {
   renderNotice(msg("files.saved", { name: link.download }));
 }
 
-export async function importFile(file) {
+// A file's bytes in base64: the engine reads them by the byte-order mark they begin with
+// (UTF-8, UTF-16, UTF-32), where file.text() would read any file as UTF-8.
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** Opens a game file; keptOpen: the dates whose kept attempts at the Calypso of the day are
+ * unfinished (the engine opens no file holding one of their deals). */
+export async function importFile(file, keptOpen = []) {
   closeAllDialogs();
   const limit = app.hello.limits.file_bytes;
   if (file.size > limit) {
@@ -44,7 +72,7 @@ export async function importFile(file) {
   }
   let summary;
   try {
-    summary = await client.request("import", { text: await file.text() });
+    summary = await client.request("import", { base64: await base64Of(file), kept_open: keptOpen });
   } catch (error) {
     renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;

@@ -9,11 +9,11 @@
 // review's unit: "Your side's lead: +320 — with the master in your seat: +540".
 // At a friends' table (docs/remote.md#the-master-in-your-seat) the host's page and each
 // guest's have one too: the master plays every person's seat (the sheet says so), a guest's
-// through the host's engine (seat_rerun, via guest.js); such games are not counted.
+// through the host's engine (rerun for the guest's seat, via guest.js); such games are not counted.
 
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { namesOf } from "./names.js";
 import {
   app, masterCounted, masterFailed, masterFinished, masterIdle, masterProgress, masterRunning,
@@ -145,7 +145,7 @@ export function drawMaster(el, ui) {
         h("p", { class: "detail master-review", "data-master-review": true, text: W.masterReviewRelation() }),
         everyone(),
         // A guest's page runs no engine to replay a record with (remote/guest.js).
-        record && document.documentElement.dataset.remote !== "guest"
+        record && app.remote?.role !== "guest"
           ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
       ];
     }

@@ -6,10 +6,10 @@ while (docs/review.md#ready-when-the-game-ends); the engine works for about ``ms
 milliseconds, in slices, and says how far it has got. A slice is a part of one card's review
 (``CardReviewer.step``: the same review however it is sliced) or of one card of the rerun
 (``rerun.rerun_slices``: the players' searches yield between their layouts). The rerun goes
-first while it has played fewer cards than the game, the review otherwise; once the game is
-over, the cards still waiting for their review get a search sized to the time there is. So a request
-of the game waits for one slice at most, and the game is never changed: the work reads
-copies.
+first while it has played fewer cards than the game (in the Calypso of the day, to its end:
+``RERUN_FIRST``), the review otherwise; once the game is over, the cards still waiting for
+their review get a search sized to the time there is. So a request of the game waits for
+one slice at most, and the game is never changed: the work reads copies.
 
 Each person's cards are reviewed from their own seat's view, at the review's own budget and
 seed, and kept in ``jobs``' memory, so that the ``review`` asked for after a deal or the game
@@ -33,6 +33,7 @@ from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, CardReview, CardR
 from ..cards import Card, brief_repr
 from ..game import GameState, new_game
 from . import jobs
+from .daily import daily_date
 from .errors import ProtocolError
 from .match import Match
 from .rerun import check_game, master_slices, rerun_slices, the_person
@@ -47,6 +48,9 @@ FIRST_RATE = 5.0  # review iterations a millisecond, until measured
 # all of them to be done in about this long at the rate measured (LEAST_REVIEW_ITERATIONS a
 # card at the fewest): on a busy device the review is ready soon after the result.
 READY_MS = 3_000
+# The master in your seat is played whole before the review in the Calypso of the day, whose
+# share line waits for its score (bench/ahead_schedule.py --daily measures it against False).
+RERUN_FIRST = True
 
 
 @dataclass
@@ -76,6 +80,7 @@ class _Ahead:
     rerun: GameState | None = None  # the rerun's position after its last card
     rerun_steps: Iterator[GameState | None] | None = None  # rerun.rerun_slices
     rerun_taken: bool = False  # handed to the rerun job
+    rerun_first: bool = False  # the rerun before the review (the Calypso of the day)
 
 
 class _State:
@@ -104,9 +109,10 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
     end = time.perf_counter() + ms / 1000
     over = match.state.is_over
     while (left := (end - time.perf_counter()) * 1000) > 1:
-        # The rerun keeps pace with the game first: its cost cannot shrink once the game is
-        # over, while the review's cards still waiting then get a smaller search.
-        if _rerun_behind(ahead, match) and _rerun_slice(ahead, left):
+        # The rerun first while it is behind the game (its cost cannot shrink once the game is
+        # over, while the review's cards still waiting then get a smaller search), and to its
+        # end in the Calypso of the day, whose share line waits for the master's score.
+        if (ahead.rerun_first or _rerun_behind(ahead, match)) and _rerun_slice(ahead, left):
             continue
         if not (_review_slice(ahead, left, over) or _rerun_slice(ahead, left)):
             break
@@ -212,7 +218,9 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     key = (*_game_key(match), budget, iterations)
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
-        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game))
+        daily = daily_date(match.settings) is not None
+        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game),
+                                      rerun_first=RERUN_FIRST and daily)
         _begin_rerun(match, ahead)
     if ahead.position.plays != game.plays[: len(ahead.position.plays)]:  # cards taken back
         ahead.position, ahead.pending, ahead.reviewer = _start(game), [], None

@@ -1,25 +1,28 @@
 """The game in play: deal a match (``new_game``, or the Calypso of a day with ``daily``), load
 a saved one, show it, play a card, let a computer player move, take back, and go on to the
-next game. Each replies with the view (``session.game_view``)."""
+next game. Each replies with the view (``session.view_for``); a ``play`` made for the guest at
+a seat of a remote table (``guest``) is that guest's card."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..cards import brief_repr
+from ..days import parse_date, seed_date
 from ..game import new_game as deal
 from ..messages import message
-from .daily import NotDealtYet, check_dealt, daily_date, daily_settings, parse_date, seed_date
+from .daily import daily_date, daily_settings
 from .errors import ProtocolError
 from .match import Match
 from .session import (
-    check_not_a_later_deal,
+    check_not_dealt_yet,
     check_size,
     end_jobs,
-    game_view,
+    guest_of,
     match_in_play,
     start,
     today,
+    view_for,
 )
 from .settings import Settings
 
@@ -30,7 +33,7 @@ def new_game(data: dict[str, Any]) -> dict[str, Any]:
     settings = Settings.from_request(data)
     day = seed_date(settings.seed)
     if day is not None:
-        _check_dealt(day, data)
+        check_not_dealt_yet(data, day=day)
         raise ProtocolError("bad_seed", f"the seed {settings.seed} deals the Calypso of {day}: "
                             "ask for it with daily", message("error.daily_seed", date=str(day)))
     return start(Match(settings))
@@ -57,37 +60,41 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
-    """A saved match deals no day's cards before that day: by its seed, or by a deck its
-    seed does not deal (an imported file's)."""
+    """A saved match deals no day's cards before that day: by its seed, or by a game its
+    seed does not deal (an imported file's, an edited save's) holding a later day's hand."""
     settings = loaded.settings
+    games = [*loaded.history, loaded.state]
+    # A game its own seed deals holds no other seed's hands: only the seed is checked then.
+    dealt_elsewhere = [game for index, game in enumerate(games)
+                       if game.deck != deal(loaded.game_seed(index)).deck]
+    check_not_dealt_yet(data, seed=settings.seed, games=dealt_elsewhere)
     day = seed_date(settings.seed)
-    if day is not None:
-        _check_dealt(day, data)
-        if daily_date(settings) is None:
-            raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
-                                f"{day}, dealt only with its own settings")
-    first = (loaded.history or [loaded.state])[0]
-    if first.deck != new_game_deck(settings.seed):
-        check_not_a_later_deal(first.deck, data)
+    if day is not None and daily_date(settings) is None:
+        raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
+                            f"{day}, dealt only with its own settings")
 
 
 def view(data: dict[str, Any]) -> dict[str, Any]:
-    """The whole table again, seats and cut included."""
-    return game_view(match_in_play("view"), table=True)
+    """The whole table again, seats and cut included (and at a table with guests, each
+    guest's: ``session.with_guests``). Changes nothing."""
+    return view_for(match_in_play("view"), table=True)
 
 
 def play(data: dict[str, Any]) -> dict[str, Any]:
-    """The person whose hand is shown plays a card."""
+    """The person whose hand is shown plays a card, or the guest at seat ``guest`` plays one
+    on their turn, checked the same way; the reply is this device's view."""
     match = match_in_play("play")
     if "card" not in data:
         raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
-    return game_view(match, event=match.play(data["card"]))
+    guest = guest_of(match, data)
+    event = match.play(data["card"]) if guest is None else match.play_remote(guest, data["card"])
+    return view_for(match, event=event)
 
 
 def step(data: dict[str, Any]) -> dict[str, Any]:
     """One computer player moves."""
     match = match_in_play("step")
-    return game_view(match, event=match.step())
+    return view_for(match, event=match.step())
 
 
 def next_game(data: dict[str, Any]) -> dict[str, Any]:
@@ -95,14 +102,14 @@ def next_game(data: dict[str, Any]) -> dict[str, Any]:
     match = match_in_play("next_game")
     match.next_game()
     end_jobs()
-    return game_view(match)
+    return view_for(match)
 
 
 def undo(data: dict[str, Any]) -> dict[str, Any]:
     """Take back the person's last card and the computer moves after it (one person only)."""
     match = match_in_play("undo")
     match.undo()
-    return game_view(match)
+    return view_for(match)
 
 
 def daily(data: dict[str, Any]) -> dict[str, Any]:
@@ -117,16 +124,8 @@ def daily(data: dict[str, Any]) -> dict[str, Any]:
         day = today(data) if date is None else parse_date(date)
     except ValueError as exc:
         raise ProtocolError("bad_date", str(exc)) from None
-    _check_dealt(day, data)
+    check_not_dealt_yet(data, day=day)
     return start(Match(daily_settings(day, straight=not practice)))
-
-
-def _check_dealt(day: Any, data: dict[str, Any]) -> None:
-    try:
-        check_dealt(day, today(data))
-    except NotDealtYet as exc:
-        raise ProtocolError("not_dealt_yet", str(exc),
-                            message("error.not_dealt_yet", date=str(day))) from None
 
 
 def _check_record_sizes(record: Any, history: Any) -> None:
@@ -136,8 +135,3 @@ def _check_record_sizes(record: Any, history: Any) -> None:
         named += [(f"history[{i}]", item) for i, item in enumerate(history)]
     for name, item in named:
         check_size(name, item)
-
-
-def new_game_deck(seed: str) -> tuple[Any, ...]:
-    """The deck order the first game of a match with this seed is dealt."""
-    return deal(seed).deck
