@@ -802,13 +802,19 @@ def check_the_master_in_the_guests_seat(host: Page, guest: Page, since: int,
     host_line, guest_line = (line.locator(".master-line") for line in lines)
     for key in ("data-master-you", "data-master-score"):
         assert host_line.get_attribute(key) == guest_line.get_attribute(key), key
-    expect(guest_line).to_contain_text("You: ")
+    expect(guest_line).to_contain_text("Your side's lead: ")  # the review's unit
     expect(lines[1].locator("[data-action=master_replay]")).to_have_count(0)  # no engine here
     expect(lines[0].locator("[data-action=master_replay]")).to_have_count(1)
     answers = [json.loads(text) for text in guest_messages(guest)[since:]]
     results = [a["result"]["result"] for a in answers if a["t"] == "answer"
                and isinstance(a["result"], dict) and "result" in a["result"]]
     assert len(results) == 1 and results[0]["side"] == 0
+    # The line is in the lead of the guest's side, as the review and this device's line are.
+    you, master = results[0]["you"], results[0]["master"]
+    assert guest_line.get_attribute("data-master-you") == str(results[0]["your_lead"]) == str(
+        you[0] - you[1])
+    assert guest_line.get_attribute("data-master-score") == str(results[0]["master_lead"]) == str(
+        master[0] - master[1])
     assert results[0]["record"]["players"][0] == results[0]["record"]["players"][2] == {
         "computer": "master"}
     # No seed in the host's answers (the match's end reveals it anyway: commit.js).
