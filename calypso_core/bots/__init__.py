@@ -6,7 +6,8 @@ run to its end by ``finish``). ``suggest`` gives a hint with a
 reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
-(docs/review.md), one card at a time.
+(docs/review.md), one card at a time. ``parse_set`` reads a set of puzzles and ``Puzzle`` is
+one (docs/puzzles.md).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -31,6 +32,7 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 # looked up from text.
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
+    from .puzzles import Puzzle, PuzzleError, PuzzleSet, parse_set, solution_reason, themes_of
     from .review import CardReview, CardReviewer, GameReview, review_position, seat_plays
 
 
@@ -45,10 +47,18 @@ def __getattr__(name: str) -> Any:
         return {"CardReview": review.CardReview, "CardReviewer": review.CardReviewer,
                 "GameReview": review.GameReview, "review_position": review.review_position,
                 "seat_plays": review.seat_plays}[name]
+    if name in _PUZZLES:
+        from . import puzzles
+
+        return {"Puzzle": puzzles.Puzzle, "PuzzleError": puzzles.PuzzleError,
+                "PuzzleSet": puzzles.PuzzleSet, "parse_set": puzzles.parse_set,
+                "solution_reason": puzzles.solution_reason,
+                "themes_of": puzzles.themes_of}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _REVIEW = ("CardReview", "CardReviewer", "GameReview", "review_position", "seat_plays")
+_PUZZLES = ("Puzzle", "PuzzleError", "PuzzleSet", "parse_set", "solution_reason", "themes_of")
 
 __all__ = [
     "ALL_LEVELS",
@@ -64,13 +74,19 @@ __all__ = [
     "GameReview",
     "Knowledge",
     "MatchResult",
+    "Puzzle",
+    "PuzzleError",
+    "PuzzleSet",
     "Suggestion",
     "finish",
     "make_bot",
+    "parse_set",
     "play_game",
     "review_position",
     "run_match",
     "seat_plays",
+    "solution_reason",
     "suggest",
+    "themes_of",
     "think_time",
 ]
