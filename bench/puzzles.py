@@ -377,7 +377,9 @@ def figures(lines: list[dict[str, Any]]) -> dict[str, Any]:
 
 def puzzle_set(lines: list[dict[str, Any]]) -> dict[str, Any]:
     """The shipped set: every confirmed puzzle of the mined games, in game order (see
-    docs/puzzles.md); each game's choices are cut after its last puzzle."""
+    docs/puzzles.md), its costs from the check's search, its themes and starting rating
+    worked out again from the position and the levels' cards (so that a change to either
+    rule needs no mining); each game's choices are cut after its last puzzle."""
     games: list[list[str]] = []
     puzzles: list[list[Any]] = []
     for line in sorted(lines, key=lambda line: line["game"]):
@@ -391,10 +393,12 @@ def puzzle_set(lines: list[dict[str, Any]]) -> dict[str, Any]:
         games.append([line["seed"], choices])
         for entry in sorted(confirmed, key=lambda e: e["play"]):
             check = entry["check"]
-            options = check["options"]
-            costs = [[card, cost] for card, _, cost, _, _ in options[1:]]
+            best = Card.parse(check["best"])
+            costs = [[card, cost] for card, _, cost, _, _ in check["options"][1:]]
+            misses = [level for level, card in entry["levels"].items() if card != str(best)]
+            themes = themes_of(game_position(line, entry["play"]), best)
             puzzles.append([puzzle_id(line["seed"], entry["play"]), index, entry["play"],
-                            check["best"], costs, entry["themes"], entry["rating"]])
+                            str(best), costs, themes, starting_rating(misses)])
     return {"format": SET_FORMAT, "version": SET_VERSION, "games": games, "puzzles": puzzles}
 
 

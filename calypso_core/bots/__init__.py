@@ -32,7 +32,16 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 # looked up from text.
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
-    from .puzzles import Puzzle, PuzzleError, PuzzleSet, parse_set, solution_reason, themes_of
+    from .puzzles import (
+        THEMES,
+        Puzzle,
+        PuzzleError,
+        PuzzleSet,
+        parse_set,
+        puzzle_id,
+        solution_reason,
+        themes_of,
+    )
     from .review import CardReview, CardReviewer, GameReview, review_position, seat_plays
 
 
@@ -50,15 +59,17 @@ def __getattr__(name: str) -> Any:
     if name in _PUZZLES:
         from . import puzzles
 
-        return {"Puzzle": puzzles.Puzzle, "PuzzleError": puzzles.PuzzleError,
-                "PuzzleSet": puzzles.PuzzleSet, "parse_set": puzzles.parse_set,
+        return {"THEMES": puzzles.THEMES, "Puzzle": puzzles.Puzzle,
+                "PuzzleError": puzzles.PuzzleError, "PuzzleSet": puzzles.PuzzleSet,
+                "parse_set": puzzles.parse_set, "puzzle_id": puzzles.puzzle_id,
                 "solution_reason": puzzles.solution_reason,
                 "themes_of": puzzles.themes_of}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _REVIEW = ("CardReview", "CardReviewer", "GameReview", "review_position", "seat_plays")
-_PUZZLES = ("Puzzle", "PuzzleError", "PuzzleSet", "parse_set", "solution_reason", "themes_of")
+_PUZZLES = ("THEMES", "Puzzle", "PuzzleError", "PuzzleSet", "parse_set", "puzzle_id",
+            "solution_reason", "themes_of")
 
 __all__ = [
     "ALL_LEVELS",
@@ -68,6 +79,7 @@ __all__ = [
     "MAX_REVIEW_ITERATIONS",
     "MAX_SEARCH_ITERATIONS",
     "REVIEW_ITERATIONS",
+    "THEMES",
     "Bot",
     "CardReview",
     "CardReviewer",
@@ -82,6 +94,7 @@ __all__ = [
     "make_bot",
     "parse_set",
     "play_game",
+    "puzzle_id",
     "review_position",
     "run_match",
     "seat_plays",

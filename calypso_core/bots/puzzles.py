@@ -9,14 +9,15 @@ give their blunders as puzzles too ("practise your mistakes"). docs/puzzles.md h
 and the set's format. The page judges an answer from the costs the puzzle holds, with no
 search.
 
-The plays before a set's puzzle are written as **choices**: for each play with more than one
-legal card, one character, the index of the card played in ``legal_moves()`` (``0-9``, then
-``a-c``); a forced play takes no character. A prefix of a game's choices rebuilds any
-earlier position of it, so a set writes each game's choices once for all its puzzles.
+The plays before a set's puzzle are written as **choices**: the index of each card played
+among the legal cards (``legal_moves()``, in their fixed order), a forced play none, all of
+them one number in a mixed radix, in base64url. The choices of a game up to its last puzzle
+rebuild every earlier position of it, so a set writes them once for all its puzzles.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 from collections.abc import Sequence
@@ -33,7 +34,8 @@ from .knowledge import Knowledge
 SET_FORMAT = "calypso-puzzles"
 SET_VERSION = 1
 SET_KEYS = ("format", "version", "games", "puzzles")
-CHOICE_DIGITS = "0123456789abc"  # at most 13 distinct legal cards
+CHOICE_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # base64url
+MAX_CHOICES_CHARS = 160  # 208 plays of at most 13 cards: under 770 bits
 ID_CHARS = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: read aloud and typed from a link
 ID_LENGTH = 6
 MAX_SEED_CHARS = 100
@@ -73,35 +75,40 @@ class PuzzleError(ValueError):
 # -- choices ----------------------------------------------------------------------------------
 
 def encode_choices(state: GameState) -> str:
-    """The choices of every play of ``state`` so far, from its first lead."""
+    """The choices of every play of ``state`` so far, from its first lead, as one number in
+    a mixed radix (each digit the index of the card played among the legal cards, in a base
+    of their number; forced plays have none), written in base64url, least digit first."""
     position = _start(state)
-    out = []
+    digits: list[tuple[int, int]] = []
     for card in state.plays:
         legal = position.legal_moves()
         if len(legal) > 1:
-            out.append(CHOICE_DIGITS[legal.index(card)])
+            digits.append((legal.index(card), len(legal)))
         position.play(card)
-    return "".join(out)
+    number = 0
+    for index, base in reversed(digits):
+        number = number * base + index
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big")
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
 def replay_choices(state: GameState, choices: str, plays: int) -> GameState:
-    """``state`` (a new game) after ``plays`` cards chosen by ``choices``, forced cards
-    played as they come; a choice out of range, or too few, raises ``PuzzleError``."""
+    """``state`` (a new game) after ``plays`` cards chosen by ``choices`` (as
+    ``encode_choices`` writes them), forced cards played as they come; anything that is not
+    such a text raises ``PuzzleError``."""
+    if len(choices) > MAX_CHOICES_CHARS or not set(choices) <= set(CHOICE_CHARS):
+        raise PuzzleError(f"choices are at most {MAX_CHOICES_CHARS} base64url characters")
+    try:
+        raw = base64.urlsafe_b64decode(choices + "=" * (-len(choices) % 4))
+    except ValueError:
+        raise PuzzleError(f"choices {choices[:20]!r}... are not base64url") from None
+    number = int.from_bytes(raw, "big")
     position = state.clone()
-    used = 0
     while len(position.plays) < plays:
         if position.is_over:
             raise PuzzleError(f"the game ends after {len(position.plays)} plays, not {plays}")
         legal = position.legal_moves()
-        index = 0
-        if len(legal) > 1:
-            if used >= len(choices):
-                raise PuzzleError(f"the choices end at play {len(position.plays)} of {plays}")
-            index = CHOICE_DIGITS.find(choices[used])
-            used += 1
-            if not 0 <= index < len(legal):
-                raise PuzzleError(f"choice {choices[used - 1]!r} at play "
-                                  f"{len(position.plays)} is not one of {len(legal)} cards")
+        number, index = divmod(number, len(legal))
         position.play(legal[index])
     return position
 
@@ -246,7 +253,7 @@ def parse_set(text: str) -> PuzzleSet:
     for i, game in enumerate(games):
         if not (isinstance(game, list) and len(game) == 2 and isinstance(game[0], str)
                 and 0 < len(game[0]) <= MAX_SEED_CHARS and isinstance(game[1], str)
-                and len(game[1]) <= 208 and set(game[1]) <= set(CHOICE_DIGITS)):
+                and len(game[1]) <= MAX_CHOICES_CHARS and set(game[1]) <= set(CHOICE_CHARS)):
             raise PuzzleError(f"game {i} is not [seed, choices]")
     items = data["puzzles"]
     if not isinstance(items, list) or not items:

@@ -44,7 +44,7 @@ class _Session:
     memory aids last built, with the position they were built for."""
 
     match: Match | None = None
-    aids_for: tuple[int, int, int] | None = None
+    aids_for: tuple[Match, int, int, int] | None = None
     aids: dict[str, Any] | None = None
 
 
@@ -63,6 +63,10 @@ def reset() -> None:
         from . import ahead
 
         ahead.reset()
+    if _loaded("puzzles"):
+        from . import puzzles
+
+        puzzles.reset()
 
 
 def _loaded(module: str) -> bool:
@@ -164,8 +168,9 @@ def game_view(match: Match, *, event: dict[str, Any] | None = None, table: bool 
 
 def seat_aids(match: Match, seat: int) -> dict[str, Any]:
     """The memory aids of ``seat`` in the position in play."""
-    # Built once per position and viewer: "view" and the "aids" request reuse them.
-    key = (len(match.history), len(match.state.plays), seat)
+    # Built once per position and viewer: "view" and the "aids" request reuse them. The match
+    # is part of the key: a puzzle's match (table/puzzles.py) is not the one in play.
+    key = (match, len(match.history), len(match.state.plays), seat)
     if _session.aids is None or _session.aids_for != key:
         _session.aids = memory_aids(match.state.observation(seat))
         _session.aids_for = key

@@ -22,9 +22,10 @@ a friends' table sends its guests their views after each one). ``hello`` announc
 ``requests``, so the page keeps the recipe and the guests' views by following the engine,
 with no list of its own; tests/test_effects.py holds every request to its declaration.
 
-**Loaded on first use.** The handlers of ``remote`` (a guest's seat, the fair deal) and
+**Loaded on first use.** The handlers of ``remote`` (a guest's seat, the fair deal),
 ``reviews`` (the review, the rerun, work ahead, and with them ``jobs``, ``ahead``, ``rerun``,
-``fair`` and the bots' review) are imported at the first request that needs them, not with
+``fair`` and the bots' review) and ``puzzles`` (the puzzles, the bots' puzzles and Glicko-2)
+are imported at the first request that needs them, not with
 the table: a game's first deal uses none of them, and the page imports the engine from
 source on a first visit (README, Start-up). Their entries in ``REQUESTS`` are declared here
 like the others (effect, view flag, keys); only the function behind them waits. The import
@@ -101,6 +102,18 @@ def _reviews(kind: str) -> Handler:
     return _on_first_use(_reviews_handlers, kind)
 
 
+def _puzzles_handlers() -> dict[str, Handler]:
+    from . import puzzles
+
+    return {"puzzles": puzzles.load_set, "puzzle": puzzles.open_puzzle,
+            "puzzle_answer": puzzles.answer, "puzzle_play": puzzles.play_on,
+            "puzzle_step": puzzles.step}
+
+
+def _puzzles(kind: str) -> Handler:
+    return _on_first_use(_puzzles_handlers, kind)
+
+
 def _on_first_use(handlers: Callable[[], dict[str, Handler]], kind: str) -> Handler:
     """Request ``kind``'s handler from ``handlers``' module, imported at the first call."""
 
@@ -151,6 +164,12 @@ REQUESTS: dict[str, Request] = {
     "rerun": Request(_reviews("rerun"), frozenset({"iterations"}), "reads"),
     "rerun_next": Request(_reviews("rerun_next"), frozenset({"job"}), "reads"),
     "work": Request(_reviews("work"), frozenset({"ms", "budget", "iterations"}), "reads"),
+    "puzzles": Request(_puzzles("puzzles"), frozenset({"text"}), "reads"),
+    "puzzle": Request(_puzzles("puzzle"), frozenset({"puzzle", "near", "day", "mine"}), "reads"),
+    "puzzle_answer": Request(_puzzles("puzzle_answer"), frozenset({"card", "rate", "rating"}),
+                             "reads"),
+    "puzzle_play": Request(_puzzles("puzzle_play"), frozenset({"card"}), "reads"),
+    "puzzle_step": Request(_puzzles("puzzle_step"), frozenset(), "reads"),
 }
 
 reset = session.reset
