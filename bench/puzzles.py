@@ -7,13 +7,14 @@
     python3 bench/puzzles.py figures --log FILE
 
 ``mine`` plays game after game of the computer players (game ``g`` is dealt from the seed
-``puzzles:g``; every fourth is master self-play, the others mixed levels, drawn from the
-game number) or reads the game records it is given, and looks at every position of each,
-from the mover's information only, as the review judges a card (docs/puzzles.md):
+``puzzles:g``; every eighth is master self-play, the others mixed levels, drawn from the
+game number) or reads the game records it is given, and looks at the positions of their last
+deal (of every deal in one game of eight, and in the records), from the mover's information
+only, as the review judges a card (docs/puzzles.md):
 
 1. a forced card is no puzzle;
-2. **the judge**: the review's search (``CardReviewer``, the review's budget and rule)
-   values every legal card; the position is a candidate when one card's value beats every
+2. **the judge**: the review's search (``CardReviewer``, the review's rule, at half its
+   budget) values every legal card; the position is a candidate when one card's value beats every
    other legal card's by at least ``LINE`` points (the review's blunder line: each other
    card's review cost is at least that), by at least ``SE_LINE`` standard errors of the
    paired gap. The search is looked at after ``LOOKS`` iterations and stopped there when
@@ -67,13 +68,17 @@ from calypso_core.bots.search import ExpertBot, MasterBot
 from calypso_core.cards import Card
 from calypso_core.cli_io import show_progress
 from calypso_core.game import GameState
+from calypso_core.kernel import DEALS, TRICKS_PER_DEAL
 from calypso_core.record import from_record, to_record
 
 LINE = dict(GRADES)["blunder"]  # points: the best card beats every other by this much
 SE_LINE = 3.0  # and by this many standard errors of the paired gap
 CONFIRM_FACTOR = 4  # the check's budget, in judge budgets
-LOOKS = (60, 200, 1000, 3000)  # iterations at which the judge may stop early
-CONFIRM_LOOKS = (2000, 8000)  # and the check
+# The judge's budget: half the review's (a card's review is the same search at 8,000); the
+# check's is CONFIRM_FACTOR times it, twice the review's.
+JUDGE_BUDGET = REVIEW_ITERATIONS // 2
+LOOKS = (60, 200, 1000)  # iterations at which the judge may stop early
+CONFIRM_LOOKS = (1000, 4000)  # and the check
 EARLY_Z = 2.5  # stop when even this many standard errors more would not reach the line
 LOWER_LEVELS = ("club", "expert")  # one of them must play another card
 # Which levels miss the card set its starting rating: BASE_RATING, and MISS_RATING more for
@@ -89,7 +94,8 @@ GAME_SETTINGS: dict[str, dict[str, Any]] = {
     "expert": {"iterations": 200, "time_limit": None},
     "master": {"iterations": 400, "time_limit": None},
 }
-MIXED_LEVELS = ("novice", "club", "club", "expert", "master")
+MIXED_LEVELS = ("novice", "club", "club", "expert")
+MASTER_EVERY = 8
 DEFAULT_SET = common.ROOT / "web" / "puzzles.json"
 
 
@@ -186,12 +192,19 @@ def starting_rating(misses: Iterable[str]) -> int:
 # -- one game ------------------------------------------------------------------------------
 
 def game_source(number: int) -> tuple[str, list[str]]:
-    """The kind of game ``number`` is and its four levels: master self-play every fourth game,
-    else levels drawn for each seat from ``MIXED_LEVELS``."""
-    if number % 4 == 0:
+    """The kind of game ``number`` is and its four levels: master self-play every
+    ``MASTER_EVERY``-th game, else levels drawn for each seat from ``MIXED_LEVELS``."""
+    if number % MASTER_EVERY == 0:
         return "master", ["master"] * 4
     rng = random.Random(f"puzzles:levels:{number}")
     return "mixed", [rng.choice(MIXED_LEVELS) for _ in range(4)]
+
+
+def deals_mined(number: int) -> range:
+    """The deals of game ``number`` whose positions are looked at: the last one, where nearly
+    every puzzle is (docs/puzzles.md has the count), and every deal of one game in
+    ``MASTER_EVERY``, so that the share elsewhere stays measured."""
+    return range(DEALS) if number % MASTER_EVERY == MASTER_EVERY // 2 else range(DEALS - 1, DEALS)
 
 
 def play_mined_game(number: int) -> tuple[str, list[str], GameState]:
@@ -221,7 +234,7 @@ def examine(position: GameState, play: int, key: str, counts: Counter[str],
             spent: Counter[str]) -> dict[str, Any] | None:
     """Judge one position; a candidate (checked or not) as a log entry, else None."""
     cards = {"club": level_card("club", position, key)}
-    first = judge(position, play, budget=REVIEW_ITERATIONS, seed=f"{key}:judge",
+    first = judge(position, play, budget=JUDGE_BUDGET, seed=f"{key}:judge",
                   obvious=cards["club"])
     spent["judge"] += first.iterations
     spent[f"judge_deal{position.latest_deal}"] += first.iterations
@@ -238,7 +251,7 @@ def examine(position: GameState, play: int, key: str, counts: Counter[str],
             counts["obvious"] += 1
             return None
     counts["candidates"] += 1
-    check = judge(position, play, budget=CONFIRM_FACTOR * REVIEW_ITERATIONS,
+    check = judge(position, play, budget=CONFIRM_FACTOR * JUDGE_BUDGET,
                   seed=f"{key}:check", looks=CONFIRM_LOOKS)
     spent["check"] += check.iterations
     confirmed = check.is_puzzle and check.best == best
@@ -273,7 +286,10 @@ def mine_game(task: tuple[int, str | None]) -> dict[str, Any]:
     counts: Counter[str] = Counter()
     spent: Counter[str] = Counter()
     candidates = []
+    deals = deals_mined(number) if record_file is None else range(DEALS)
     for play, position in positions(final):
+        if play // (4 * TRICKS_PER_DEAL) not in deals:
+            continue
         counts["positions"] += 1
         entry = examine(position, play, f"{seed}#{play}", counts, spent)
         if entry is not None:
@@ -348,7 +364,7 @@ def confirm(args: argparse.Namespace) -> int:
             position = game_position(line, entry["play"])
             key = f"{line['seed']}#{entry['play']}"
             best = Card.parse(entry["judge"]["best"])
-            check = judge(position, entry["play"], budget=CONFIRM_FACTOR * REVIEW_ITERATIONS,
+            check = judge(position, entry["play"], budget=CONFIRM_FACTOR * JUDGE_BUDGET,
                           seed=f"{key}:check", looks=CONFIRM_LOOKS)
             entry["check"] = check.to_json()
             entry["confirmed"] = check.is_puzzle and check.best == best
