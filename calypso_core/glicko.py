@@ -24,7 +24,7 @@ EPSILON = 0.000001  # the volatility's iteration stops within this
 # A deviation never drops below this, so that a rating keeps moving with every puzzle (a
 # person's play changes; with no floor, hundreds of puzzles would freeze it), nor rises over
 # the start's.
-MIN_DEVIATION = 60.0
+MIN_DEVIATION = 80.0
 # Ratings a person's device may hold; anything else is not a rating this engine gave.
 LIMITS = {"rating": (0.0, 4000.0), "deviation": (0.0, START_DEVIATION),
           "volatility": (0.0, 1.0)}

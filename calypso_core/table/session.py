@@ -63,10 +63,6 @@ def reset() -> None:
         from . import ahead
 
         ahead.reset()
-    if _loaded("puzzles"):
-        from . import puzzles
-
-        puzzles.reset()
 
 
 def _loaded(module: str) -> bool:

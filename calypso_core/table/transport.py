@@ -35,6 +35,7 @@ is a plain one inside a function, so the type checker follows it.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
@@ -172,7 +173,13 @@ REQUESTS: dict[str, Request] = {
     "puzzle_step": Request(_puzzles("puzzle_step"), frozenset(), "reads"),
 }
 
-reset = session.reset
+def reset() -> None:
+    """Forget the match in play, the jobs, the work ahead and the puzzles (for tests)."""
+    session.reset()
+    if f"{__package__}.puzzles" in sys.modules:  # loaded: it may hold a set and a puzzle
+        from . import puzzles
+
+        puzzles.reset()
 
 
 def handle(request: str) -> str:
