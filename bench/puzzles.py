@@ -9,7 +9,7 @@
 ``mine`` plays game after game of the computer players (game ``g`` is dealt from the seed
 ``puzzles:g``; every eighth is master self-play, the others mixed levels, drawn from the
 game number) or reads the game records it is given, and looks at the positions of their last
-deal (of every deal in one game of eight, and in the records), from the mover's information
+deal (of every deal in master self-play and in the records), from the mover's information
 only, as the review judges a card (docs/puzzles.md):
 
 1. a forced card is no puzzle;
@@ -201,10 +201,10 @@ def game_source(number: int) -> tuple[str, list[str]]:
 
 
 def deals_mined(number: int) -> range:
-    """The deals of game ``number`` whose positions are looked at: the last one, where nearly
-    every puzzle is (docs/puzzles.md has the count), and every deal of one game in
-    ``MASTER_EVERY``, so that the share elsewhere stays measured."""
-    return range(DEALS) if number % MASTER_EVERY == MASTER_EVERY // 2 else range(DEALS - 1, DEALS)
+    """The deals of game ``number`` whose positions are looked at: every deal of master
+    self-play (the costliest games to play), the last deal of the others, where puzzles are
+    four times as common as in the deals before (docs/puzzles.md has the counts)."""
+    return range(DEALS) if game_source(number)[0] == "master" else range(DEALS - 1, DEALS)
 
 
 def play_mined_game(number: int) -> tuple[str, list[str], GameState]:
