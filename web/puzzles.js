@@ -81,7 +81,9 @@ export async function open(how = {}) {
     const record = app.puzzle.record;
     const payload = how.puzzle ? { puzzle: how.puzzle } : how.day ? { day: localToday() } : {
       near: { ...(record.rating ? { rating: record.rating } : {}), offset: record.offset,
-        recent: record.history.slice(-RECENT).map((p) => p.id), salt: String(record.history.length) },
+        // The puzzle on screen is not the next one either, answered or not.
+        recent: [...record.history.slice(-RECENT).map((p) => p.id), app.puzzle.info?.id].filter(Boolean),
+        salt: String(record.history.length) },
     };
     const shown = await client.request("puzzle", payload);
     if (current()) show(shown, how.day ? "day" : null);
