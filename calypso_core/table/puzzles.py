@@ -28,13 +28,13 @@ from ..bots import (
     solution_reason,
     themes_of,
 )
-from ..cards import Card, CardParseError, brief_repr
+from ..cards import brief_repr
 from ..game import GameState, new_game
 from ..glicko import MIN_DEVIATION, Rating, expected_score, rate
 from ..kernel import DEALS, TRICKS_PER_DEAL
 from ..messages import message
 from .errors import ProtocolError
-from .match import Match
+from .match import Match, parse_card
 from .players import make_chooser
 from .session import game_view, state_of, table_facts
 from .settings import HUMAN, Person, Settings
@@ -124,7 +124,7 @@ def answer(data: dict[str, Any]) -> dict[str, Any]:
     With ``rate``, the first answer to a set puzzle also gives the person's rating after it,
     from ``rating`` (as the page keeps it; none: a new player's)."""
     shown = _shown("puzzle_answer")
-    card = _card(data.get("card"))
+    card = parse_card(data.get("card"))
     costs = shown.puzzle.costs
     if card not in costs:
         raise ProtocolError("illegal_move", f"{card} is not a legal card of this puzzle",
@@ -154,7 +154,7 @@ def play_on(data: dict[str, Any]) -> dict[str, Any]:
     played: the table after it. ``puzzle_step`` goes on from there."""
     shown = _shown("puzzle_play")
     shown.match = _match(shown.puzzle, shown.start)
-    card = _card(data.get("card"))
+    card = parse_card(data.get("card"))
     if card not in shown.puzzle.costs:
         raise ProtocolError("illegal_move", f"{card} is not a legal card of this puzzle",
                             message("error.puzzle_card", card=str(card)))
@@ -231,7 +231,7 @@ def _mine(entry: Any) -> Puzzle:
             isinstance(c, list) and len(c) == 2 and type(c[1]) is int and c[1] >= 0
             for c in costs):
         raise ProtocolError("bad_puzzle", "costs is a list of [card, points]")
-    cards = {_card(card): cost for card, cost in costs}
+    cards = {parse_card(card): cost for card, cost in costs}
     position = new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
                         deck=game.deck)
     for card in game.plays[:play]:
@@ -264,15 +264,6 @@ def _line_over(shown: _Open) -> bool:
     """Whether the puzzle's deal is over: the line stops there."""
     end = (shown.puzzle.play // DEAL_PLAYS + 1) * DEAL_PLAYS
     return shown.match.state.is_over or len(shown.match.state.plays) >= end
-
-
-def _card(text: Any) -> Card:
-    if not isinstance(text, str) or len(text) > 4:
-        raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief_repr(text)}")
-    try:
-        return Card.parse(text)
-    except CardParseError as exc:
-        raise ProtocolError("bad_card", str(exc)) from None
 
 
 def _rating(value: Any) -> Rating:
