@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import gzip
+import importlib
 import json
 import math
 import random
@@ -28,7 +29,7 @@ from calypso_core.bots.puzzles import (
     puzzle_id,
     replay_choices,
 )
-from calypso_core.bots.review import review_card
+from calypso_core.bots.review import REVIEW_ITERATIONS, review_card
 from calypso_core.glicko import MIN_DEVIATION, Rating, expected_score, rate
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -357,3 +358,16 @@ def test_every_shipped_puzzle_rebuilds_to_a_legal_position_with_a_legal_solution
         assert len(puzzle.solutions) == 1 and state.is_legal(puzzle.solutions[0])
         assert min(cost for card, cost in puzzle.costs.items() if cost) >= 100
         assert set(puzzle.themes) <= set(THEMES)
+
+
+def test_a_sample_of_the_shipped_set_keeps_its_card_and_gap_when_searched_again() -> None:
+    # A new seed at the review's own budget: the same card is best, and no other card comes
+    # within the line by more than the noise (three standard errors).
+    miner = importlib.import_module("bench.puzzles")
+    puzzles = parse_set(SHIPPED.read_text(encoding="utf-8")).puzzles
+    for puzzle in puzzles[:: max(1, len(puzzles) // 2)][:2]:
+        judged = miner.judge(puzzle.position(), puzzle.play, seed="searched again", looks=(),
+                             budget=REVIEW_ITERATIONS)
+        assert judged.best == puzzle.solutions[0], puzzle.id
+        for card, _, _, gap, error in judged.options[1:]:
+            assert gap >= miner.LINE - miner.SE_LINE * error, (puzzle.id, str(card), gap, error)
