@@ -20,6 +20,7 @@ from test_review import ACE_TAKES_THE_HEARTS
 from calypso_core import GameState
 from calypso_core.bots import make_bot
 
+from .accessibility import axe_problems
 from .table import TIMEOUT_MS, open_game_file, open_menu_item, plays
 from .watching import page_for_the_module
 
@@ -50,7 +51,8 @@ def rating_shown(page: Page) -> int:
     return int(page.locator("[data-puzzle-rating]").get_attribute("data-puzzle-rating") or "0")
 
 
-def test_a_puzzle_link_opens_the_puzzle_on_the_table_from_the_solvers_seat(table: Page) -> None:
+def test_a_puzzle_link_opens_the_puzzle_on_the_table_from_the_solvers_seat(
+        table: Page, axe_script: str) -> None:
     page = table
     first = shipped()["puzzles"][0][0]
     page.goto(page.url.split("?")[0] + f"?puzzle={first}")
@@ -64,6 +66,7 @@ def test_a_puzzle_link_opens_the_puzzle_on_the_table_from_the_solvers_seat(table
     assert shown == {solution, *(card for card, _ in costs)}
     assert "puzzle=" not in page.url  # opened once: a reload is back at the table
     expect(page.locator(".bar [data-action=hint]")).to_be_hidden()  # played straight
+    assert axe_problems(page, axe_script) == []
 
 
 def test_a_wrong_answer_costs_points_and_the_rating_then_a_right_one_raises_it(table: Page) -> None:
@@ -100,7 +103,8 @@ def test_a_wrong_answer_costs_points_and_the_rating_then_a_right_one_raises_it(t
     panel_state(page, "solved")
 
 
-def test_the_rating_survives_a_reload_and_the_game_waited_untouched(table: Page) -> None:
+def test_the_rating_survives_a_reload_and_the_game_waited_untouched(
+        table: Page, axe_script: str) -> None:
     page = table
     rating = rating_shown(page)
     page.locator("[data-puzzle-panel]").get_by_role("button", name="Back to the game").click()
@@ -116,6 +120,8 @@ def test_the_rating_survives_a_reload_and_the_game_waited_untouched(table: Page)
     page.locator("[data-puzzle-panel]").get_by_role("button", name="Your puzzles").click()
     dialog = page.locator("[data-dialog=puzzles]")
     expect(dialog.locator("[data-puzzle-tried]")).to_have_attribute("data-puzzle-tried", "2")
+    expect(dialog.locator("[data-puzzle-themes] tbody tr").first).to_be_visible()
+    assert axe_problems(page, axe_script, "[data-dialog=puzzles]") == []
     dialog.get_by_role("button", name="Close").click()
 
 
