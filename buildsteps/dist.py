@@ -70,7 +70,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
                                "stdlib": f"{STDLIB_ZIP}.gz",
                                "stdlib_full": STDLIB_FULL,
                                "snapshot": snapshot_path,
-                               "snapshot_sha256": snapshot_sha256})
+                               "snapshot_sha256": snapshot_sha256,
+                               "on_demand": list(ON_DEMAND)})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest
 
