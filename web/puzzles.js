@@ -70,8 +70,8 @@ export async function open(how = {}) {
   if (!app.puzzle.open) {
     const record = store.loadRecord();
     const queue = store.loadQueue();
-    openPuzzles(record.value, queue.value);
-    if (record.notice || queue.notice) puzzleIdle([record.notice, queue.notice].filter(Boolean));
+    const notice = [record.notice, queue.notice].filter(Boolean);
+    openPuzzles(record.value, queue.value, notice.length ? notice : null);
   }
   closeAllDialogs();
   document.documentElement.dataset.puzzles = "open";
@@ -292,13 +292,14 @@ export function draw(p) {
   if (p.info) panel.dataset.puzzleId = p.info.id;
   else delete panel.dataset.puzzleId;
   const key = JSON.stringify([p.info, p.answers.length, p.solution, p.line?.over ?? null, Boolean(p.line), p.busy,
-    p.problem, p.record.offset, p.record.rating, app.language]);
+    p.problem, p.notice, p.record.offset, p.record.rating, app.language]);
   redraw(panel, key, () => [
     h("div", { class: "puzzle-head" },
       h("h2", { text: p.info ? title(p.info) : t("menu.puzzles") }),
       h("span", { class: "puzzle-rating", "data-puzzle-rating": p.record.rating ? Math.round(p.record.rating.rating) : "" },
         ratingText(p.record.rating)),
       h("span", { class: "puzzle-difficulty", text: t(`puzzles.difficulty_${store.OFFSETS.indexOf(p.record.offset)}`) })),
+    p.notice ? h("p", { class: "puzzle-notice", role: "alert", "data-puzzle-notice": true, text: say(p.notice) }) : null,
     h("p", { class: "puzzle-prompt", role: "status",
       text: p.problem ? say(p.problem) : !p.info ? t("puzzles.loading")
         : p.line ? (p.line.over ? t("puzzles.line_over") : t("puzzles.line")) : prompt(p.info) }),

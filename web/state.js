@@ -48,8 +48,9 @@ const state = {
   // queue (puzzle-store.js), the puzzle shown (the engine's info, view and table), the
   // answers tried (the first one rated), whether the solution is shown, and the line played on
   // from the position ({view, over}) while the person steps through it.
-  puzzle: { open: false, busy: false, token: 0, problem: null, set: null, record: null, queue: null,
-    info: null, view: null, table: null, answers: [], solution: false, line: null, before: null },
+  puzzle: { open: false, busy: false, token: 0, problem: null, notice: null, set: null, record: null,
+    queue: null, info: null, view: null, table: null, answers: [], solution: false, line: null,
+    before: null },
 };
 
 /** The page's state, to read: change it through this module's functions. */
@@ -326,14 +327,15 @@ const puzzleWith = (changes) => {
   state.puzzle = { ...state.puzzle, ...changes };
 };
 
-/** The puzzles open over the table, with the device's record and queue. */
-export function openPuzzles(record, queue) {
-  puzzleWith({ open: true, problem: null, record, queue });
+/** The puzzles open over the table, with the device's record and queue, and what to say of
+ * them (``notice``: messages, when one of them could not be read and was set aside). */
+export function openPuzzles(record, queue, notice) {
+  puzzleWith({ open: true, problem: null, notice, record, queue });
 }
 
 /** Back to the game in play: the puzzle shown goes. */
 export function closePuzzles() {
-  puzzleWith({ open: false, busy: false, token: state.puzzle.token + 1, info: null, view: null,
+  puzzleWith({ open: false, busy: false, token: state.puzzle.token + 1, notice: null, info: null, view: null,
     table: null, answers: [], solution: false, line: null, before: null });
 }
 

@@ -137,6 +137,21 @@ def test_an_unknown_puzzle_is_said_plainly_and_nothing_else_changes(table: Page)
     expect(page.locator("[data-table]")).to_have_attribute("data-state", "ready")
 
 
+def test_unreadable_puzzle_records_are_set_aside_and_said(table: Page) -> None:
+    page = table
+    page.evaluate("""() => localStorage.setItem("calypso.puzzles-mine.v1", "{not json")""")
+    before = page.evaluate("() => localStorage.getItem('calypso.puzzles.v1')")
+    open_menu_item(page, "Puzzles")
+    panel = page.locator("[data-puzzle-panel]")
+    expect(panel.locator("[data-puzzle-notice]")).to_have_text(
+        "Your mistakes to practise could not be read: the list was set aside.")
+    panel_state(page, "asking")
+    assert page.evaluate("() => localStorage.getItem('calypso.puzzles-mine.unreadable')") == (
+        '{"text":"{not json"}')
+    assert page.evaluate("() => localStorage.getItem('calypso.puzzles.v1')") == before
+    panel.get_by_role("button", name="Back to the game").click()
+
+
 def a_finished_game_with_a_blunder() -> GameState:
     """South throws a small heart under East's king where the ace takes four hearts
     (tests/test_review.py), then random players play the game out."""
