@@ -34,13 +34,15 @@ const loaded = { text: null, restarts: -1 };
  * and hands it to the engine's worker if that worker has not had it. */
 async function ensureSet() {
   if (loaded.text === null) {
+    // A failure says what people read (text), as the engine's refusals do.
+    const offline = () => Object.assign(new Error(`${SET_URL} could not be fetched`), { text: msg("puzzles.offline") });
     let response;
     try {
       response = await fetch(new URL(SET_URL, document.baseURI));
     } catch {
-      throw new Error(msg("puzzles.offline"));
+      throw offline();
     }
-    if (!response.ok) throw new Error(msg("puzzles.offline"));
+    if (!response.ok) throw offline();
     loaded.text = await response.text();
   }
   if (loaded.restarts !== client.restarts) {
