@@ -51,11 +51,13 @@ async function ensureSet() {
   }
 }
 
-// Runs one step of the puzzles: the panel is busy meanwhile, and a failure is said in it
-// (what: the message of the step that failed) with nothing else touched.
-async function busy(what, work) {
+// Runs one step of the puzzles: the panel is busy meanwhile (drawn so at once unless ``quiet``:
+// an answer comes back within a frame or two, and drawing the busy hand first would only
+// delay it), and a failure is said in it (what: the message of the step that failed) with
+// nothing else touched.
+async function busy(what, work, quiet = false) {
   const token = puzzleBusy();
-  requestDraw();
+  if (!quiet) requestDraw();
   try {
     await work(() => token === app.puzzle.token);
     if (token === app.puzzle.token) puzzleIdle();
@@ -133,7 +135,7 @@ export async function answer(card) {
     }
     puzzleAnswered(reply, record, rated ? p.record.rating ?? null : null);
     if (first && p.info.kind === "mine" && reply.right) puzzleKept({ queue: store.loadQueue().value });
-  });
+  }, true);
 }
 
 /** Another try: the hand again, the wrong card's cost said. */
