@@ -69,21 +69,6 @@ async function fetchChecked(path, cache = "default") {
   return new Response(body, { status, statusText, headers });
 }
 
-/** A file of this build from the browser's HTTP cache alone, checked; null if it is not there.
- * @param {string} path */
-async function fromHttpCache(path) {
-  try {
-    const response = await fetch(new Request(here(path), { cache: "only-if-cached", mode: "same-origin" }));
-    if (!response.ok) return null;
-    const body = await response.arrayBuffer();
-    if (hex(await crypto.subtle.digest("SHA-256", body)) !== ON_DEMAND[path]) return null;
-    const { status, statusText, headers } = response;
-    return new Response(body, { status, statusText, headers });
-  } catch {
-    return null; // not in the HTTP cache
-  }
-}
-
 async function install() {
   if (BUILD === "unbuilt") throw new Error("sw.js was not stamped by build.py");
   try {
@@ -92,12 +77,6 @@ async function install() {
     /** @type {[string, Response][]} */
     const responses = [];
     for (const path of [INFO, ...Object.keys(FILES)]) responses.push([path, await fetchChecked(path)]);
-    // A file fetched on demand that this visit fetched already (a ?puzzle= link opens the
-    // puzzles at once) is kept too, from the HTTP cache only: nothing more crosses the network.
-    for (const path of Object.keys(ON_DEMAND)) {
-      const fetched = await fromHttpCache(path);
-      if (fetched) responses.push([path, fetched]);
-    }
     const cache = await caches.open(CACHE);
     await Promise.all(responses.map(([path, response]) => cache.put(here(path), response)));
   } catch (error) {
