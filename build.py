@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import subprocess
 import sys
@@ -60,7 +61,14 @@ __all__ = [
 
 def serve(host: str, port: int) -> None:
     build()
-    url, stop = start_server(DIST, host, port, quiet=False)
+    try:
+        url, stop = start_server(DIST, host, port, quiet=False)
+    except OSError as exc:  # one line, naming the way out
+        if exc.errno == errno.EADDRINUSE:
+            sys.exit(f"build.py: port {port} is in use on {host} (another server?); serve on "
+                     f"another with --port, as in: python3 build.py serve --port {port + 1}")
+        sys.exit(f"build.py: cannot serve on {host} port {port} ({exc.strerror or exc}); "
+                 "choose another address with --host or another port with --port")
     print(f"Serving {DIST} at {url}  (Ctrl+C stops)", flush=True)
     try:
         threading.Event().wait()

@@ -9,6 +9,7 @@ Seeds are fixed, so every run takes the same paths.
 
 from __future__ import annotations
 
+import binascii
 import json
 from typing import Any
 
@@ -76,6 +77,10 @@ def run() -> None:
     view = play_out(ok("next_game"))
     text = json.dumps(finished["record"])
     ok("import", text=text)
+    # A game file as the page sends it, its bytes, in each encoding a byte-order mark names.
+    for encoding in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        data = ("\ufeff" + text).encode(encoding)
+        ok("import", base64=binascii.b2a_base64(data, newline=False).decode())
     ok("replay", record=finished["record"], tricks=13)
     # Each level makes its moves; several people on one device.
     for level in LEVELS:

@@ -16,7 +16,7 @@ from .bytecode import FULL_LINES, LEAN, compile_zips, gzipped, page_wheel
 from .content import copy_messages, icon_png, render_rules_dialog
 from .fetch import RUNTIME_FILES, fetch_pyodide, fetch_transport
 from .pins import PYODIDE
-from .snapshot import SNAPSHOT_FOLDER, make_snapshot
+from .snapshot import SNAPSHOT_FOLDER, SNAPSHOT_MODULES, make_snapshot, snapshot_heap
 from .stdlib import STDLIB_FULL, STDLIB_MOUNT, STDLIB_ZIP, game_lock, game_stdlib
 from .tools import CACHE, DIST, WEB, log, sha256_of
 from .wheel import ENGINE_SITE, build_engine_wheel, mark_names_utf8
@@ -71,6 +71,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
                                "stdlib_full": STDLIB_FULL,
                                "snapshot": snapshot_path,
                                "snapshot_sha256": snapshot_sha256,
+                               "snapshot_modules": SNAPSHOT_MODULES,
+                               "snapshot_heap": snapshot_heap(snapshot),
                                "on_demand": list(ON_DEMAND)})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest

@@ -6,7 +6,9 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import sys
 from pathlib import Path
+from typing import Any
 
 from .fetch import fetch_wheel
 from .pins import MICROPIP, PYODIDE, PYODIDE_PYTHON
@@ -30,6 +32,13 @@ SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.table.remote",
                     "calypso_core.table.seat_reviews", "calypso_core.table.reviews",
                     "calypso_core.table.puzzles", "calypso_core.bots.search",
                     "calypso_stdlib_fallback"]
+# Pyodide issue #6254: a runtime restores a snapshot into its default heap, the initial
+# memory its .wasm declares (loadPyodide asks for the snapshot's size as INITIAL_MEMORY, which
+# the built runtime never reads), so a snapshot taken after the heap grew past that default
+# never restores ("RangeError: offset is out of bounds"). The heap in use when the snapshot
+# is taken (the allocator's break) must leave at least this much of the default to spare.
+HEAP_MARGIN = 1 << 20
+WASM_PAGE = 1 << 16
 
 
 # Run by Node at build time. Entropy and clocks are fixed while it runs, so the same runtime
@@ -91,6 +100,9 @@ for (const name of installer.FS.readdir(site).sort()) {
 // importlib.metadata, which the page's standard library leaves out).
 pyodide.runPython(`import sys\\nsys.path_importer_cache.pop("${site}", None)\\nimport ${modules}`);
 fs.writeFileSync(out, pyodide.makeMemorySnapshot());
+// What the heap held: its size (the image's, after the snapshot's header) and its break.
+fs.writeFileSync(`${out}.json`, JSON.stringify({
+  heap: pyodide._module.HEAP8.length, top: pyodide._module._sbrk(0) >>> 0 }));
 """
 
 
@@ -112,7 +124,10 @@ def make_snapshot(runtime: Path, wheel: Path, stdlib: bytes,
                                      hashlib.sha256(stdlib + lock).hexdigest(),
                                      SNAPSHOT_MODULES, SNAPSHOT_MAKER]).encode())
     cached = cache / f"{key.hexdigest()[:16]}.gz"
-    if cached.is_file():
+    figures = cached.with_suffix(".heap.json")
+    default = default_heap(runtime / "pyodide.asm.wasm")
+    if cached.is_file() and figures.is_file():
+        check_heap(json.loads(figures.read_text()), default)
         return cached
     node = ensure_node("Node.js runs the Pyodide runtime once at build time to "
                        "make its start-up snapshot")
@@ -128,8 +143,95 @@ def make_snapshot(runtime: Path, wheel: Path, stdlib: bytes,
               ", ".join(SNAPSHOT_MODULES), *inputs, input=SNAPSHOT_MAKER)
     for path in inputs:
         path.unlink()
+    made = raw.with_suffix(".raw.json")
+    heap = json.loads(made.read_text())
+    check_heap(heap, default)
+    log(f"the snapshot's heap: {heap['top'] / 2**20:.1f} MiB in use of the runtime's "
+        f"{default / 2**20:.1f} MiB ({(default - heap['top']) / 2**20:.1f} MiB to spare)")
+    made.replace(figures)
     partial = cached.with_suffix(".partial")
     partial.write_bytes(gzip.compress(raw.read_bytes(), compresslevel=6, mtime=0))
     raw.unlink()
     partial.rename(cached)
     return cached
+
+
+def snapshot_heap(snapshot: Path) -> dict[str, int]:
+    """What the heap of a snapshot made by make_snapshot held: ``{heap, top}``, its size and
+    the allocator's break when the snapshot was taken, in bytes."""
+    heap: dict[str, int] = json.loads(snapshot.with_suffix(".heap.json").read_text())
+    return heap
+
+
+def check_heap(heap: dict[str, Any], default: int, margin: int = HEAP_MARGIN) -> None:
+    """Stop the build, in one line, unless a snapshot of this heap (``{heap, top}``: its size
+    and the allocator's break when the snapshot was taken) restores into a runtime whose
+    default heap is ``default`` bytes, with ``margin`` to spare (Pyodide issue #6254)."""
+    mib = 2**20
+    if heap["heap"] > default or heap["top"] + margin > default:
+        sys.exit(
+            f"build.py: the runtime's memory snapshot holds a heap of {heap['heap'] / mib:.2f} "
+            f"MiB with {heap['top'] / mib:.2f} MiB in use, and the pinned Pyodide "
+            f"{PYODIDE['version']} restores a snapshot only into its default heap of "
+            f"{default / mib:.2f} MiB (Pyodide issue #6254), with {margin / mib:.2f} MiB to "
+            "spare; import less before the snapshot (SNAPSHOT_MODULES in buildsteps/snapshot.py)")
+
+
+def default_heap(wasm: Path) -> int:
+    """The initial memory a WebAssembly module declares or imports, in bytes: the heap a
+    runtime built from it starts with (Pyodide restores a snapshot into it)."""
+    data = wasm.read_bytes()
+    if data[:4] != b"\0asm":
+        sys.exit(f"build.py: {wasm} is not a WebAssembly module")
+    at = 8
+    while at < len(data):
+        section, at = data[at], at + 1
+        size, at = _leb128(data, at)
+        end = at + size
+        if section == 2:  # imports: a memory may come from outside
+            count, at = _leb128(data, at)
+            for _ in range(count):
+                for _ in range(2):  # module and field names
+                    length, at = _leb128(data, at)
+                    at += length
+                kind, at = data[at], at + 1
+                if kind == 2:
+                    return _memory_limits(data, at) * WASM_PAGE
+                at = _skip_import(data, kind, at)
+        elif section == 5:  # memories declared by the module itself
+            count, at = _leb128(data, at)
+            if count:
+                return _memory_limits(data, at) * WASM_PAGE
+        at = end
+    sys.exit(f"build.py: {wasm} declares no memory")
+
+
+def _leb128(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte, at = data[at], at + 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return value, at
+
+
+def _memory_limits(data: bytes, at: int) -> int:
+    """A memory type's minimum, in pages (its flags first: a maximum or sharing follow)."""
+    _, at = _leb128(data, at)
+    minimum, _ = _leb128(data, at)
+    return minimum
+
+
+def _skip_import(data: bytes, kind: int, at: int) -> int:
+    if kind == 0:  # a function: its type's index
+        return _leb128(data, at)[1]
+    if kind == 1:  # a table: its element type, then its limits
+        flags, at = _leb128(data, at + 1)
+        at = _leb128(data, at)[1]
+        return _leb128(data, at)[1] if flags & 1 else at
+    if kind == 3:  # a global: its value type and mutability
+        return at + 2
+    if kind == 4:  # a tag: its attribute and type's index
+        return _leb128(data, at + 1)[1]
+    sys.exit(f"build.py: an import of unknown kind {kind} in the runtime's .wasm")

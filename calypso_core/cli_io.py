@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
+from .days import check_hands, machine_today
 from .game import GameState
 from .interrupts import INTERRUPTED, handle_interrupts, progress_open, stop_handling_interrupts
 from .messages import LANGUAGES
@@ -165,12 +166,15 @@ def _file_size(handle: Any) -> int | None:
 
 
 def read_record(path: str) -> GameState:
-    """Read and check a game record from a file, or standard input for ``-``."""
+    """Read and check a game record from a file, or standard input for ``-``; a game holding
+    a hand of a later day's deal is refused (``days.check_hands``: ``NotDealtYet``)."""
     try:
         data = read_limited(path, MAX_RECORD_BYTES, "game record")
     except CommandError as exc:
         raise RecordError(str(exc)) from None
-    return parse_record(data)
+    state = parse_record(data)
+    check_hands(state.deck, machine_today())
+    return state
 
 
 def write_line(text: str = "") -> None:

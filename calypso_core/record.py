@@ -135,12 +135,43 @@ def _list_of_str(value: Any, name: str) -> list[str]:
     return value
 
 
-def parse_record(text: str | bytes) -> GameState:
-    """Rebuild a position from a record's JSON text (size-limited, strictly parsed).
+# Byte-order marks and the encodings they mark, the longer first (UTF-32's begins with
+# UTF-16's). A game file without one is UTF-8.
+BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "UTF-32-LE"), (b"\x00\x00\xfe\xff", "UTF-32-BE"),
+    (b"\xef\xbb\xbf", "UTF-8"), (b"\xff\xfe", "UTF-16-LE"), (b"\xfe\xff", "UTF-16-BE"),
+)
 
-    Bytes must be UTF-8 (a leading byte-order mark is skipped); a key given twice in one
-    object is refused.
-    """
+
+class RecordEncodingError(RecordError):
+    """A game file whose bytes are not text in the encoding they mark (UTF-8 without a mark)."""
+
+
+def record_text(data: str | bytes) -> str:
+    """A game file's text: bytes decoded by the byte-order mark they begin with (UTF-8, UTF-16
+    or UTF-32), else as UTF-8; then, bytes or text, the marks it begins with dropped (an
+    editor may write one, a copy of a copy two). Bytes that are not such text raise
+    ``RecordEncodingError``."""
+    if isinstance(data, str):
+        return data.lstrip("\ufeff")
+    encoding, mark = "UTF-8", b""
+    for bom, name in BYTE_ORDER_MARKS:
+        if data.startswith(bom):
+            encoding, mark = name, bom
+            break
+    try:
+        text = bytes(data[len(mark):]).decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise RecordEncodingError(f"game record is not {encoding} text: {exc}") from None
+    if "\x00" in text:  # never in JSON text: UTF-16 or UTF-32 that lost its mark, or no text
+        raise RecordEncodingError(f"game record is not {encoding} text: it holds a NUL "
+                                  f"character at {text.index(chr(0))}")
+    return text.lstrip("\ufeff")
+
+
+def record_json(text: str | bytes) -> Any:
+    """The JSON data of a record's text or bytes (``record_text``), size-limited and strictly
+    parsed: a key given twice in one object, NaN or Infinity is refused (``RecordError``)."""
     if isinstance(text, (bytes, bytearray)):
         size = len(text)
     elif isinstance(text, str):
@@ -149,14 +180,10 @@ def parse_record(text: str | bytes) -> GameState:
         raise RecordError(f"a game record is JSON text (str or bytes), not {brief_repr(text)}")
     if size > MAX_RECORD_BYTES:
         raise RecordError(f"game record is {size} bytes; the limit is {MAX_RECORD_BYTES}")
-    if not isinstance(text, str):
-        try:
-            text = bytes(text).decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise RecordError(f"game record is not UTF-8 text: {exc}") from None
+    decoded = record_text(text)
     try:
-        data = json.loads(
-            text.removeprefix("\ufeff"),
+        return json.loads(
+            decoded,
             parse_constant=_refuse_constant,
             object_pairs_hook=_refuse_duplicate_keys,
         )
@@ -164,7 +191,12 @@ def parse_record(text: str | bytes) -> GameState:
         raise RecordError(f"game record is not valid JSON: {exc}") from None
     except RecursionError:
         raise RecordError("game record is not valid JSON: nested too deeply") from None
-    return from_record(data)
+
+
+def parse_record(text: str | bytes) -> GameState:
+    """Rebuild a position from a record's JSON text or a game file's bytes (size-limited,
+    strictly parsed; bytes decoded by their byte-order mark: ``record_text``)."""
+    return from_record(record_json(text))
 
 
 def _refuse_constant(name: str) -> Any:

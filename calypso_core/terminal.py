@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from .bots import LEVELS
 from .cards import CARDS, Card, CardParseError, brief_repr
 from .cli_io import one_line
+from .days import check_seed, machine_today
 from .game import GameState, new_game
 from .kernel import DEALS, TRICKS_PER_DEAL
 from .messages import Message, message, render
@@ -43,6 +44,7 @@ def play_in_terminal(
 
     # Seeds are text, as in the web app, so "--seed 42" replays the deal a printed seed names.
     seed = str(args.seed if args.seed is not None else random.SystemRandom().randrange(10**9))
+    check_seed(seed, machine_today())  # daily:YYYY-MM-DD of a later day: not before its day
     state = new_game(seed)
     person = args.seat
     # The same computer players, seeded the same way, as the first game of a match in the page.

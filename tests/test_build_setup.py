@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import Callable
@@ -140,3 +141,22 @@ def test_a_fresh_machine_without_npm_or_apt_gets_one_line_not_a_traceback(
         "build.py: npm is missing (npm fetches the pinned Pyodide runtime from the npm "
         "registry); install npm with your system's package manager, then run build.py again\n"
     )
+
+
+def test_serve_on_a_port_in_use_ends_in_one_line_naming_port(
+    build_module: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(build_module, "build", lambda: None)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as ended:
+            build_module.serve("127.0.0.1", port)
+    assert one_line(ended) == (
+        f"build.py: port {port} is in use on 127.0.0.1 (another server?); serve on another "
+        f"with --port, as in: python3 build.py serve --port {port + 1}")
+    with pytest.raises(SystemExit) as ended:
+        build_module.serve("192.0.2.1", 8000)  # an address of no interface here (TEST-NET-1)
+    assert one_line(ended).startswith("build.py: cannot serve on 192.0.2.1 port 8000 (")
+    assert "--host" in one_line(ended) and "--port" in one_line(ended)

@@ -239,6 +239,57 @@ def test_every_error_code_people_may_meet_has_words() -> None:
     assert sorted(unused - raised - client - listed - specific) == []
 
 
+# A stop that more words follow: a second sentence. A code as the engine writes it.
+SENTENCE_BREAK = re.compile(r"[.!?…](?=\s+\S)")
+RAW_CODE = re.compile(r"\b[a-z]+_[a-z0-9_]+\b")
+
+
+def sentences_with_no_code(text: str, code: str) -> int:
+    """How many whole sentences ``text`` is (each with its stop), or 0 when it shows a raw
+    code or ends without a stop."""
+    if not text.endswith((".", "?", "!")) or RAW_CODE.search(text) or f"({code})" in text:
+        return 0
+    return len(SENTENCE_BREAK.findall(text)) + 1
+
+
+def test_the_sentence_check_catches_the_notice_of_a_later_day() -> None:
+    # The notice ?daily=2999-01-01 gave: two sentences glued, the first without its stop,
+    # and the raw code.
+    said = ("The Calypso of the day for 2999-01-01 could not be dealt The Calypso of "
+            "2999-01-01 is not dealt before its day. (not_dealt_yet)")
+    assert sentences_with_no_code(said, "not_dealt_yet") == 0
+    assert sentences_with_no_code("Could not deal. No.", "x") == 2
+    assert sentences_with_no_code("It is not a readable record.", "bad_record") == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_people_read_is_one_sentence_without_a_raw_code(lang: str) -> None:
+    # What the engine says with a code (error.<code>, or a more precise error.* message).
+    found = []
+    for key, template in templates(lang).items():
+        if key.startswith("error."):
+            text = render(message(key, **sample_params(template)), lang)
+            if sentences_with_no_code(text, key.removeprefix("error.")) != 1:
+                found.append(f"{key}: {text}")
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_problem_notice_says_what_failed_and_why_in_sentences_without_the_code(
+        lang: str) -> None:
+    # The page's notice of a failure: what failed (problem.*), then the refusal's sentence.
+    words = templates(lang)
+    assert placeholders(words["notice.problem"]) == {"what", "error"}
+    failures = [key for key in words if key.startswith("problem.")]
+    refusals = [key for key in words if key.startswith("error.")]
+    for what in failures:
+        for why in refusals:
+            text = render(message("notice.problem",
+                                  what=message(what, **sample_params(words[what])),
+                                  error=message(why, **sample_params(words[why]))), lang)
+            assert sentences_with_no_code(text, why.removeprefix("error.")) == 2, text
+
+
 def test_every_step_of_the_walkthrough_has_its_words() -> None:
     steps = re.findall(r'\{ key: "(\w+)", target: .*?, rules: (\d) \}',
                        (ROOT / "web/tour.js").read_text())

@@ -25,6 +25,8 @@ def test_the_quick_start_says_how_long_serve_and_test_take_and_how_to_stop_servi
     assert "stops with **Ctrl+C**" in said and "(Ctrl+C stops)" in build
     assert "`build.py test` is not needed to play" in said
     assert "about **20 minutes on two cores**" in said
+    # A port in use is said in one line naming --port (tests/test_build_setup.py).
+    assert "python3 build.py serve --port 8080" in said and "--port" in build
 
 
 def test_the_quick_start_says_how_to_play_the_master_in_the_pages_own_words() -> None:

@@ -33,7 +33,7 @@ from calypso_core import (
     to_record,
 )
 from calypso_core.__main__ import replay_summary
-from calypso_core.record import MAX_RECORD_BYTES
+from calypso_core.record import MAX_RECORD_BYTES, RecordEncodingError
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -481,22 +481,39 @@ def test_a_key_given_twice_anywhere_is_refused_with_its_name() -> None:
     assert str(caught.value) == "game record is not valid JSON: key 'all_fours' appears twice"
 
 
-def test_utf8_bytes_read_with_or_without_a_byte_order_mark() -> None:
-    text = json.dumps(base_record())
-    assert parse_record(text.encode()) == parse_record(text)
-    assert parse_record(b"\xef\xbb\xbf" + text.encode()) == parse_record(text)
-    assert parse_record("\ufeff" + text) == parse_record(text)
+@pytest.mark.parametrize("marks", [0, 1, 2, 3])
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16-le", "utf-16-be", "utf-32-le",
+                                      "utf-32-be"])
+def test_a_file_reads_the_same_in_every_encoding_its_byte_order_mark_names(
+        encoding: str, marks: int) -> None:
+    # An editor may write one mark, a copy of a copy two; UTF-8 needs none, the others one.
+    # A name outside ASCII: each encoding writes it its own way.
+    players = [{"person": "Аня"}, {"computer": "club"}, {"person": "Zoë"}, {"computer": "x"}]
+    text = json.dumps({**base_record(), "version": 2, "players": players}, ensure_ascii=False)
+    if encoding != "utf-8" and marks == 0:
+        marks = 1
+    assert parse_record(("\ufeff" * marks + text).encode(encoding)) == parse_record(text)
+    assert parse_record("\ufeff" * marks + text) == parse_record(text)
 
 
 @pytest.mark.parametrize(
-    "encoding", ["utf-16", "utf-16-le", "utf-32", "latin-1", "cp1252"]
+    "encoding", ["utf-16-le", "utf-16-be", "utf-32-le", "latin-1", "cp1252"]
 )
-def test_bytes_in_another_encoding_are_refused_as_not_utf8(encoding: str) -> None:
-    # Latin-1 and cp1252 only differ from UTF-8 where there is a non-ASCII character.
+def test_bytes_in_another_encoding_without_a_mark_are_refused_as_not_utf8(encoding: str) -> None:
+    # Latin-1 and cp1252 only differ from UTF-8 where there is a non-ASCII character; UTF-16
+    # and UTF-32 without their mark read as UTF-8 full of NULs, which JSON never holds.
     data = json.dumps({**base_record(), "format": "calypso-récord"}, ensure_ascii=False)
-    with pytest.raises(RecordError) as caught:
+    with pytest.raises(RecordEncodingError) as caught:
         parse_record(data.encode(encoding))
     assert str(caught.value).startswith("game record is not UTF-8 text: ")
+
+
+def test_bytes_that_are_not_the_encoding_their_mark_names_are_refused() -> None:
+    text = json.dumps(base_record())
+    with pytest.raises(RecordEncodingError, match="not UTF-16-LE text"):
+        parse_record(b"\xff\xfe" + text.encode("utf-16-le")[:-1])  # an odd number of bytes
+    with pytest.raises(RecordEncodingError, match="not UTF-8 text"):
+        parse_record(b"\xef\xbb\xbf" + text.encode("utf-16-le"))
 
 
 LONG_S = "\u017f"  # the long s: LONG_S.upper() == "S"

@@ -8,7 +8,8 @@ import random
 import pytest
 
 from calypso_core import Card, GameState, Rules, new_game, to_record
-from calypso_core.table.daily import DAILY_LEVELS, daily_seed, daily_settings, parse_date, today
+from calypso_core.days import daily_seed, parse_date, today
+from calypso_core.table.daily import DAILY_LEVELS, daily_settings
 from calypso_core.table.match import Match, computer_players
 from calypso_core.table.rerun import Player, master_in_your_seat, rerun_game, rerun_steps
 from calypso_core.table.settings import Person, Settings

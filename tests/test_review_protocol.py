@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 from protocol_calls import advance, error, ok, recipe
 
-from calypso_core import parse_record, table
+from calypso_core import days, parse_record, table
 from calypso_core.bots.review import review_card, seat_plays
-from calypso_core.table import daily as daily_module
 
 SOUTH = 2
 BUDGET = 24  # iterations a card: enough to exercise the search, fast enough for a test
@@ -224,7 +223,7 @@ def test_the_calypso_of_the_day_deals_that_dates_cards_and_says_its_date() -> No
     assert settings["levels"] == ["master", "master", "human", "master"]
     again = ok("daily", date="2025-01-31")
     assert again["hand"] == view["hand"]
-    assert ok("daily")["table"]["daily"] == daily_module.today().isoformat()
+    assert ok("daily")["table"]["daily"] == days.today().isoformat()
 
 
 def test_a_game_with_a_daily_seed_is_refused_it_comes_only_from_daily() -> None:
@@ -246,7 +245,7 @@ def test_a_bad_date_is_refused_and_the_game_in_play_is_kept(date: Any, words: st
 
 
 def test_tomorrows_calypso_is_not_dealt_yet() -> None:
-    tomorrow = daily_module.today() + datetime.timedelta(days=1)
+    tomorrow = days.today() + datetime.timedelta(days=1)
     reply = json.loads(table.handle(json.dumps(
         {"id": 1, "type": "daily", "date": tomorrow.isoformat()})))
     assert reply["error"]["code"] == "not_dealt_yet"

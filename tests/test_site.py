@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from pyodide_node import engine_wheel
 
+from buildsteps import snapshot
+
 ROOT = Path(__file__).resolve().parents[1]
 WEB = ROOT / "web"
 PAGES = sorted(WEB.glob("*.html"))
@@ -261,6 +263,33 @@ def test_the_runtime_snapshot_is_made_the_same_every_time(
     assert (info["engine_site"] + "/calypso_core/").encode() in image
     assert b"micropip" in image
     assert b"calypso_core.table" in image
+
+
+def test_the_snapshot_restores_into_the_runtimes_default_heap_with_a_mebibyte_to_spare(
+    build_module: ModuleType, dist_dir: Path
+) -> None:
+    # Pyodide issue #6254: a runtime restores a snapshot into its default heap only.
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    default = snapshot.default_heap(build_module.fetch_pyodide() / "pyodide.asm.wasm")
+    assert default == 30 * 2**20  # Pyodide 314's, as the issue measured it
+    image = gzip.decompress((dist_dir / info["snapshot"]).read_bytes())
+    header = int.from_bytes(image[4:8], "little")  # the heap follows Pyodide's header
+    heap = info["snapshot_heap"]
+    assert len(image) - header == heap["heap"] == default  # the heap never grew
+    assert heap["top"] + snapshot.HEAP_MARGIN <= default
+    assert not image[header + heap["top"]:].strip(b"\0")  # nothing lies past the break
+
+
+def test_the_build_stops_in_one_line_when_the_snapshot_would_not_restore() -> None:
+    default, margin = 30 * 2**20, snapshot.HEAP_MARGIN
+    snapshot.check_heap({"heap": default, "top": default - margin}, default)  # just enough
+    for heap in ({"heap": default, "top": default - margin + 1},
+                 {"heap": default + 2**16, "top": default - margin}):  # it grew a page
+        with pytest.raises(SystemExit) as ended:
+            snapshot.check_heap(heap, default)
+        said = str(ended.value.code)
+        assert said.startswith("build.py: the runtime's memory snapshot holds a heap of ")
+        assert "\n" not in said and "Pyodide issue #6254" in said and "SNAPSHOT_MODULES" in said
 
 
 def test_every_pinned_relay_is_allowed_by_the_policy() -> None:

@@ -50,10 +50,10 @@ export function errorMessage(error) {
   return error.text ?? (error.code ? msg(`error.${error.code}`) : error.message);
 }
 
-/** Says that something failed (what: a message) and why; the code is for a bug report. */
+/** Says that something failed (what: a message) and why, each a sentence people read: the
+ * code stays in the error for a bug report, never in the words. */
 export function problem(what, error) {
-  renderNotice(msg(error.code ? "notice.problem" : "notice.problem_plain",
-    { what, error: errorMessage(error), code: error.code ?? "" }));
+  renderNotice(msg("notice.problem", { what, error: errorMessage(error) }));
 }
 
 // Takes a reply of the engine as the table now, and whatever would show a covered hand

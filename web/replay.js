@@ -35,6 +35,17 @@ export async function exportGame() {
   renderNotice(msg("files.saved", { name: link.download }));
 }
 
+// A file's bytes in base64: the engine reads them by the byte-order mark they begin with
+// (UTF-8, UTF-16, UTF-32), where file.text() would read any file as UTF-8.
+async function base64Of(file) {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = "";
+  for (let at = 0; at < bytes.length; at += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  }
+  return btoa(binary);
+}
+
 export async function importFile(file) {
   closeAllDialogs();
   const limit = app.hello.limits.file_bytes;
@@ -44,7 +55,7 @@ export async function importFile(file) {
   }
   let summary;
   try {
-    summary = await client.request("import", { text: await file.text() });
+    summary = await client.request("import", { base64: await base64Of(file) });
   } catch (error) {
     renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;

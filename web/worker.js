@@ -254,24 +254,35 @@ function hex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-// build.py's memory image of the runtime with the engine imported (gzipped), if the offline
-// copy holds it: the service worker keeps it after a first visit. Never from the network: on a
-// first visit its download would cost more time than restoring it saves. Null when there is
-// none.
+// The offline copy's entry for the snapshot is build.py's memory image of the runtime with
+// the engine imported (gzipped), which the service worker keeps after a first visit; or, once
+// that could not be used here (damaged, another build's, or not restorable: Pyodide issue
+// #6254), an image this worker made itself on the plain start that followed, marked MADE_HERE
+// with its sha256; or, once such an image failed too, MADE_HERE "none": plain starts until
+// the next build. Never from the network: on a first visit its download would cost more time
+// than restoring it saves.
+const MADE_HERE = "x-calypso-made-here";
+
+// The entry, {found, made: "build" | "here"}, or null when there is none to use.
 async function cachedSnapshot(info) {
   if (!info.snapshot || !globalThis.caches) return null;
-  return caches.match(here(info.snapshot)).catch(() => null); // storage may be unavailable
+  const found = await caches.match(here(info.snapshot)).catch(() => null); // storage may fail
+  const made = found?.headers.get(MADE_HERE);
+  if (!found || made === "none") return null;
+  return { found, made: made ? "here" : "build" };
 }
 
 // The image itself, read, checked and unzipped; throws when the one found is not this
-// build's. loadPyodide is handed this as a promise and sets the runtime up meanwhile (its
-// script, its .wasm from the offline copy): unzipping 30 MB is a few hundred milliseconds.
-async function unpackSnapshot(info, found) {
+// build's (or not the one made here). loadPyodide is handed this as a promise and sets the
+// runtime up meanwhile (its script, its .wasm from the offline copy): unzipping 30 MB is a few
+// hundred milliseconds.
+async function unpackSnapshot(info, { found, made }) {
   const url = here(info.snapshot);
   countFiles(info, [info.snapshot]);
   const packed = await counted(found, url).arrayBuffer();
   mark("snapshot-read");
-  if (hex(await crypto.subtle.digest("SHA-256", packed)) !== info.snapshot_sha256) {
+  const expected = made === "here" ? found.headers.get(MADE_HERE) : info.snapshot_sha256;
+  if (hex(await crypto.subtle.digest("SHA-256", packed)) !== expected) {
     throw new Error(`${url} is not this build's snapshot`);
   }
   mark("snapshot-checked");
@@ -281,9 +292,29 @@ async function unpackSnapshot(info, found) {
   return image;
 }
 
+// Puts in the offline copy, in place of a snapshot that could not be used, the image this
+// worker made (gzipped, its sha256 in MADE_HERE), or "none" when there is none (an image made
+// here failed too, or making one failed). Done once the table is playable; a failure to store
+// it only leaves the next visit a plain start.
+async function replaceSnapshot(info, image) {
+  const url = here(info.snapshot);
+  let response = new Response(null, { headers: { [MADE_HERE]: "none" } });
+  if (image) {
+    const packed = await new Response(new Blob([image]).stream()
+      .pipeThrough(new CompressionStream("gzip"))).arrayBuffer();
+    const digest = hex(await crypto.subtle.digest("SHA-256", packed));
+    response = new Response(packed, { headers: { [MADE_HERE]: digest } });
+  }
+  for (const name of await caches.keys()) {
+    const cache = await caches.open(name);
+    if (await cache.match(url)) await cache.put(url, response);
+  }
+}
+
 // When the .wasm does not compile, Pyodide only warns (the message, then the error) and
-// never settles: listen for that warning to fail instead of hanging.
-function startRuntime(loadPyodide, snapshot = null) {
+// never settles: listen for that warning to fail instead of hanging. With makeSnapshot, the
+// runtime can image itself (Pyodide's private option, as build.py's snapshot maker uses it).
+function startRuntime(loadPyodide, snapshot = null, makeSnapshot = false) {
   const warn = console.warn;
   let failing = false;
   return new Promise((resolve, reject) => {
@@ -300,6 +331,7 @@ function startRuntime(loadPyodide, snapshot = null) {
       fsInit: () => mark("instantiated"),
     };
     if (snapshot) options._loadSnapshot = snapshot; // Pyodide's private snapshot option
+    if (makeSnapshot) options._makeSnapshot = true;
     Promise.race([loadPyodide(options), runtimeBroken]).then(resolve, reject);
   }).finally(() => {
     console.warn = warn;
@@ -329,8 +361,9 @@ function installStdlibFallback(pyodide) {
 // The engine goes into site-packages, where build.py's snapshot maker had micropip install
 // it: writing the wheel's files there installs it as micropip would, without loading micropip
 // (over a second on a first visit). After a snapshot it restores the files for later reads.
-function importEngine(pyodide, info, wheel) {
-  installStdlibFallback(pyodide);
+// With keep, the runtime images itself first, as build.py's snapshot is made (the modules it
+// names imported, nothing of JavaScript held), and hands keep the image (null if it failed).
+function importEngine(pyodide, info, wheel, keep = null) {
   for (const [name, bytes] of wheel) {
     const path = `${info.engine_site}/${name}`;
     pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
@@ -340,6 +373,16 @@ function importEngine(pyodide, info, wheel) {
   // lists it again; importlib.invalidate_caches() would do that too, but it imports
   // importlib.metadata (to clear that module's caches), a tenth of a second of a first visit.
   pyodide.runPython(`import sys\nsys.path_importer_cache.pop(${JSON.stringify(info.engine_site)}, None)`);
+  if (keep) {
+    try {
+      pyodide.runPython(`import ${info.snapshot_modules.join(", ")}`);
+      keep(pyodide.makeMemorySnapshot());
+    } catch (err) {
+      console.warn(`Calypso: no runtime snapshot made: ${err?.message ?? err}`);
+      keep(null);
+    }
+  }
+  installStdlibFallback(pyodide); // holds a JavaScript function: after any image
   return pyodide.pyimport("calypso_core.table");
 }
 
@@ -371,14 +414,14 @@ async function boot() {
   loader.catch(() => {}); // a failure is handled where it is awaited
   const info = await manifest;
   countFiles(info, ["pyodide/pyodide.asm.wasm", STDLIB_PACKED, info.engine_wheel]);
-  const found = await cachedSnapshot(info);
+  const cached = await cachedSnapshot(info);
   // The offline copy's snapshot is read, checked and unzipped while the loader comes.
-  const image = found ? unpackSnapshot(info, found) : null;
+  const image = cached ? unpackSnapshot(info, cached) : null;
   image?.catch(() => {}); // a failure is handled where loadPyodide awaits it
   const { loadPyodide } = await loader;
   mark("loader");
   // The offline copy serves the files at once: there the order would only make them wait.
-  return withCountedFetch(found ? new Map() : linkOrder(info), async () => {
+  return withCountedFetch(cached ? new Map() : linkOrder(info), async () => {
     const wheel = fetchWheel(info); // on a first visit, once the standard library is in
     wheel.catch(() => {}); // a failure is handled where it is awaited
     let started = null;
@@ -387,19 +430,24 @@ async function boot() {
       if (started) start = "snapshot";
     } catch (err) {
       if (err instanceof BootError) throw err;
-      // A damaged or foreign snapshot, or one that fails to restore, costs time, not the game.
+      // A damaged or foreign snapshot, or one that fails to restore, costs time, not the game:
+      // a plain start, which makes this runtime's own image for the next visit (once: if an
+      // image made here fails, the next visits start plainly).
       console.warn(`Calypso: starting without the runtime snapshot: ${err?.message ?? err}`);
     }
     if (!started) {
+      const remake = cached?.made === "build";
       progress("runtime");
       const pyodide = await step("runtime_failed", "the Pyodide runtime failed to start",
-        () => startRuntime(loadPyodide));
+        () => startRuntime(loadPyodide, null, remake));
       mark("runtime");
       progress("engine", 0.95);
       const files = await wheel;
       mark("wheel");
+      let made = null;
       started = [pyodide, await step("engine_import_failed", "cannot import calypso_core.table",
-        () => importEngine(pyodide, info, files))];
+        () => importEngine(pyodide, info, files, remake ? (snapshot) => { made = snapshot; } : null))];
+      if (cached) replacing = { info, made };
     }
     const [pyodide, protocol] = started;
     const handle = protocol.handle.copy(); // kept for the worker's lifetime
@@ -413,6 +461,7 @@ async function boot() {
 
 let runtime = null; // the Pyodide instance, for stats
 let start = "plain"; // how the runtime started: "snapshot" or "plain"
+let replacing = null; // {info, made}: a snapshot that failed, to replace once the table plays
 
 // Memory figures for leak checks: the WebAssembly heap (it only ever grows) and how many
 // objects Python tracks after a full collection.
@@ -427,6 +476,16 @@ const booted = boot().catch((err) => {
   fatal = { code: err.code ?? "boot_failed", message: err.message ?? String(err) };
   postMessage({ type: "fatal", error: fatal });
   return null;
+});
+// A snapshot that could not be used is replaced once the engine answers (zipping the new one
+// runs beside the first requests, off this thread's way).
+booted.then(() => {
+  if (!replacing) return;
+  const { info, made } = replacing;
+  replacing = null;
+  replaceSnapshot(info, made).catch((err) => {
+    console.warn(`Calypso: the runtime snapshot was not replaced: ${err?.message ?? err}`);
+  });
 });
 
 // The id a refusal carries, so that the page's client can match it to its request: a text

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import brief_repr
+from ..days import parse_date, seed_date
 from ..game import new_game as deal
 from ..messages import message
-from .daily import NotDealtYet, check_dealt, daily_date, daily_settings, parse_date, seed_date
+from .daily import daily_date, daily_settings
 from .errors import ProtocolError
 from .match import Match
 from .session import (
-    check_not_a_later_deal,
+    check_not_dealt_yet,
     check_size,
     end_jobs,
     game_view,
@@ -30,7 +31,7 @@ def new_game(data: dict[str, Any]) -> dict[str, Any]:
     settings = Settings.from_request(data)
     day = seed_date(settings.seed)
     if day is not None:
-        _check_dealt(day, data)
+        check_not_dealt_yet(data, day=day)
         raise ProtocolError("bad_seed", f"the seed {settings.seed} deals the Calypso of {day}: "
                             "ask for it with daily", message("error.daily_seed", date=str(day)))
     return start(Match(settings))
@@ -57,18 +58,18 @@ def load(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
-    """A saved match deals no day's cards before that day: by its seed, or by a deck its
-    seed does not deal (an imported file's)."""
+    """A saved match deals no day's cards before that day: by its seed, or by a game its
+    seed does not deal (an imported file's, an edited save's) holding a later day's hand."""
     settings = loaded.settings
+    games = [*loaded.history, loaded.state]
+    # A game its own seed deals holds no other seed's hands: only the seed is checked then.
+    dealt_elsewhere = [game for index, game in enumerate(games)
+                       if game.deck != deal(loaded.game_seed(index)).deck]
+    check_not_dealt_yet(data, seed=settings.seed, games=dealt_elsewhere)
     day = seed_date(settings.seed)
-    if day is not None:
-        _check_dealt(day, data)
-        if daily_date(settings) is None:
-            raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
-                                f"{day}, dealt only with its own settings")
-    first = (loaded.history or [loaded.state])[0]
-    if first.deck != new_game_deck(settings.seed):
-        check_not_a_later_deal(first.deck, data)
+    if day is not None and daily_date(settings) is None:
+        raise ProtocolError("bad_settings", f"the seed {settings.seed} is the Calypso of "
+                            f"{day}, dealt only with its own settings")
 
 
 def view(data: dict[str, Any]) -> dict[str, Any]:
@@ -117,16 +118,8 @@ def daily(data: dict[str, Any]) -> dict[str, Any]:
         day = today(data) if date is None else parse_date(date)
     except ValueError as exc:
         raise ProtocolError("bad_date", str(exc)) from None
-    _check_dealt(day, data)
+    check_not_dealt_yet(data, day=day)
     return start(Match(daily_settings(day, straight=not practice)))
-
-
-def _check_dealt(day: Any, data: dict[str, Any]) -> None:
-    try:
-        check_dealt(day, today(data))
-    except NotDealtYet as exc:
-        raise ProtocolError("not_dealt_yet", str(exc),
-                            message("error.not_dealt_yet", date=str(day))) from None
 
 
 def _check_record_sizes(record: Any, history: Any) -> None:
@@ -136,8 +129,3 @@ def _check_record_sizes(record: Any, history: Any) -> None:
         named += [(f"history[{i}]", item) for i, item in enumerate(history)]
     for name, item in named:
         check_size(name, item)
-
-
-def new_game_deck(seed: str) -> tuple[Any, ...]:
-    """The deck order the first game of a match with this seed is dealt."""
-    return deal(seed).deck

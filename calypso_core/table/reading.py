@@ -4,6 +4,7 @@ finished game, and a game file checked before it is loaded (``import``)."""
 
 from __future__ import annotations
 
+import binascii
 import hashlib
 import json
 from typing import Any
@@ -13,12 +14,20 @@ from ..cards import SUIT_LETTERS, brief_repr
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..messages import message
-from ..record import MAX_RECORD_BYTES, RecordError, parse_record, to_record
+from ..record import (
+    MAX_RECORD_BYTES,
+    RecordEncodingError,
+    RecordError,
+    from_record,
+    record_json,
+    record_text,
+    to_record,
+)
 from .errors import ProtocolError
 from .players import default_level
 from .sealed import opened_record, sealed_record
 from .session import (
-    check_not_a_later_deal,
+    check_not_dealt_yet,
     current_match,
     game_view,
     match_in_play,
@@ -83,7 +92,7 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
         settings = match.settings
         labels, called, sides = settings.labels(), settings.called(), settings.side_labels()
     else:
-        state = state_of(given)
+        state = state_of(given, data)
         people = people_of(given["players"]) if "players" in given else ()
         labels, called = seat_labels(people), seat_calls(people)
         sides = side_labels(labels, tuple(p.seat for p in people))
@@ -100,28 +109,33 @@ def replay(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def import_file(data: dict[str, Any]) -> dict[str, Any]:
-    """Check a game file's text and say what it holds: the record, whether it is over, and
-    settings that continue it with ``load`` (its players, else the seats in play)."""
-    text = data.get("text")
-    if not isinstance(text, str):
-        raise ProtocolError("bad_request", "import needs text: the file's contents")
-    size = len(text.encode("utf-8", "surrogatepass"))
+    """Check a game file and say what it holds: the record, whether it is over, and settings
+    that continue it with ``load`` (its players, else the seats in play). The file comes as
+    ``base64`` (its bytes: read by the byte-order mark they begin with) or as ``text``."""
+    contents = _file_contents(data)
+    size = len(contents) if isinstance(contents, bytes) else len(
+        contents.encode("utf-8", "surrogatepass"))
     if size > MAX_RECORD_BYTES:
         raise ProtocolError(
             "bad_record", f"the file is {size:,} bytes; a game record is at most "
             f"{MAX_RECORD_BYTES:,}",
             message("error.file_too_big", size=size, limit=MAX_RECORD_BYTES),
         )
+    try:
+        text = record_text(contents)
+    except RecordEncodingError as exc:
+        raise ProtocolError("bad_record", str(exc), message("error.not_text")) from None
     if nests_too_deeply(text):
         raise ProtocolError("bad_record", "the file nests too deeply to be a game record")
     try:
-        state = parse_record(_opened_text(text))
+        found = record_json(text)
+        state = from_record(opened_record(found))
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
-    check_not_a_later_deal(state.deck, data)
+    check_not_dealt_yet(data, games=[state])
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
-    settings = _continuing(state, json.loads(text).get("players"), seed)
+    settings = _continuing(state, found.get("players"), seed)
     record = to_record(state, settings.players())
     return {
         "record": sealed_record(record, is_over=state.is_over),
@@ -132,6 +146,24 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
         "labels": seat_labels(people_of(record["players"])),
         "settings": settings.to_dict(),
     }
+
+
+def _file_contents(data: dict[str, Any]) -> str | bytes:
+    """What ``import`` was given: the file's bytes (``base64``), else its text."""
+    if data.get("base64") is not None:
+        encoded = data["base64"]
+        # Checked before decoding: base64 is 4 characters for 3 bytes.
+        if not isinstance(encoded, str) or len(encoded) > 4 * (MAX_RECORD_BYTES // 3 + 1):
+            raise ProtocolError("bad_request", "base64 must be the file's bytes in base64, at "
+                                f"most {MAX_RECORD_BYTES:,} bytes of them")
+        try:
+            return binascii.a2b_base64(encoded, strict_mode=True)
+        except (binascii.Error, ValueError):
+            raise ProtocolError("bad_request", "base64 is not base64 text") from None
+    text = data.get("text")
+    if not isinstance(text, str):
+        raise ProtocolError("bad_request", "import needs the file: its base64 or its text")
+    return text
 
 
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:
@@ -161,13 +193,3 @@ def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: st
         except ProtocolError:
             continue
     raise AssertionError("the default seating is always valid")
-
-
-def _opened_text(text: str) -> str:
-    """A game file's text with a sealed deck opened (the page writes a game in play so)."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return text  # parse_record says what is wrong
-    opened = opened_record(data)
-    return text if opened is data else json.dumps(opened)

@@ -24,7 +24,7 @@ def review(data: dict[str, Any]) -> dict[str, Any]:
     if data.get("record") is None:
         state, seat, complete, labels, sides = _review_in_play(data.get("seat"))
     else:
-        state, seat, complete, labels, sides = _review_of_record(data["record"], data.get("seat"))
+        state, seat, complete, labels, sides = _review_of_record(data)
     deals = jobs.check_deal(data.get("deal"), complete)
     budget = jobs.check_budget(data.get("budget"), REVIEW_ITERATIONS)
     seed = jobs.check_seed(data.get("seed"))
@@ -49,11 +49,12 @@ def _review_in_play(seat: Any) -> _Reviewed:
     return state, seat, complete, match.settings.labels(), match.settings.side_labels()
 
 
-def _review_of_record(given: Any, seat: Any) -> _Reviewed:
+def _review_of_record(data: dict[str, Any]) -> _Reviewed:
     """A game record, any seat (its person's, else South's): every deal of a finished game,
     the deals that are over of a game not over (the cards of a deal in play are secret,
     whoever's game it is)."""
-    state = state_of(given)
+    given, seat = data["record"], data.get("seat")
+    state = state_of(given, data)
     people = people_of(given["players"]) if "players" in given else ()
     if seat is None:
         seat = people[0].seat if people else SEAT_NAMES.index("South")

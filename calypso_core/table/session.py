@@ -22,16 +22,19 @@ a first visit (README, Start-up). A module never imported holds no job and no wo
 
 from __future__ import annotations
 
+import datetime
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
+from ..days import NotDealtYet, check_dealt, check_hands, check_seed, local_today
 from ..game import GameState
 from ..messages import message
 from ..record import MAX_RECORD_BYTES, RecordError, from_record
 from . import words
 from .aids import memory_aids
-from .daily import daily_date, future_deal, local_today
+from .daily import daily_date
 from .errors import ProtocolError
 from .match import Match
 from .sealed import opened_record
@@ -196,20 +199,31 @@ def check_today(data: dict[str, Any]) -> None:
     today(data)
 
 
-def today(data: dict[str, Any]) -> Any:
-    """Which day is today (daily.local_today): the request's ``today``, else the UTC date."""
+def today(data: dict[str, Any]) -> datetime.date:
+    """Which day is today (days.local_today): the request's ``today``, else the UTC date."""
     try:
         return local_today(data.get("today"))
     except ValueError as exc:
         raise ProtocolError("bad_date", str(exc)) from None
 
 
-def check_not_a_later_deal(deck: Any, data: dict[str, Any]) -> None:
-    """Refuse a deck that deals the Calypso of a day after today."""
-    day = future_deal(deck, today(data))
-    if day is not None:
-        raise ProtocolError("not_dealt_yet", f"these are the cards of the Calypso of {day}, "
-                            "which is not dealt yet", message("error.not_dealt_yet", date=str(day)))
+def check_not_dealt_yet(data: dict[str, Any], *, day: datetime.date | None = None,
+                        seed: str | None = None, games: Iterable[GameState] = ()) -> None:
+    """Refuse a later day's cards (``not_dealt_yet``; calypso_core.days): the deal of a
+    ``day`` after today, a ``seed`` that deals one, or a game one of whose hands is a hand of
+    a later day's deal (a file, a save or a record someone made)."""
+    now = today(data)
+    try:
+        if day is not None:
+            check_dealt(day, now)
+        if seed is not None:
+            check_seed(seed, now)
+        for game in games:
+            check_hands(game.deck, now)
+    except NotDealtYet as exc:
+        raise ProtocolError("not_dealt_yet", str(exc), message(
+            "error.later_hand" if exc.in_hand else "error.not_dealt_yet",
+            date=exc.day.isoformat())) from None
 
 
 def check_size(name: str, item: Any) -> None:
@@ -221,10 +235,13 @@ def check_size(name: str, item: Any) -> None:
         )
 
 
-def state_of(record: Any) -> GameState:
-    """The game a record given in a request holds (its deck unsealed), or ``bad_record``."""
+def state_of(record: Any, data: dict[str, Any]) -> GameState:
+    """The game a record given in a request (``data``) holds, its deck unsealed; else
+    ``bad_record``, or ``not_dealt_yet`` for a hand of a later day's deal."""
     check_size("record", record)
     try:
-        return from_record(opened_record(record))
+        state = from_record(opened_record(record))
     except RecordError as exc:
         raise ProtocolError("bad_record", str(exc)) from None
+    check_not_dealt_yet(data, games=[state])
+    return state

@@ -156,7 +156,7 @@ REQUESTS: dict[str, Request] = {
                     view=True),
     "undo": Request(playing.undo, frozenset(), "changes", view=True),
     "replay": Request(reading.replay, frozenset({"record", "tricks"}), "reads"),
-    "import": Request(reading.import_file, frozenset({"text"}), "reads"),
+    "import": Request(reading.import_file, frozenset({"base64", "text"}), "reads"),
     "examples": Request(facts.examples, frozenset(), "reads"),
     "daily": Request(playing.daily, frozenset({"date", "practice"}), "starts", view=True),
     "review": Request(_reviews("review"), frozenset({"record", "seat", "deal", "budget", "seed"}),

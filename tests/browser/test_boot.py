@@ -23,7 +23,7 @@ from pyodide_node import engine_wheel
 import calypso_core
 
 from .conftest import BOOT_TIMEOUT_MS
-from .table import play_a_card, plays
+from .table import play_a_card, plays, settle
 from .watching import origin_of
 
 ENGINE = Path(calypso_core.__file__).parent
@@ -265,6 +265,84 @@ def test_a_cached_snapshot_that_is_not_this_builds_own_gives_a_plain_start(
     assert worker_start(page) == "plain"
     assert any(SNAPSHOT_WARNING in w for w in warnings), warnings
     play_a_card(page)
+
+
+def grown_by_a_page(packed: bytes) -> bytes:
+    """A snapshot whose heap grew by one WebAssembly page past the runtime's default: the
+    snapshot of Pyodide issue #6254, which that runtime never restores."""
+    image = gzip.decompress(packed)
+    return gzip.compress(image + bytes(1 << 16), mtime=0)
+
+
+def snapshot_made_here(page: Page, path: str, made: str | None = None) -> str:
+    """Wait until the offline copy's entry for the snapshot says it was made here (``made``:
+    that exactly, as "none"); return what it says. Each poll reads the cache again."""
+    handle = page.wait_for_function("""([path, made]) => {
+        caches.match(new URL(path, location.href)).then((found) => {
+            window.__madeHere = found?.headers.get("x-calypso-made-here") ?? null;
+        });
+        const seen = window.__madeHere;
+        return (made === null ? Boolean(seen) : seen === made) && seen;
+    }""", arg=[path, made], polling=100, timeout=BOOT_TIMEOUT_MS)
+    return str(handle.json_value())
+
+
+def test_a_later_visit_whose_snapshot_fails_plays_on_keeps_the_game_and_makes_its_own(
+    page: Page, dist_dir: Path, tmp_path: Path, serve: Callable[[Path], str],
+    build_module: ModuleType, boot: Boot,
+) -> None:
+    # The build's own snapshot, checked by its sha256, fails to restore (as #6254's would).
+    info = json.loads((dist_dir / "build-info.json").read_text())
+    copy = tmp_path / "dist"
+    shutil.copytree(dist_dir, copy)
+    grown = grown_by_a_page((dist_dir / info["snapshot"]).read_bytes())
+    (copy / info["snapshot"]).write_bytes(grown)
+    info["snapshot_sha256"] = hashlib.sha256(grown).hexdigest()
+    (copy / "build-info.json").write_text(json.dumps(info))
+    build_module.finalize(copy)
+    url = serve(copy)
+    warnings = warnings_of(page)
+    assert boot(page, url + QUERY) == "ready"
+    play_a_card(page)
+    before = plays(page)
+    page.wait_for_selector("html[data-offline=ready]", state="attached", timeout=BOOT_TIMEOUT_MS)
+
+    def later_visit(start: str) -> None:
+        page.reload()
+        page.wait_for_selector("html[data-engine-state=ready]", state="attached",
+                               timeout=BOOT_TIMEOUT_MS)
+        assert worker_start(page) == start
+        settle(page)
+        assert plays(page) == before  # the saved game, where it was
+        expect(page.locator("[data-notice]")).to_be_hidden()  # nothing said: nothing is wrong
+
+    later_visit("plain")
+    assert any(SNAPSHOT_WARNING in w and "out of bounds" in w for w in warnings), warnings
+    # The runtime imaged itself for the next visit, in place of the build's snapshot.
+    assert re.fullmatch("[0-9a-f]{64}", snapshot_made_here(page, info["snapshot"]))
+    warned = len(warnings)
+    later_visit("snapshot")
+    assert len(warnings) == warned
+    play_a_card(page)
+    before = plays(page)
+    # An image made here that fails as well is dropped: later visits start plainly, quietly.
+    page.evaluate("""async (path) => {
+        const url = new URL(path, location.href);
+        const junk = new Uint8Array(await new Response(new Blob([new Uint8Array(4096)])
+            .stream().pipeThrough(new CompressionStream("gzip"))).arrayBuffer());
+        const digest = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", junk)),
+                                  (b) => b.toString(16).padStart(2, "0")).join("");
+        for (const name of await caches.keys()) {
+            const cache = await caches.open(name);
+            const made = { headers: { "x-calypso-made-here": digest } };
+            if (await cache.match(url)) await cache.put(url, new Response(junk, made));
+        }
+    }""", info["snapshot"])
+    later_visit("plain")
+    snapshot_made_here(page, info["snapshot"], "none")
+    warned = len(warnings)
+    later_visit("plain")
+    assert len(warnings) == warned
 
 
 def test_bad_requests_get_structured_errors_through_the_worker(

@@ -18,6 +18,8 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from calypso_core.messages import catalog
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT_MS = 90_000
@@ -109,7 +111,8 @@ def test_the_page_and_its_worker_boot_and_play_under_the_policy_as_a_header(
 def test_a_hostile_save_is_set_aside_and_nothing_in_it_runs(secured: Page) -> None:
     notice = secured.locator("[data-notice]")
     expect(notice).to_contain_text("set aside", timeout=TIMEOUT_MS)
-    expect(notice).to_contain_text("bad_record")
+    expect(notice).to_contain_text(catalog("en")["error.bad_record"])  # why, in words
+    expect(notice).not_to_contain_text("bad_record")  # never the raw code
     assert secured.evaluate("window.__pwned") is None
     assert secured.locator("img[src=x], [data-notice] *").count() == 0  # text, never markup
     set_aside = json.loads(secured.evaluate("localStorage.getItem('calypso.save.unreadable')"))
