@@ -102,7 +102,7 @@ def open_puzzle(data: dict[str, Any]) -> dict[str, Any]:
     if len(given) != 1:
         raise ProtocolError("bad_request", "puzzle needs one of puzzle (an id), near, day or mine")
     kind = "mine" if given == ["mine"] else "set"
-    puzzle = _mine(data["mine"]) if kind == "mine" else _from_set(given[0], data[given[0]])
+    puzzle = _mine(data["mine"], data) if kind == "mine" else _from_set(given[0], data[given[0]])
     try:
         start = puzzle.position()
     except PuzzleError as exc:
@@ -217,14 +217,15 @@ def _from_set(key: str, value: Any) -> Puzzle:
     return loaded.nearest(rating.rating + offset, recent, salt)
 
 
-def _mine(entry: Any) -> Puzzle:
+def _mine(entry: Any, data: dict[str, Any]) -> Puzzle:
     """A puzzle from a blunder of the person's reviewed games: ``{record, play, costs}``, the
     game's record (its deck may be sealed) cut anywhere at or after the position, the play
-    and every legal card's cost there as the review gave it."""
+    and every legal card's cost there as the review gave it (``data``: the request, whose
+    date judges a hand of a later day's deal)."""
     if not isinstance(entry, dict) or set(entry) != {"record", "play", "costs"}:
         raise ProtocolError("bad_puzzle", "mine is {record, play, costs}")
     play, costs = entry["play"], entry["costs"]
-    game = state_of(entry["record"])
+    game = state_of(entry["record"], data)
     if type(play) is not int or not 0 <= play <= len(game.plays) or play == DEALS * DEAL_PLAYS:
         raise ProtocolError("bad_puzzle", f"play {brief_repr(play)} is not a play of its game")
     if not isinstance(costs, list) or not all(
