@@ -9,7 +9,8 @@
 // Opened from the menu (Puzzles; the puzzle of the day), a ?puzzle=ID link, the review's
 // "Practise this position", or the dashboard's list of the person's own mistakes.
 
-import { engine, localToday } from "./engine-client.js";
+import { localToday } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { $, h, points, redraw } from "./dom.js";
 import { list, msg, say, t } from "./i18n.js";
 import { closeAllDialogs, openOnly } from "./page.js";

@@ -5,7 +5,7 @@ happens next as the master plays on (docs/puzzles.md).
 The set comes once per worker (``puzzles``, its text as the page fetched it); a puzzle is
 opened by id, as the one nearest the person's rating, as the puzzle of a day, or from the
 person's own reviewed games (``puzzle``). Its position is a match of its own with one person,
-the solver, and the master in the other seats: the view is the table's (``session.game_view``),
+the solver, and the master in the other seats: the view is the table's (``session.view_for``),
 and the game in play, its recipe and its saves are never touched. Loaded at the first
 puzzle request (transport.py), like the review's handlers.
 """
@@ -36,7 +36,7 @@ from ..messages import message
 from .errors import ProtocolError
 from .match import Match, parse_card
 from .players import make_chooser
-from .session import game_view, state_of, table_facts
+from .session import state_of, table_facts, view_for
 from .settings import HUMAN, Person, Settings
 
 # How sure a set puzzle's rating is, as the opponent a solved or missed puzzle counts as.
@@ -116,7 +116,7 @@ def open_puzzle(data: dict[str, Any]) -> dict[str, Any]:
                          "straight": True}
     return {"puzzle": {"id": puzzle.id, "kind": kind, "seat": start.to_move,
                        "rating": puzzle.rating, "themes": list(puzzle.themes)},
-            "view": {**game_view(match), "table": table}}
+            "view": {**view_for(match), "table": table}}
 
 
 def answer(data: dict[str, Any]) -> dict[str, Any]:
@@ -159,7 +159,7 @@ def play_on(data: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("illegal_move", f"{card} is not a legal card of this puzzle",
                             message("error.puzzle_card", card=str(card)))
     event = shown.match.play(str(card))
-    return {"view": game_view(shown.match, event=event), "over": _line_over(shown)}
+    return {"view": view_for(shown.match, event=event), "over": _line_over(shown)}
 
 
 def step(data: dict[str, Any]) -> dict[str, Any]:
@@ -176,7 +176,7 @@ def step(data: dict[str, Any]) -> dict[str, Any]:
         event = match.play(str(card))
     else:
         event = match.step()
-    return {"view": game_view(match, event=event), "over": _line_over(shown)}
+    return {"view": view_for(match, event=event), "over": _line_over(shown)}
 
 
 # -- helpers ----------------------------------------------------------------------------------
