@@ -111,7 +111,10 @@ const INTENTS = {
   new_match: leavingPuzzles(() => flow.startGame(app.settings)),
   show_scores: () => openDialog("score_sheet"),
   close_scores: () => closeDialog("score_sheet"),
-  last_trick: () => inPuzzles() || dialogs.showLastTrick(),
+  last_trick: () => {
+    const puzzle = inPuzzles() ? puzzles.module?.tableUi(app.puzzle) : null;
+    return puzzle ? dialogs.showLastTrick(puzzle.view, puzzle.table) : inPuzzles() || dialogs.showLastTrick();
+  },
   menu: () => {
     daily.drawGiveUp();
     openOnly("menu");

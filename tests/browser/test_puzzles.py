@@ -67,6 +67,15 @@ def test_a_puzzle_link_opens_the_puzzle_on_the_table_from_the_solvers_seat(
     assert "puzzle=" not in page.url  # opened once: a reload is back at the table
     expect(page.locator(".bar [data-action=hint]")).to_be_hidden()  # played straight
     assert axe_problems(page, axe_script) == []
+    # Last trick (L, as the keys line says) is the puzzle's, not the game's behind it.
+    play = next(p[2] for p in shipped()["puzzles"] if p[0] == first)
+    done = play % 52 // 4
+    page.keyboard.press("l")
+    dialog = page.locator("[data-dialog=last_trick]")
+    expect(dialog).to_contain_text(f"Deal {play // 52 + 1}, trick {done}:" if done
+                                   else "No trick has been completed yet in this deal.")
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
 
 
 def test_a_wrong_answer_costs_points_and_the_rating_then_a_right_one_raises_it(table: Page) -> None:
