@@ -30,7 +30,8 @@ _TAGS = range(0xE0020, 0xE0080)  # emoji tag sequences (subdivision flags), afte
 # Characters that take no room of their own: format characters and combining marks.
 _ZERO_WIDTH = frozenset({"Cf", "Mn", "Me"})
 # The labels the table gives seats and players (their catalog ids): never a person's name.
-_LABELS = ("label.you", "label.host", "seat.0", "seat.1", "seat.2", "seat.3")
+# The only words of the catalogs the engine reads in the page (buildsteps/bytecode.py).
+LABELS = ("label.you", "label.host", "seat.0", "seat.1", "seat.2", "seat.3")
 
 
 def collapsed(name: str) -> str:
@@ -86,7 +87,7 @@ def reserved_words() -> frozenset[str]:
     words: set[str] = set()
     for lang in LANGUAGES:
         words_of = catalog(lang)
-        for key in _LABELS:
+        for key in LABELS:
             word = words_of[key]
             words.update(word.values() if isinstance(word, dict) else [word])
     return frozenset(word.casefold() for word in words)

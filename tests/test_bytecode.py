@@ -16,6 +16,8 @@ from types import ModuleType
 from pyodide_node import engine_wheel, run_in_pyodide
 
 import calypso_core
+from calypso_core.messages import catalog
+from calypso_core.naming import LABELS
 
 ENGINE = Path(calypso_core.__file__).parent
 
@@ -46,6 +48,12 @@ def test_the_pages_wheel_is_the_engine_compiled_with_a_record_of_what_it_holds(
     source = build_module.build_engine_wheel(tmp_path).read_bytes()
     with zipfile.ZipFile(engine_wheel(dist_dir)) as wheel:
         assert sorted(wheel.namelist()) == compiled_names(source)
+        # Its catalogs hold only the words the engine reads in the page: the table's labels,
+        # which no person's name may be; the page renders from its own copies.
+        for lang in ("en", "ru"):
+            words = json.loads(wheel.read(f"calypso_core/messages/{lang}.json"))
+            assert set(words) == set(LABELS)
+            assert words["seat.0"] == catalog(lang)["seat.0"]
         assert "calypso_core/table/__init__.pyc" in wheel.namelist()
         assert all(info.flag_bits & 0x800 for info in wheel.infolist())  # UTF-8 names
         (record,) = [n for n in wheel.namelist() if n.endswith(".dist-info/RECORD")]

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from protocol_calls import advance, call, finished_hosted_game, ok
+from puzzle_sets import made_set, made_set_text
 
 from calypso_core import table
 from calypso_core.table.fair import commitment, fair_seed
@@ -134,6 +135,18 @@ def a_fair_check() -> Payload:
             "commitment": commitment(host)}
 
 
+def a_puzzle(card: str = "") -> Payload:
+    """A game in play, and beside it a puzzle of a made set, open (and its solution played
+    out when ``card`` says so); the payload to answer it with its solution."""
+    a_game()
+    data = made_set(1)
+    ok("puzzles", text=json.dumps(data))
+    ok("puzzle", puzzle=data["puzzles"][0][0])
+    if card:
+        ok("puzzle_play", card=data["puzzles"][0][3])
+    return {"card": data["puzzles"][0][3]}
+
+
 # Each request type: how to reach a table where it succeeds; returns its payload.
 SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
@@ -163,6 +176,11 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},
     "fair_deal": lambda: a_game() and {"host": "a" * 32, "guests": {"0": "b" * 32}},
     "fair_check": a_fair_check,
+    "puzzles": lambda: a_game() and {"text": made_set_text(1)},
+    "puzzle": lambda: a_puzzle() and {"puzzle": made_set(1)["puzzles"][0][0]},
+    "puzzle_answer": lambda: {**a_puzzle(), "rate": True},
+    "puzzle_play": a_puzzle,
+    "puzzle_step": lambda: a_puzzle("played") and {},
 }
 
 

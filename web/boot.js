@@ -15,6 +15,8 @@ import * as storage from "./storage.js";
 
 const client = engine();
 
+/** Starts the page; returns the link it was opened with (link.js), once its game is dealt,
+ * or null when no game could be. */
 export async function main() {
   // Which saved game this tab plays is settled while the engine boots (see saves.js).
   const address = location.href;
@@ -25,7 +27,7 @@ export async function main() {
   } catch (error) {
     page.setEngineFailed();
     page.renderBootError(error);
-    return;
+    return null;
   }
   page.renderBoot({ stage: "ready", fraction: 1 });
   forms.fillNewGameForm(app.hello);
@@ -41,9 +43,10 @@ export async function main() {
   if (app.view) {
     page.setEngineReady();
     offerTour();
-  } else {
-    page.setEngineFailed();
+    return link;
   }
+  page.setEngineFailed();
+  return null;
 }
 
 // Deals the first game: this tab's saved one (for a link, the one it dealt before), else the

@@ -8,7 +8,8 @@ match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
 (docs/review.md), one card at a time; ``judge`` judges every legal card of a position as the
-review does, and ``continuation`` plays on after a card as the master would.
+review does, and ``continuation`` plays on after a card as the master would. ``parse_set``
+reads a set of puzzles and ``Puzzle`` is one (docs/puzzles.md).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,16 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
     from .lines import continuation
+    from .puzzles import (
+        THEMES,
+        Puzzle,
+        PuzzleError,
+        PuzzleSet,
+        parse_set,
+        puzzle_id,
+        solution_reason,
+        themes_of,
+    )
     from .review import (
         CardReview,
         CardReviewer,
@@ -62,11 +73,21 @@ def __getattr__(name: str) -> Any:
                 "GameReview": review.GameReview, "Judgement": review.Judgement,
                 "judge": review.judge, "review_position": review.review_position,
                 "seat_plays": review.seat_plays}[name]
+    if name in _PUZZLES:
+        from . import puzzles
+
+        return {"THEMES": puzzles.THEMES, "Puzzle": puzzles.Puzzle,
+                "PuzzleError": puzzles.PuzzleError, "PuzzleSet": puzzles.PuzzleSet,
+                "parse_set": puzzles.parse_set, "puzzle_id": puzzles.puzzle_id,
+                "solution_reason": puzzles.solution_reason,
+                "themes_of": puzzles.themes_of}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _REVIEW = ("CardReview", "CardReviewer", "GameReview", "Judgement", "judge", "review_position",
            "seat_plays")
+_PUZZLES = ("THEMES", "Puzzle", "PuzzleError", "PuzzleSet", "parse_set", "puzzle_id",
+            "solution_reason", "themes_of")
 
 __all__ = [
     "ALL_LEVELS",
@@ -77,6 +98,7 @@ __all__ = [
     "MAX_REVIEW_ITERATIONS",
     "MAX_SEARCH_ITERATIONS",
     "REVIEW_ITERATIONS",
+    "THEMES",
     "Bot",
     "CardReview",
     "CardReviewer",
@@ -84,16 +106,23 @@ __all__ = [
     "Judgement",
     "Knowledge",
     "MatchResult",
+    "Puzzle",
+    "PuzzleError",
+    "PuzzleSet",
     "Suggestion",
     "continuation",
     "finish",
     "judge",
     "make_bot",
+    "parse_set",
     "play_game",
+    "puzzle_id",
     "review_position",
     "run_match",
     "seat_plays",
+    "solution_reason",
     "suggest",
     "suggest_steps",
+    "themes_of",
     "think_time",
 ]

@@ -359,6 +359,16 @@ class CardReviewer:
             self.review = self._finish()
         return self.review
 
+    def gaps(self) -> list[tuple[float, float]]:
+        """How far each legal card (in ``legal``'s order) falls behind the card of highest
+        value, and the standard error of that gap, layout by layout over the layouts searched
+        so far (``paired_gap``; the best card's own gap is 0). The puzzles' miner judges a
+        position by these as the search goes; a card's cost in the review is measured on
+        crossed halves instead (``judgement``)."""
+        codes, samples = self._codes, self._samples
+        best = _leader(_means(samples, len(codes)), codes)
+        return [paired_gap(samples, best, i) for i in range(len(codes))]
+
     def _finish(self) -> CardReview:
         found = self.judgement = judgement(self.legal, self._samples)
         codes = self._codes

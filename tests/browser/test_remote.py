@@ -285,6 +285,12 @@ def test_a_guests_hint_is_its_own_seats_and_each_calls_its_seat_you(
     # A guest cannot deal: its bar offers leaving the table instead.
     assert guest.locator(".bar [data-leave-table]").is_visible()
     assert not guest.locator(".bar [data-action=new_game]").is_visible()
+    # Nor open what needs an engine of its own: its Menu has no puzzles.
+    guest.click(".bar [data-action=menu]")
+    expect(guest.locator("[data-dialog=menu] [data-action=rules]")).to_be_visible()
+    for action in ("puzzles", "puzzle_day", "daily", "saves"):
+        expect(guest.locator(f"[data-dialog=menu] [data-action={action}]")).to_be_hidden()
+    guest.keyboard.press("Escape")
     play_until(host, guest, plays(guest) + 4)
     host.locator(".bar [data-action=new_game]").wait_for(timeout=TIMEOUT_MS)
     assert not host.locator(".bar [data-leave-table]").is_visible()
