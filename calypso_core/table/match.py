@@ -39,11 +39,12 @@ def computer_players(settings: Settings, game: int) -> dict[int, ComputerPlayer]
     """The computer players of game ``game`` (0-based) of a match, by seat.
 
     Each is seeded from the match seed, the game and its seat, so that replaying a game
-    (the master in your seat, ``table.rerun``) meets the same players.
+    (the master in your seat, ``table.rerun``) meets the same players; without the
+    settings' ``clock`` they search their whole budgets, and replay the same anywhere.
     """
     salt = f"bots:{settings.seed}:{game}"
     return {
-        seat: make_chooser(level, seat, f"{salt}:{seat}")
+        seat: make_chooser(level, seat, f"{salt}:{seat}", clock=settings.clock)
         for seat, level in enumerate(settings.levels)
         if settings.name_of(seat) is None
     }

@@ -41,25 +41,29 @@ def level_facts() -> list[dict[str, Any]]:
     return facts
 
 
-def make_chooser(level: str, seat: int, salt: str) -> ComputerPlayer:
+def make_chooser(level: str, seat: int, salt: str, *, clock: bool = True) -> ComputerPlayer:
     """A computer player; any failure of a bot falls back to a random legal card, noted.
 
     Its randomness is drawn afresh for every move from ``salt`` and the number of cards
-    played, so a move depends only on the position: after an undo, or a reload, the same
-    play brings the same replies.
+    played, and no bot is kept from one move to the next, so a move depends only on the
+    position: after an undo, or a reload, the same play brings the same replies. Without
+    ``clock`` a search level searches its whole budget however long that takes, so that the
+    move is the same on every device (a challenge); with it, a slow device may stop sooner.
     """
-    return ComputerPlayer(level, seat, salt)
+    return ComputerPlayer(level, seat, salt, clock=clock)
 
 
 class ComputerPlayer:
     """``make_chooser``'s player: called with the position, the card and a note; ``steps``
     gives the same in slices (the bot's ``choose_steps``)."""
 
-    def __init__(self, level: str, seat: int, salt: str) -> None:
+    def __init__(self, level: str, seat: int, salt: str, *, clock: bool = True) -> None:
         if level not in LEVELS:
             raise ProtocolError("bad_level", f"level {brief_repr(level)}: not one of "
                                 f"{', '.join(LEVELS)}")
         self.level, self.seat, self.salt = level, seat, salt
+        # Only the search levels have a clock to turn off.
+        self.settings = {} if clock or think_time(level) is None else {"time_limit": None}
 
     def __call__(self, state: GameState) -> tuple[Card, Message | None]:
         return finish(self.steps(state))
@@ -69,7 +73,7 @@ class ComputerPlayer:
         legal = state.legal_moves()
         rng = random.Random(f"{self.salt}:{len(state.plays)}")
         try:
-            bot = make_bot(self.level, self.seat, rng)
+            bot = make_bot(self.level, self.seat, rng, **self.settings)
             card = yield from bot.choose_steps(state.observation(self.seat), legal)
             if card not in legal:
                 raise IllegalMoveError(f"{card} is not legal")

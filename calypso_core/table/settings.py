@@ -28,7 +28,7 @@ MAX_SEED_CHARS = 100
 MAX_NAME_CHARS = 20
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
 PERSON_KEYS = frozenset({"seat", "name", "remote"})
-SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight")
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight", "clock")
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ class Settings:
     suit: Suit | None  # the first person's suit, or None for the seed's choice
     # Played straight (the kept attempt at the Calypso of the day): no hints, no undo.
     straight: bool = False
+    # The search levels stop at their clock caps; False: each computer move is searched at
+    # its level's whole budget, so that it depends on the position alone, on every device
+    # (a challenge, the Calypso of the day: table.challenge).
+    clock: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data, as ``from_request`` reads them."""
@@ -65,6 +69,7 @@ class Settings:
             "games": self.games,
             "suit": None if self.suit is None else str(self.suit),
             **({"straight": True} if self.straight else {}),
+            **({} if self.clock else {"clock": False}),
         }
 
     @classmethod
@@ -86,7 +91,8 @@ class Settings:
             people=people,
             games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
-            straight=_check_straight(data.get("straight")),
+            straight=_check_flag("straight", data.get("straight"), False),
+            clock=_check_flag("clock", data.get("clock"), True),
         )
 
     @property
@@ -239,20 +245,27 @@ def _check_people(people: Any) -> tuple[Person, ...]:
             raise ProtocolError("bad_people", f"{brief_repr(seat)} is not a seat (0-3)")
         if any(p.seat == seat for p in checked):
             raise ProtocolError("bad_people", f"two people in {SEAT_NAMES[seat]}'s seat")
-        if not isinstance(name, str):
-            raise ProtocolError("bad_people", f"a name is text, not {brief_repr(name)}")
-        name = " ".join(name.split())
-        if len(name) > MAX_NAME_CHARS or not name.isprintable() or not _is_utf8(name):
-            raise ProtocolError(
-                "bad_people", f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
-                f"{MAX_NAME_CHARS} characters, not {brief_repr(name)}",
-                message("error.bad_name", seat=seat, count=MAX_NAME_CHARS),
-            )
+        name = check_name(name, seat)
         if name and any(p.name.casefold() == name.casefold() for p in checked):
             raise ProtocolError("bad_people", f"two people are called {name}: give each "
                                 "a different name", message("error.same_name", name=name))
         checked.append(Person(seat, name, remote))
     return tuple(checked)
+
+
+def check_name(name: Any, seat: int, code: str = "bad_people") -> str:
+    """A person's name at ``seat``, its spaces tidied: printable text of at most
+    ``MAX_NAME_CHARS`` characters, else refused with ``code``."""
+    if not isinstance(name, str):
+        raise ProtocolError(code, f"a name is text, not {brief_repr(name)}")
+    tidy = " ".join(name.split())
+    if len(tidy) > MAX_NAME_CHARS or not tidy.isprintable() or not _is_utf8(tidy):
+        raise ProtocolError(
+            code, f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
+            f"{MAX_NAME_CHARS} characters, not {brief_repr(tidy)}",
+            message("error.bad_name", seat=seat, count=MAX_NAME_CHARS),
+        )
+    return tidy
 
 
 def _check_seed(seed: Any, *, required: bool) -> str:
@@ -319,13 +332,13 @@ def _check_games(games: Any) -> int:
     return games
 
 
-def _check_straight(straight: Any) -> bool:
-    if straight is None:
-        return False
-    if type(straight) is not bool:
-        raise ProtocolError("bad_settings", f"straight must be true or false, not "
-                            f"{brief_repr(straight)}")
-    return straight
+def _check_flag(key: str, value: Any, default: bool) -> bool:
+    if value is None:
+        return default
+    if type(value) is not bool:
+        raise ProtocolError("bad_settings", f"{key} must be true or false, not "
+                            f"{brief_repr(value)}")
+    return value
 
 
 def _check_suit(suit: Any) -> Suit | None:
