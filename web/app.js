@@ -6,6 +6,8 @@
 // suit=S|H|D|C, humans=south,north); link.js checks them. Games are saved by saves.js.
 
 import { main } from "./boot.js";
+import * as challenge from "./challenge.js";
+import { drawChallengeDialog, drawSheetChallenge } from "./challenge-view.js";
 import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
@@ -25,7 +27,7 @@ import { bindTurnForm } from "./remote/turn.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import { drawScoreSheet } from "./sheet.js";
-import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
+import { app, onDraw, requestDraw, takeOpenChallenge, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
@@ -46,6 +48,7 @@ function draw() {
     review: app.review,
     offer: app.offer,
     master: app.master,
+    challenge: app.challenge,
   };
   // The panels first: render() ends by focusing the hand, which lays the page out, so every
   // change should be in by then.
@@ -54,9 +57,12 @@ function draw() {
   drawScoreSheet(ui);
   rerun.drawMaster($("[data-sheet-master]"), ui);
   daily.drawDaily($("[data-sheet-daily]"), ui);
+  drawSheetChallenge($("[data-sheet-challenge]"), ui);
+  drawChallengeDialog($("[data-challenge-dialog]"), ui);
   review.draw(ui);
   render(ui);
   if (takeOpenSheet()) openDialog("score_sheet");
+  if (takeOpenChallenge()) openOnly("challenge");
 }
 
 // Each intent of the input (input.js) and what it does.
@@ -127,6 +133,19 @@ const INTENTS = {
     const record = rerun.masterRecord();
     if (record) replay.openReplay({ record });
   },
+  challenges: () => challenge.showList(),
+  challenge_new: () => {
+    const { seed, guests, ...settings } = forms.readNewGameForm();
+    return challenge.makeBeforePlaying(flow.newGamePayload(settings, seed));
+  },
+  challenge_make: () => challenge.makeFromSheet(),
+  challenge_rename: () => challenge.rename(),
+  challenge_play: () => challenge.play(daily.startDaily),
+  challenge_reply: () => challenge.makeReply(),
+  challenge_open: ({ value }) => challenge.openEntry(value),
+  challenge_forget: ({ value }) => challenge.forgetEntry(value),
+  challenge_copy: ({ value }) => challenge.copyLink(value),
+  challenge_share: ({ value }) => challenge.shareLink(value),
   close_dialog: () => closeAllDialogs(),
   reload: () => location.reload(),
 };
@@ -151,6 +170,7 @@ flow.onAfter({
   gameOver: (view, table) => {
     daily.gameOver(view, table);
     rerun.start(view, table);
+    challenge.gameOver(view, table);
   },
 });
 // Loading progress is shown from the worker's first report, while the page's words load;
@@ -162,5 +182,10 @@ document.documentElement.dataset.words = "shown";
 page.redrawBoot();
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
+// A challenge's address opened in a page already open (only what follows its # changed).
+addEventListener("hashchange", () => {
+  const found = challenge.readAddress(location.href);
+  if (found && app.view) challenge.openAddress(found);
+});
 bindTurnForm();
 main();

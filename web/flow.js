@@ -126,8 +126,8 @@ function seatsPayload(settings) {
   return { ...payload, level };
 }
 
-/** Deals a new match with these settings (and seed, when given). */
-export async function startGame(settings, seed) {
+/** What new_game is sent for these settings (and seed, when given). */
+export function newGamePayload(settings, seed) {
   /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
@@ -136,6 +136,12 @@ export async function startGame(settings, seed) {
     suit: settings.suit ?? "random",
   };
   if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
+  return payload;
+}
+
+/** Deals a new match with these settings (and seed, when given). */
+export async function startGame(settings, seed) {
+  const payload = newGamePayload(settings, seed);
   const started = await show(() => client.request("new_game", payload), msg("problem.deal"));
   if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
   return started;
