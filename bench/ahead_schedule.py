@@ -18,6 +18,15 @@ for work ahead (p50, p95, max). The page's worker runs the same Python some 1.4 
 slower (docs/review.md): multiply the times by that for the page on an idle machine.
 
     .venv/bin/python bench/ahead_schedule.py [--level random] [--seed ahead]
+    .venv/bin/python bench/ahead_schedule.py --daily 2026-12-01 [--speed fast]
+
+With ``--daily`` the game is that date's Calypso of the day, the kept attempt against three
+masters, whose share line waits for the master in your seat: it is played twice in the same
+run, the rerun worked on before the review (as the engine does for the day:
+``ahead.RERUN_FIRST``) and after it (as for any other game), and the master's score's time
+after the result is compared. At a deal's end the person presses Next deal at once; after
+the result the review waits for the master's score. The masters stop at their clock caps, so
+these figures depend on the load a little.
 """
 
 from __future__ import annotations
@@ -34,6 +43,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench import common
 from calypso_core import table
 from calypso_core.table import ahead, jobs
 
@@ -112,8 +122,10 @@ def _measure(spent: dict[str, float]) -> None:
     _PATCHED["review"] = _PATCHED["rerun"] = spent
 
 
-def simulate(level: str, seed: str, speed: str = "normal") -> dict[str, Any]:
-    """One game on the page's schedule; the figures of the module's docstring."""
+def simulate(level: str, seed: str, speed: str = "normal", daily: str | None = None
+             ) -> dict[str, Any]:
+    """One game on the page's schedule (``daily``: that date's Calypso of the day, the kept
+    attempt); the figures of the module's docstring."""
     move_ms, trick_ms = SPEEDS[speed]
     table.reset()
     worker = Worker()
@@ -122,10 +134,12 @@ def simulate(level: str, seed: str, speed: str = "normal") -> dict[str, Any]:
     def pause(view: dict[str, Any]) -> float:
         event = view.get("event") or {}
         if event.get("deal_over") and not event.get("game_over"):
-            return trick_ms * 2
+            # The page waits for Next deal, pressed at once, where a computer leads next.
+            return 0 if view["status"] == "waiting" else trick_ms * 2
         return trick_ms if event.get("trick_over") else move_ms
 
-    now, view = worker.ask(0.0, "new_game", seed=seed, level=level, games=1)
+    now, view = (worker.ask(0.0, "daily", date=daily) if daily
+                 else worker.ask(0.0, "new_game", seed=seed, level=level, games=1))
     pause_end = now
     while view["status"] != "game_over":
         if view["status"] == "waiting":  # asked for when the move before was drawn
@@ -140,13 +154,15 @@ def simulate(level: str, seed: str, speed: str = "normal") -> dict[str, Any]:
     at_result = worker.ask(over, "work", ms=1)[1]
     cpu_at_result = dict(worker.spent)
     work_in_game = worker.work_ms
-    # After the result: rerun (taken over), then work and rerun_next in turn.
+    # After the result: rerun (taken over), then work and rerun_next in turn (in the Calypso of
+    # the day with the rerun first, the work once the master has played: web/ahead.js).
     t, started = worker.ask(over, "rerun")
     master_at = t if started["finished"] else None
     review_at = None
     progress = at_result
+    review_waits = bool(daily) and ahead.RERUN_FIRST
     while master_at is None or review_at is None:
-        if review_at is None:
+        if review_at is None and not (review_waits and master_at is None):
             if progress["review"]["done"] == progress["review"]["played"]:
                 review_at = t
             else:
@@ -157,7 +173,8 @@ def simulate(level: str, seed: str, speed: str = "normal") -> dict[str, Any]:
                 master_at = t
     waits = sorted(worker.waits)
     return {
-        "level": level, "speed": speed, "game_s": round(over / 1000, 1),
+        "level": f"daily:{daily}" if daily else level, "speed": speed,
+        "rerun_first": ahead.RERUN_FIRST, "game_s": round(over / 1000, 1),
         "work_in_game_s": round(work_in_game / 1000, 1),
         "to_review_s": round(cpu_at_result["review"] / 1000, 1),
         "to_rerun_s": round(cpu_at_result["rerun"] / 1000, 1),
@@ -192,10 +209,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--level", default="random")
     parser.add_argument("--seed", default="ahead")
     parser.add_argument("--speed", default="normal", choices=sorted(SPEEDS))
+    parser.add_argument("--daily", metavar="DATE", help="that date's Calypso of the day, the "
+                        "rerun worked on first and then last")
     args = parser.parse_args(argv)
-    result = simulate(args.level, args.seed, args.speed)
-    print(json.dumps(result), file=sys.stderr)
-    print(describe(result))
+    if not args.daily:
+        result = simulate(args.level, args.seed, args.speed)
+        print(json.dumps(result), file=sys.stderr)
+        print(describe(result))
+        return 0
+    results = []
+    for rerun_first in (True, False):
+        ahead.RERUN_FIRST = rerun_first
+        results.append(simulate(args.level, args.seed, args.speed, daily=args.daily))
+        print(json.dumps(results[-1]), file=sys.stderr)
+        print(("rerun first" if rerun_first else "review first") + ":", describe(results[-1]))
+    first, last = (r["master_s"] for r in results)
+    print(f"the master's score after the result: {first} s with the rerun first, {last} s "
+          f"with the review first; load {common.load_average()}")
     return 0
 
 

@@ -147,7 +147,7 @@ def time_bare(browser: Browser, url: str, link: Any) -> tuple[float, dict[str, f
 
 def start_mode(page: Any) -> str:
     return str(page.evaluate("""async () =>
-        (await (await import("./engine-client.js")).engine().stats()).start"""))
+        (await (await import("./engine.js")).engine().stats()).start"""))
 
 
 def time_visits(browser: Browser, url: str, link: Any, later: bool) -> dict[str, Any]:

@@ -2,8 +2,8 @@
 person clicking the first playable card as soon as there is one, the engine working ahead in
 the idle time (web/ahead.js, calypso_core/table/ahead.py).
 
-    .venv/bin/python bench/review_ahead.py [--levels random,master] [--speed normal] [--seed S]
-                                           [--cpu-levels random]
+    .venv/bin/python bench/review_ahead.py [--levels random,master,daily:2026-12-01]
+                                           [--speed normal] [--seed S] [--cpu-levels random]
 
 Measured in the page (headless Chromium, dist/ or CALYPSO_DIST): the time the result shows
 (the table's data-state=over), how long after it the review of all the person's cards is done
@@ -15,6 +15,11 @@ round trip of each ``play`` (the engine answers it at once: its time is the wait
 CPython (bench/ahead_schedule.py), figures that do not depend on the machine's load: the CPU
 time work ahead took and what for, and the same times after the result and waits. Results
 also go to bench/results/review-ahead-*.json.
+
+A level ``daily:DATE`` plays that date's Calypso of the day, the kept attempt, in a fresh
+browser, pressing Next deal at once at each deal's end: reported besides is how long after
+the result its share line is whole, with the master's score (``data-share-master``; at most
+5 s is the aim).
 """
 
 from __future__ import annotations
@@ -27,20 +32,20 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser, expect, sync_playwright
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS, plays
+from browser.table import NEXT_DEAL, PLAYABLE, SETTLED, TIMEOUT_MS, plays
 from browser.watching import origin_of, watch
 
 from bench import ahead_schedule as schedule
 from bench import common
 
-TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0}
+TARGETS = {"review_s": 5.0, "master_s": 20.0, "play_ms": 200.0, "share_s": 5.0}
 MASTER_WAIT_MS = 180_000
 # In the page from its start: each request to the worker and each reply, with its time, and
 # when the result showed, the review was done ahead and the master's score came.
@@ -79,31 +84,48 @@ new MutationObserver(() => {
     if (played >= 52 && done === played && !marks.review) marks.review = now;
   }
   if (!marks.master && document.querySelector("[data-master=done]")) marks.master = now;
-}).observe(document, { subtree: true, attributes: true,
-  attributeFilter: ["data-state", "data-review-ahead", "data-master"] });
+  if (!marks.share && document.querySelector("[data-share-master=true]")) marks.share = now;
+}).observe(document, { subtree: true, attributes: true, childList: true,
+  attributeFilter: ["data-state", "data-review-ahead", "data-master", "data-share-master"] });
 """
 
 
 def play_game(browser: Browser, url: str, level: str, seed: str, speed: str) -> dict[str, Any]:
+    """One game; the level "daily:DATE" plays that date's Calypso of the day (the kept attempt,
+    in a fresh browser), whose score sheet's share line waits for the master's score."""
     context = browser.new_context(viewport={"width": 1366, "height": 768})
     context.add_init_script(PROBE)
     page = context.new_page()
     problems = watch(page, origin_of(url))
-    page.goto(f"{url}?seed={seed}&level={level}&games=1&speed={speed}")
+    daily = level.removeprefix("daily:") if level.startswith("daily:") else None
+    page.goto(f"{url}?daily={daily}&speed={speed}" if daily
+              else f"{url}?seed={seed}&level={level}&games=1&speed={speed}")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
     cards = 0
     while True:
         page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
         if page.locator("[data-table][data-state=over]").count():
             break
+        if page.locator(NEXT_DEAL).count():  # a deal's end: the person goes on at once
+            page.locator(NEXT_DEAL).click()
+            expect(page.locator("[data-table]")).not_to_have_attribute(
+                "data-state", "next_deal", timeout=TIMEOUT_MS)
+            continue
         before = plays(page)
-        page.locator(PLAYABLE).first.click()
+        try:  # a forced card (the last of a deal) plays itself meanwhile: none is left
+            page.locator(PLAYABLE).first.click(timeout=2_000)
+        except PlaywrightTimeout:
+            continue
         cards += 1
         page.wait_for_function("(n) => document.querySelector('[data-table]').dataset.plays "
                                "!== String(n)", arg=before, timeout=TIMEOUT_MS)
     try:
-        page.wait_for_function("() => window.__marks.master && window.__marks.review",
-                               timeout=MASTER_WAIT_MS, polling=200)
+        # (A page before data-share-master said the master's score with the master's line.)
+        page.wait_for_function("(daily) => window.__marks.master && window.__marks.review"
+                               " && (!daily || window.__marks.share"
+                               " || !document.querySelector('[data-share-line]')"
+                               " || !document.querySelector('[data-share-master]'))",
+                               arg=bool(daily), timeout=MASTER_WAIT_MS, polling=200)
     except PlaywrightTimeout:
         problems.append("timed out: " + page.evaluate(
             "JSON.stringify([window.__marks, document.documentElement.dataset.reviewAhead, "
@@ -136,6 +158,9 @@ def timings(marks: dict[str, Any], requests: dict[str, Any], replies: dict[str, 
         if "review" in marks else None,
         "master_s": round((marks["master"] - marks["over"]) / 1000, 1)
         if "master" in marks else None,
+        # The Calypso of the day: the share line whole, with the master's score.
+        "share_s": round((marks["share"] - marks["over"]) / 1000, 1)
+        if "share" in marks else None,
         # When the page asked for the rerun and had its reply (it takes over the work ahead).
         "rerun_asked_s": None if rerun_sent is None else round((rerun_sent - marks["over"])
                                                                 / 1000, 1),
@@ -200,6 +225,10 @@ def main(argv: list[str]) -> int:
               f"{game['step_ms_max']} ms; longest work {game['work_ms_max']} ms; at the "
               f"result review {game['at_result'][0]}, rerun {game['at_result'][1]} "
               f"({'met' if met else 'MISSED'})")
+        if game["level"].startswith("daily:"):
+            whole = game["share_s"] is not None and game["share_s"] <= TARGETS["share_s"]
+            print(f"  {game['level']}: the share line whole {game['share_s']} s after the result "
+                  f"({'met' if whole else 'MISSED'}: at most {TARGETS['share_s']} s)")
         for problem in game["problems"]:
             print(f"  browser problem: {problem}")
     for result in report["cpu"]:

@@ -27,7 +27,7 @@ from calypso_core import parse_record
 from calypso_core.bots.review import REVIEW_ITERATIONS, iter_review
 
 REVIEW = """async ([record, seat, budget]) => {
-  const { engine } = await import("./engine-client.js");
+  const { engine } = await import("./engine.js");
   const client = engine();
   const started = await client.request("review", { record, seat, budget });
   const seconds = [0, 0, 0, 0];
@@ -46,7 +46,7 @@ REVIEW = """async ([record, seat, budget]) => {
 }"""
 
 RERUN = """async ([level]) => {
-  const { engine } = await import("./engine-client.js");
+  const { engine } = await import("./engine.js");
   const client = engine();
   let view = level === "daily" ? await client.request("daily")
     : await client.request("new_game", { seed: "bench-rerun", level });

@@ -1,5 +1,5 @@
 """A guest's review in the host's worker (calypso_core/table/seat_reviews.py): how long each
-``seat_review_next`` keeps the worker (the table's requests wait for one at most) against a
+of a guest's ``review_next`` keeps the worker (the table's requests wait for one at most) against a
 card's review in one request (``review_next``, this device's review), in CPython.
 
     .venv/bin/python bench/seat_review.py [--seed S] [--budget N]
@@ -43,8 +43,7 @@ def finished_game(seed: str) -> None:
         if view["status"] == "your_turn":
             view = ask("play", card=rng.choice(view["legal"]))
         elif view["to_move"] == GUEST:
-            view = ask("seat_play", seat=GUEST,
-                       card=rng.choice(ask("seat_view", seat=GUEST)["legal"]))
+            view = ask("play", guest=GUEST, card=rng.choice(view["guests"][GUEST]["legal"]))
         else:
             view = ask("step")
 
@@ -72,11 +71,11 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=REVIEW_ITERATIONS)
     args = parser.parse_args()
     finished_game(args.seed)
-    sliced, sliced_s = timed("seat_review_next",
-                             ask("seat_review", seat=GUEST, budget=args.budget), seat=GUEST)
+    sliced, sliced_s = timed("review_next",
+                             ask("review", guest=GUEST, budget=args.budget), guest=GUEST)
     whole, whole_s = timed("review_next",
                            ask("review", seat=GUEST, budget=args.budget, seed="other"))
-    print(line("a guest's review (seat_review_next)", sliced, sliced_s))
+    print(line("a guest's review (review_next for its seat)", sliced, sliced_s))
     print(line("this device's review (review_next)", whole, whole_s))
     print(f"longest request, sliced / whole card: {max(sliced) / max(whole):.2f}; "
           f"whole review, sliced / whole cards: {sliced_s / whole_s:.2f}")

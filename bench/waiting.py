@@ -32,13 +32,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 # tests/ too: the browser tests' helpers are imported as pytest imports them (browser.table).
 sys.path.insert(1, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from browser.table import PLAYABLE, SETTLED, TIMEOUT_MS
+from browser.table import NEXT_DEAL, PLAYABLE, SETTLED, TIMEOUT_MS
 from browser.watching import origin_of, watch
 
 from bench import common
@@ -108,6 +108,11 @@ class Table:
             if page.locator("[data-table][data-state=over]").count():
                 self.over = True
                 return
+            while page.locator(NEXT_DEAL).count():  # a deal's end: the person goes on at once
+                page.locator(NEXT_DEAL).click()
+                expect(page.locator("[data-table]")).not_to_have_attribute(
+                    "data-state", "next_deal", timeout=TIMEOUT_MS)
+                page.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
             turns = len(self.waits())
             page.locator(PLAYABLE).first.click()
             # The page times the wait; here we only wait until it has ended.

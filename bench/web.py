@@ -91,7 +91,7 @@ PAGE_PROBE = """
 """
 # Times every "step" request the page sends, and keeps the move each reply reports.
 STEP_TIMER = """async () => {
-  const { engine } = await import("./engine-client.js");
+  const { engine } = await import("./engine.js");
   const client = engine();
   window.__moves = [];
   window.__sinceBoot = performance.now();
@@ -165,7 +165,7 @@ def time_page(browser: Browser, url: str,
     stages.update(page.evaluate("window.__stages"))
     # How the worker started its runtime: "snapshot" (build.py's memory image) or "plain".
     stages["start"] = page.evaluate("""async () =>
-        (await (await import("./engine-client.js")).engine().stats()).start""")
+        (await (await import("./engine.js")).engine().stats()).start""")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
     context.close()
     return ms, sizes, precache[0]
@@ -197,7 +197,7 @@ def time_bots(browser: Browser, url: str, levels: list[str] | None,
     page.add_init_script(PAGE_PROBE)
     page.goto(url + "?seed=bench&level=random&speed=0")
     page.wait_for_selector("html[data-engine-state=ready]", state="attached", timeout=TIMEOUT_MS)
-    hello = page.evaluate("""async () => (await import("./engine-client.js")).engine()
+    hello = page.evaluate("""async () => (await import("./engine.js")).engine()
                                             .request("hello")""")
     page.evaluate(STEP_TIMER)
     results: dict[str, dict[str, float]] = {}

@@ -96,8 +96,7 @@ def run() -> None:
     view = move(view)
     for _ in range(8):
         if view["to_move"] == 3:
-            guest = ok("seat_view", seat=3)
-            view = ok("seat_play", seat=3, card=guest["legal"][0])
+            view = ok("play", guest=3, card=view["guests"][3]["legal"][0])
         else:
             view = move(view)
         ok("work", ms=50, budget=20, iterations=20)

@@ -9,6 +9,7 @@ import json
 import re
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from .fetch import RUNTIME_FILES, fetch_pyodide, fetch_transport
 from .pins import PYODIDE
 from .snapshot import SNAPSHOT_FOLDER, SNAPSHOT_MODULES, make_snapshot, snapshot_heap
 from .stdlib import STDLIB_FULL, STDLIB_MOUNT, STDLIB_ZIP, game_lock, game_stdlib
-from .tools import CACHE, DIST, WEB, log, sha256_of
+from .tools import DIST, WEB, log, sha256_of
 from .wheel import ENGINE_SITE, build_engine_wheel, mark_names_utf8
 
 MANIFEST = "build-info.json"
@@ -43,17 +44,23 @@ def build(dist: Path = DIST) -> dict[str, Any]:
     (dist / "pyodide" / "pyodide-lock.json").write_bytes(game_lock(runtime))
     # The page's Python goes out compiled (see buildsteps/bytecode.py): the standard library
     # and the engine's wheel, each a stored zip gzipped whole, which the worker unzips.
-    source = build_engine_wheel(CACHE / "wheel")
-    stdlib, compiled = compile_zips(runtime, [(game_stdlib(runtime), STDLIB_MOUNT, LEAN),
-                                              (source.read_bytes(), f"{ENGINE_SITE}/", FULL_LINES)])
-    engine = CACHE / "page-wheel" / source.name  # the wheel the snapshot's micropip installs
-    engine.parent.mkdir(parents=True, exist_ok=True)
-    engine.write_bytes(page_wheel(compiled))
-    mark_names_utf8(engine)
-    (dist / f"{STDLIB_ZIP}.gz").write_bytes(gzipped(stdlib))
-    (dist / "wheels").mkdir()
-    (dist / "wheels" / f"{engine.name}.gz").write_bytes(gzipped(engine.read_bytes()))
-    snapshot = make_snapshot(runtime, engine, stdlib)
+    # The wheels are this build's own (a folder of its own): two checkouts sharing the cache
+    # that built at once once put one's engine in the other's snapshot.
+    scratch = Path(tempfile.mkdtemp(prefix="calypso-wheels-"))
+    try:
+        source = build_engine_wheel(scratch / "wheel")
+        stdlib, compiled = compile_zips(runtime, [(game_stdlib(runtime), STDLIB_MOUNT, LEAN),
+                                                  (source.read_bytes(), f"{ENGINE_SITE}/",
+                                                   FULL_LINES)])
+        engine = scratch / source.name  # the wheel the snapshot's micropip installs
+        engine.write_bytes(page_wheel(compiled))
+        mark_names_utf8(engine)
+        (dist / f"{STDLIB_ZIP}.gz").write_bytes(gzipped(stdlib))
+        (dist / "wheels").mkdir()
+        (dist / "wheels" / f"{engine.name}.gz").write_bytes(gzipped(engine.read_bytes()))
+        snapshot = make_snapshot(runtime, engine, stdlib)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
     snapshot_sha256 = sha256_of(snapshot)
     snapshot_path = f"{SNAPSHOT_FOLDER}/engine-{snapshot_sha256[:16]}.snapshot.gz"
     (dist / SNAPSHOT_FOLDER).mkdir()

@@ -33,6 +33,8 @@ EASTMOST = datetime.timedelta(hours=14)
 # have been dealt (its seed is refused, and only its deal holds its cards).
 DAYS_AHEAD_CHECKED = 366
 _DEAL = 52  # cards a deal takes from the deck: 13 to each seat, one at a time
+# The most dates a request may name (the kept attempts unfinished at a device: import).
+MAX_DATES_NAMED = 31
 
 
 class NotDealtYet(ValueError):
@@ -151,6 +153,18 @@ def later_day_of(deck: Sequence[Any], now: datetime.date) -> datetime.date | Non
         if day is not None:
             return day
     return None
+
+
+def day_of_hands(deck: Sequence[Any], dates: Any, now: datetime.date) -> datetime.date | None:
+    """Which of ``dates`` (``YYYY-MM-DD``, at most ``MAX_DATES_NAMED``; none after ``now``)
+    has a deal one of whose hands this deck order deals too, or None; anything else than such
+    a list raises ``ValueError``."""
+    if not isinstance(dates, list) or len(dates) > MAX_DATES_NAMED:
+        raise ValueError(f"dates must be a list of at most {MAX_DATES_NAMED} dates")
+    days = sorted(day for day in {parse_date(text) for text in dates} if day <= now)
+    theirs = {hand: day for day in reversed(days)  # the earliest day wins a hand two share
+              for hand in _hands(new_game(daily_seed(day)).deck)}
+    return next((theirs[hand] for hand in _hands(deck) if hand in theirs), None)
 
 
 def _hands(deck: Sequence[Any]) -> Iterator[bytes]:

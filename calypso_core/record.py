@@ -12,6 +12,7 @@ from typing import Any
 from .cards import SUIT_LETTERS, brief_repr, check_seat
 from .game import GameState, IllegalMoveError, check_deck, check_suits
 from .kernel import DECK_SIZE
+from .naming import name_problem
 from .rules import Rules
 
 FORMAT = "calypso-record"
@@ -66,10 +67,10 @@ def check_players(value: Any) -> list[dict[str, str]]:
                 f"not {_brief(item)}"
             )
         (kind, text), = item.items()
-        if len(text) > MAX_PLAYER_CHARS or not text.isprintable():
+        if name_problem(text, MAX_PLAYER_CHARS, reserved=False) is not None:
             raise RecordError(
-                f"players[{seat}]: a {kind} is named by printable text of at most "
-                f"{MAX_PLAYER_CHARS} characters, not {_brief(text)}"
+                f"players[{seat}]: a {kind} is named by visible text of at most "
+                f"{MAX_PLAYER_CHARS} characters (naming.py), not {_brief(text)}"
             )
         checked.append({kind: text})
     return checked

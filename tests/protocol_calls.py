@@ -79,8 +79,8 @@ def finished_hosted_game(seed: str, guest: int = 0, games: int = 1) -> dict[str,
         elif view["status"] == "your_turn":
             view = ok("play", card=rng.choice(view["legal"]))
         elif view["to_move"] == guest:
-            legal = ok("seat_view", seat=guest)["legal"]
-            view = ok("seat_play", seat=guest, card=rng.choice(legal))
+            legal = view["guests"][guest]["legal"]
+            view = ok("play", guest=guest, card=rng.choice(legal))
         else:
             view = ok("step")
     saved: dict[str, Any] = ok("record")

@@ -235,15 +235,31 @@ DAY = datetime.date(2025, 3, 10).toordinal()
     hand_made((0, "x"), name="Ann\n"),  # a name no person could have
     hand_made((0, "x"), name=" Ann"),
     hand_made((0, "x"), name="A" * 21),
+    hand_made((0, "x"), name="You"),  # a word the table labels players with
+    hand_made((0, "x"), name="Ann\u202e"),  # a mark that turns the text around
     hand_made((2, 0)),  # no date
     hand_made((2, DAY), rules=0b1100, level=4),  # the day's masters, other rules
 ], ids=["level 5", "level 15", "day as text", "no seed", "control", "space", "long name",
-        "no date", "not the day's rules"])
+        "label", "bidi", "no date", "not the day's rules"])
 def test_a_value_out_of_range_in_a_link_is_refused(link: str) -> None:
     with pytest.raises(LinkError):
         Challenge.read(link)
     assert Challenge.read(hand_made((2, DAY), rules=0b1000, level=4)).terms.seed == \
         "daily:2025-03-10"
+
+
+def test_a_name_in_a_link_or_a_request_follows_the_one_rule_for_names() -> None:
+    family = "Ann \U0001f468\u200d\U0001f469\u200d\U0001f467"  # joined emoji: a name
+    assert Challenge.read(hand_made((0, "x"), name=family)).sender == family
+    ok("new_game", seed="x", level="random")
+    refused = call("challenge_make", name="East", settings={"seed": "x"})["error"]
+    assert refused["code"] == "bad_name"
+    assert render(refused["text"]) == "“East” is a word the table uses for seats and " \
+        "players: choose another name."
+    assert render(refused["text"], "ru") == render({"id": "error.name_reserved",
+                                                    "params": {"name": "East"}}, "ru")
+    made = ok("challenge_make", name="  Ann   Lee ", settings={"seed": "x"})
+    assert made["sender"] == "Ann Lee"
 
 
 def test_a_reply_link_is_no_challenge_link_and_the_other_way_round() -> None:

@@ -256,3 +256,25 @@ def test_a_practice_attempt_keeps_hint_and_undo() -> None:
     assert view["can_undo"] is True
     assert ok("undo")["plays"] < view["plays"]
     assert error("daily", practice="yes") == "bad_request"
+
+
+def test_a_file_of_a_deal_whose_kept_attempt_is_open_is_refused_and_opens_once_it_is_not(
+) -> None:
+    # The page's game file of the kept attempt, saved mid-game: its deck sealed.
+    dealt = advance(ok("daily", date="2026-12-01"))
+    advance(ok("play", card=dealt["legal"][0]))
+    text = json.dumps(ok("record")["record"])
+    reply = call("import", text=text, kept_open=["2026-11-30", "2026-12-01"], today="2026-12-02")
+    assert reply["error"]["code"] == "kept_open"
+    assert reply["error"]["text"] == {"id": "error.kept_open", "params": {"date": "2026-12-01"}}
+    # Another date's attempt open, or none: the file opens.
+    assert ok("import", text=text, kept_open=["2026-11-30"], today="2026-12-02")["plays"] > 0
+    assert ok("import", text=text, today="2026-12-02")["plays"] > 0
+    for bad in ("2026-12-01", ["1 December"], ["2026-12-01"] * 32, [None]):
+        assert error("import", text=text, kept_open=bad, today="2026-12-02") == "bad_request"
+    # The day's cards with the last two swapped still deal its hands: refused all the same.
+    deck = list(new_game("daily:2026-12-01").deck)
+    deck[-2:] = deck[:-3:-1]
+    swapped = json.dumps(to_record(new_game("x", deck=deck)))
+    assert error("import", text=swapped, kept_open=["2026-12-01"], today="2026-12-02") \
+        == "kept_open"

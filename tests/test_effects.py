@@ -17,6 +17,7 @@ from protocol_calls import advance, call, finished_hosted_game, ok
 
 from calypso_core import table
 from calypso_core.table.fair import commitment, fair_seed
+from calypso_core.table.session import current_match
 from calypso_core.table.transport import EFFECTS, REQUESTS
 
 pytestmark = pytest.mark.usefixtures("fresh_table")
@@ -61,7 +62,7 @@ def at_a_guests_turn() -> Payload:
               people=[{"seat": 2}, {"seat": 0, "remote": True}])
     while not (view["status"] == "waiting" and view["to_move"] == 0):
         view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
-    return {"seat": 0, "card": ok("seat_view", seat=0)["legal"][0]}
+    return {"guest": 0, "card": view["guests"][0]["legal"][0]}
 
 
 def a_guests_finished_game() -> Payload:
@@ -72,20 +73,20 @@ def a_guests_finished_game() -> Payload:
         if view["status"] == "your_turn":
             view = ok("play", card=view["legal"][0])
         elif view["to_move"] == 0:
-            view = ok("seat_play", seat=0, card=ok("seat_view", seat=0)["legal"][0])
+            view = ok("play", guest=0, card=view["guests"][0]["legal"][0])
         else:
             view = ok("step")
-    return {"seat": 0}
+    return {"guest": 0}
 
 
 def a_guests_review() -> Payload:
-    seat = a_guests_finished_game()["seat"]
-    return {"seat": seat, "job": ok("seat_review", seat=seat, deal=0, budget=1)["job"]}
+    guest = a_guests_finished_game()["guest"]
+    return {"guest": guest, "job": ok("review", guest=guest, deal=0, budget=1)["job"]}
 
 
 def a_guests_rerun() -> Payload:
-    seat = a_guests_finished_game()["seat"]
-    return {"seat": seat, "job": ok("seat_rerun", seat=seat, iterations=1)["job"]}
+    guest = a_guests_finished_game()["guest"]
+    return {"guest": guest, "job": ok("rerun", guest=guest, iterations=1)["job"]}
 
 
 def after_a_card() -> Payload:
@@ -154,18 +155,12 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
     "new_game": lambda: a_game() and {"seed": "next", "level": "random"},
     "check_settings": lambda: a_game() and {"settings": {"games": 9, "suit": "S"}},
+    "check_name": lambda: a_game() and {"name": " Ben 👨\u200d👩\u200d👧", "taken": ["Ana"]},
     "view": lambda: a_game() and {},
     "play": on_move,
     "step": at_step,
     "reveal": at_handoff,
-    "seat_view": lambda: {"seat": at_a_guests_turn()["seat"]},
-    "seat_play": at_a_guests_turn,
-    "seat_stand_in": lambda: {"seat": at_a_guests_turn()["seat"], "level": "random"},
-    "seat_hint": lambda: {"seat": at_a_guests_turn()["seat"]},
-    "seat_review": lambda: {**a_guests_finished_game(), "deal": 0, "budget": 1},
-    "seat_review_next": a_guests_review,
-    "seat_rerun": lambda: {**a_guests_finished_game(), "iterations": 1},
-    "seat_rerun_next": a_guests_rerun,
+    "stand_in": lambda: {"seat": at_a_guests_turn()["guest"], "level": "random"},
     "next_game": lambda: a_finished_game(games=2) and {},
     "hint": lambda: a_game() and {},
     "aids": lambda: a_game() and {},
@@ -192,6 +187,17 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
 }
 
 
+# The requests a guest at a remote table makes for itself: the ordinary ones, for its seat.
+GUEST_SCENARIOS: dict[str, Callable[[], Payload]] = {
+    "play": at_a_guests_turn,
+    "hint": lambda: {"guest": at_a_guests_turn()["guest"]},
+    "review": lambda: {**a_guests_finished_game(), "deal": 0, "budget": 1},
+    "review_next": a_guests_review,
+    "rerun": lambda: {**a_guests_finished_game(), "iterations": 1},
+    "rerun_next": a_guests_rerun,
+}
+
+
 def the_recipe() -> dict[str, Any] | None:
     """The recipe as ``record`` gives it, less ``ahead``: the work done ahead on the game,
     which ``work`` replies hand over as their ``keep`` and ``load`` takes back."""
@@ -201,10 +207,11 @@ def the_recipe() -> dict[str, Any] | None:
     return {key: value for key, value in reply["result"].items() if key != "ahead"}
 
 
-def check_effect(kind: str, effect: str) -> None:
+def check_effect(kind: str, effect: str, scenarios: dict[str, Callable[[], Payload]] = SCENARIOS
+                 ) -> None:
     """Send ``kind`` where it succeeds; the recipe before and after must bear out ``effect``,
     and the recipe the reply hands over must be the one the engine now keeps."""
-    payload = SCENARIOS[kind]()
+    payload = scenarios[kind]()
     before = the_recipe()
     result = ok(kind, **payload)
     after = the_recipe()
@@ -242,6 +249,17 @@ def test_each_request_does_what_it_declares_to_the_recipe(kind: str) -> None:
     check_effect(kind, REQUESTS[kind].effect)
 
 
+@pytest.mark.parametrize("kind", sorted(GUEST_SCENARIOS))
+def test_each_request_made_for_a_guest_does_what_it_declares(kind: str) -> None:
+    assert "guest" in REQUESTS[kind].accepts
+    check_effect(kind, REQUESTS[kind].effect, GUEST_SCENARIOS)
+    check_view(kind, REQUESTS[kind].view, GUEST_SCENARIOS)
+
+
+def test_every_request_that_takes_a_guest_has_a_guests_scenario() -> None:
+    assert {kind for kind, r in REQUESTS.items() if "guest" in r.accepts} == set(GUEST_SCENARIOS)
+
+
 def test_the_last_card_hands_over_the_deck_it_unseals() -> None:
     view = a_game()
     while view["plays"] < 207:
@@ -273,10 +291,19 @@ def is_a_view(result: Any) -> bool:
     return isinstance(result, dict) and {"status", "viewer", "to_move", "trick"} <= set(result)
 
 
-def check_view(kind: str, view: bool) -> None:
-    """Send ``kind`` where it succeeds; its reply must be a view exactly when it says so."""
-    result = ok(kind, **SCENARIOS[kind]())
+def check_view(kind: str, view: bool, scenarios: dict[str, Callable[[], Payload]] = SCENARIOS
+               ) -> None:
+    """Send ``kind`` where it succeeds; its reply must be a view exactly when it says so, and
+    at a table with guests a view carries each guest's beside it."""
+    result = ok(kind, **scenarios[kind]())
     assert is_a_view(result) == view, f"{kind} says view={view}"
+    match = current_match()
+    seats = sorted(match.remote_seats) if match is not None else []
+    if view and seats:
+        assert [seat for seat, seen in enumerate(result["guests"]) if seen is not None] == seats
+        assert all(result["guests"][seat]["viewer"] == seat for seat in seats)
+    elif isinstance(result, dict):
+        assert "guests" not in result
 
 
 @pytest.mark.parametrize("kind", sorted(REQUESTS))

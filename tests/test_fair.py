@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from protocol_calls import call, finished_hosted_game, ok
 
+from calypso_core import from_record, new_game
 from calypso_core.table.fair import FairDealError, check_fair, commitment, fair_seed
 
 HOST = "0123456789abcdef" * 2
@@ -86,3 +87,41 @@ def test_a_match_is_checked_game_by_game_from_the_mix() -> None:
     other = finished_hosted_game(fair_seed(HOST, {0: CLEO}), games=2)
     with pytest.raises(FairDealError, match="cards of game 1 are not"):
         check_fair({**recipe, "history": other["history"]}, HOST, {0: BEN}, commitment(HOST))
+
+
+def hands_seen(recipe: dict[str, Any], seat: int) -> list[list[list[str] | None]]:
+    """The hands ``seat`` was dealt at the start of each deal of each game of a recipe, as a
+    guest's page saw them (the engine's own deal, read back)."""
+    hands = []
+    for record in [*recipe["history"], recipe["record"]]:
+        game = from_record(record)
+        again = new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
+                         deck=game.deck)
+        dealt: list[list[str] | None] = []
+        for card in game.plays:
+            if len(again.plays) % 52 == 0:
+                dealt.append(sorted(str(c) for c in again.hand(seat)))
+            again.play(card)
+        hands.append(dealt)
+    return hands
+
+
+def test_a_guest_dealt_other_hands_than_the_seeds_deal_is_told_which_deal() -> None:
+    # A host that deals from a seed of its choosing and reveals the fair seed's game: the
+    # revealed record checks out, but not against the hands the guest's page was shown.
+    seed = fair_seed(HOST, {0: BEN})
+    recipe = finished_hosted_game(seed, games=2)
+    seen = hands_seen(recipe, 0)
+    assert ok("fair_check", recipe=recipe, host=HOST, guests={"0": BEN},
+              commitment=commitment(HOST), seen={"seat": 0, "hands": seen})["plays"] == 416
+    stacked = hands_seen(finished_hosted_game("the host's choice", games=2), 0)
+    seen[1][2] = stacked[1][2]  # game 2, deal 3 was dealt from the host's own deck
+    seen[0][0] = None  # a deal the guest did not see begin (away) is not checked
+    refused = call("fair_check", recipe=recipe, host=HOST, guests={"0": BEN},
+                   commitment=commitment(HOST), seen={"seat": 0, "hands": seen})["error"]
+    assert (refused["code"], refused["text"]) == (
+        "unfair", {"id": "error.unfair_hand", "params": {"game": 2, "deal": 3}})
+    for bad in ({"seat": 4, "hands": []}, {"seat": 0}, {"seat": 0, "hands": [[["QH"] * 14]]},
+                {"seat": 0, "hands": [[7]]}, [0, []]):
+        assert call("fair_check", recipe=recipe, host=HOST, guests={"0": BEN},
+                    commitment=commitment(HOST), seen=bad)["error"]["code"] == "bad_request"

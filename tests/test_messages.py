@@ -179,8 +179,10 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
     "save_problem.": ("msg(`save_problem.kept_${outcome.kept}`)",
                       {"full", "blocked", "kept_tab", "kept_nowhere", "todo_full",
                        "todo_blocked"}),
-    "remote.guest_": ("t(`remote.guest_${state}`", {"name", "joining", "seated", "host_left",
-                                                     "unreachable", "pairing", "bad_offer"}),
+    "remote.guest_": ("t(`remote.guest_${stage}`", {"name", "joining", "seated", "host_left",
+                                                     "unreachable", "pairing", "bad_offer",
+                                                     "refused"}),
+    "remote.lobby_": ("t(`remote.lobby_${waiting}`)", {"guests", "seeds"}),
     "error.": ("msg(`error.${error.code}`)", set()),  # the codes: see the test below
     "tour.": ("t(`tour.${step.key}.title`)", set()),  # the steps: see the test below
 }

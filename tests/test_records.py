@@ -237,10 +237,11 @@ BAD_RECORDS: list[tuple[str, Callable[[dict[str, Any]], Any], str]] = [
      "{'person': 'A', 'computer': 'club'}"),
     ("player name long",
      changed(version=2, players=[{"computer": "c"}] * 3 + [{"person": "x" * 41}]),
-     "players[3]: a person is named by printable text of at most 40 characters, "
+     "players[3]: a person is named by visible text of at most 40 characters (naming.py), "
      "not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…"),
     ("player name control", changed(version=2, players=[{"person": "A\nB"}] * 4),
-     "players[0]: a person is named by printable text of at most 40 characters, not 'A\\nB'"),
+     "players[0]: a person is named by visible text of at most 40 characters (naming.py), "
+     "not 'A\\nB'"),
     ("unknown key", changed(comment="hi"), "unknown key 'comment' in game record"),
     ("no plays", without("plays"), "game record has no 'plays'"),
     ("no rules", without("rules"), "game record has no 'rules'"),

@@ -1,6 +1,7 @@
 """Guests at a remote table (docs/remote.md): the engine's side. A guest's seat is a person
-marked remote; this device waits for their card as for a computer's, ``seat_play`` plays it
-with the same checks as ``play``, and ``seat_view`` is all a guest is ever sent."""
+marked remote; this device waits for their card as for a computer's, ``play`` made for the
+guest's seat (``guest``) plays it with the same checks as this device's, and the view beside
+this device's in ``guests`` (``session.view_for`` for that seat) is all a guest is ever sent."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from protocol_calls import error, ok, recipe
 
 from calypso_core import from_record, new_game
 from calypso_core.bots import MASTER_ITERATIONS, REVIEW_ITERATIONS, review_position, seat_plays
-from calypso_core.bots.hints import suggest
+from calypso_core.bots.hints import suggest, suggest_steps
 from calypso_core.messages import message, render
-from calypso_core.table import players, seat_reviews
+from calypso_core.table import match, players, seat_reviews
 from calypso_core.table.aids import memory_aids
 from calypso_core.table.rerun import master_in_your_seat
 
@@ -31,19 +32,26 @@ def hosted(seed: str = "remote-1", **more: Any) -> dict[str, Any]:
     return view
 
 
+def guest_view(seat: int = GUEST) -> dict[str, Any]:
+    """The guest's view at ``seat``, with the table, as the host's page sends it on."""
+    seen: dict[str, Any] = ok("view")["guests"][seat]
+    return seen
+
+
 def check_guest_view(view: dict[str, Any]) -> None:
     """A guest's view holds its own hand and what all have seen: no other card, no seed."""
     record = recipe()["record"]  # its deck opened, as tests read it
     state = from_record(record)
-    assert view["viewer"] == GUEST
+    assert view["viewer"] == GUEST and not view["can_undo"]
     assert sorted(view["hand"]) == sorted(str(c) for c in state.hand(GUEST))
-    allowed = set(record["plays"]) | set(view["hand"]) | set(view["table"]["cut"]["cards"])
+    cut = ok("view")["table"]["cut"]["cards"]
+    allowed = set(record["plays"]) | set(view["hand"]) | set(cut)
     # The memory aids count the cards not yet seen from the guest's observation alone.
     assert view["aids"] == memory_aids(state.observation(GUEST))
     text = json.dumps({k: v for k, v in view.items() if k != "aids"})
     leaked = set(CODE.findall(text)) - allowed
     assert not leaked, f"a guest's view shows {sorted(leaked)}"
-    assert "seed" not in view["table"]["settings"]
+    assert "seed" not in view.get("table", {"settings": {}})["settings"]
     assert ok("record")["settings"]["seed"] not in text
     expected = ("game_over" if state.is_over
                 else "your_turn" if state.to_move == GUEST else "waiting")
@@ -55,53 +63,79 @@ def test_a_whole_game_with_a_guest_sees_only_the_guests_cards() -> None:
     rng = random.Random(5)
     view = hosted()
     assert view["viewer"] == HOST  # the host's own hand stays shown: no hand-off
+    assert "table" in view["guests"][GUEST]  # a new match: the guest's seats and cut too
     guest_moves = 0
     while view["status"] != "game_over":
         assert view["status"] != "handoff"
         assert view["viewer"] == HOST and "hand" in view
+        # Every move's reply carries the guest's view of it: one request a move.
+        seen = view["guests"][GUEST]
+        check_guest_view(seen)
+        # The same move, less how long a computer thought over it (and how long its card is
+        # held): that would tell whether it had one legal card or several.
+        device_only = {"think_ms", "hold_ms"}
+        assert (None if view["event"] is None else view["event"].keys() - seen["event"].keys()
+                ) in (None, device_only)
+        assert seen["event"] == (view["event"] and {
+            key: value for key, value in view["event"].items() if key not in device_only})
+        assert ("table" in seen) == ("table" in view)
         if view["status"] == "your_turn":
             view = ok("play", card=rng.choice(view["legal"]))
         elif view["to_move"] == GUEST:
-            seen = ok("seat_view", seat=GUEST)
-            check_guest_view(seen)
             assert error("step") == "not_bot_turn"
-            view = ok("seat_play", seat=GUEST, card=rng.choice(seen["legal"]))
+            view = ok("play", guest=GUEST, card=rng.choice(seen["legal"]))
             assert view["event"]["seat"] == GUEST
             guest_moves += 1
         else:
-            if guest_moves % 7 == 0:
-                check_guest_view(ok("seat_view", seat=GUEST))
             view = ok("step")
     assert guest_moves == 52
-    check_guest_view(ok("seat_view", seat=GUEST))
+    check_guest_view(view["guests"][GUEST])
+    check_guest_view(guest_view())
+
+
+def test_one_view_function_makes_every_seats_view() -> None:
+    # A guest's view is the view this device would show were that seat its own person's
+    # (session.view_for): the same table, the guest's hand, labels and seed aside.
+    rng = random.Random(6)
+    played_to(hosted("remote-one-view"), 30, rng)
+    seen = guest_view()
+    mine = ok("view")
+    assert seen.keys() == mine.keys() - {"guests"}
+    for key in ("trick", "log", "seats", "scores", "plays", "stock", "match", "to_move"):
+        assert seen[key] == mine[key], key
+    assert seen["table"]["cut"] == mine["table"]["cut"]
+    assert seen["table"]["seats"][GUEST]["called"] == "you"
+    assert mine["table"]["seats"][HOST]["called"] == "you"
+    assert {**seen["table"]["settings"], "seed": None} == {**mine["table"]["settings"],
+                                                          "seed": None}
 
 
 def test_a_guests_card_is_checked_like_any_card_and_a_refusal_changes_nothing() -> None:
     view = hosted("remote-2")
     while view["to_move"] != GUEST:
         view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
-    seen = ok("seat_view", seat=GUEST)
+    seen = guest_view()
     before = ok("record")
     held = set(seen["hand"])
     not_held = next(f"{r}{s}" for s in "SHDC" for r in "AKQJT98765432" if f"{r}{s}" not in held)
-    assert error("seat_play", seat=GUEST, card=not_held) == "illegal_move"
-    assert error("seat_play", seat=GUEST, card="ZZ") == "bad_card"
-    assert error("seat_play", seat=GUEST, card=["QH"]) == "bad_card"
-    assert error("seat_play", seat=GUEST) == "bad_request"
-    assert error("seat_play", seat=HOST, card=seen["legal"][0]) == "not_a_guest"
-    assert error("seat_play", seat=1, card=seen["legal"][0]) == "not_a_guest"
-    assert error("seat_play", seat="0", card=seen["legal"][0]) == "not_a_guest"
-    assert error("seat_view", seat=HOST) == "not_a_guest"
+    assert error("play", guest=GUEST, card=not_held) == "illegal_move"
+    assert error("play", guest=GUEST, card="ZZ") == "bad_card"
+    assert error("play", guest=GUEST, card=["QH"]) == "bad_card"
+    assert error("play", guest=GUEST) == "bad_request"
+    assert error("play", guest=HOST, card=seen["legal"][0]) == "not_a_guest"
+    assert error("play", guest=1, card=seen["legal"][0]) == "not_a_guest"
+    assert error("play", guest="0", card=seen["legal"][0]) == "not_a_guest"
+    assert ok("view")["guests"][HOST] is None  # the host's hand goes to no guest
     assert error("reveal", seat=GUEST) == "not_your_turn"
     assert ok("record") == before
-    ok("seat_play", seat=GUEST, card=seen["legal"][0])
+    ok("play", guest=GUEST, card=seen["legal"][0])
     # Now off the guest's turn: the same seat may not play again.
-    after = ok("seat_view", seat=GUEST)
+    after = guest_view()
     assert after["status"] == "waiting"
-    assert error("seat_play", seat=GUEST, card=after["hand"][0]) == "not_your_turn"
+    assert error("play", guest=GUEST, card=after["hand"][0]) == "not_your_turn"
 
 
-def test_a_guests_hint_is_the_hint_its_observation_gives(
+def test_a_guests_hint_is_the_hint_its_observation_gives_searched_in_slices(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # The hint's search with a budget in iterations only (no clock: reproducible), and a
     # record of what it was given.
@@ -109,35 +143,53 @@ def test_a_guests_hint_is_the_hint_its_observation_gives(
 
     def suggest_from(observation: dict[str, Any], **settings: Any) -> Any:
         given.append(observation)
-        return suggest(observation, **settings, iterations=60, time_limit=None)
+        return suggest_steps(observation, **settings, iterations=400, time_limit=None)
 
-    monkeypatch.setattr(players, "suggest_card", suggest_from)
+    monkeypatch.setattr(players, "suggest_steps", suggest_from)
+    monkeypatch.setattr(match, "GUEST_SLICE_MS", 0)  # one layout of the search a request
     view = hosted("remote-4")
     hints = 0
     while hints < 3:
         if view["status"] == "your_turn":
-            assert error("seat_hint", seat=GUEST) == "not_your_turn"
+            assert error("hint", guest=GUEST) == "not_your_turn"
             view = ok("play", card=view["legal"][0])
         elif view["to_move"] == GUEST:
             state = from_record(recipe()["record"])
             seen = state.observation(GUEST)
-            expected = suggest(seen, seed=len(state.plays), iterations=60, time_limit=None)
-            assert ok("seat_hint", seat=GUEST) == {
-                "card": str(expected.card),
-                "reason": json.loads(json.dumps(list(expected.reason)))}
+            expected = suggest(seen, seed=len(state.plays), iterations=400, time_limit=None)
+            asks = 1
+            while (answer := ok("hint", guest=GUEST)) == {"thinking": True}:
+                asks += 1
+            assert answer == {"card": str(expected.card),
+                              "reason": json.loads(json.dumps(list(expected.reason)))}
+            # Sliced when there was a choice: the host's requests went between the slices.
+            assert (asks > 1) == (len(seen["legal_moves"]) > 1)
             assert given[-1] == seen  # the guest's observation, and nothing else
-            assert error("seat_hint", seat=HOST) == "not_a_guest"
+            assert error("hint", guest=HOST) == "not_a_guest"
             hints += 1
-            view = ok("seat_play", seat=GUEST, card=ok("seat_view", seat=GUEST)["legal"][-1])
+            view = ok("play", guest=GUEST, card=guest_view()["legal"][-1])
         else:
             view = ok("step")
+
+
+def test_a_guests_hint_begun_then_left_starts_afresh_once_the_game_moves_on() -> None:
+    view = hosted("remote-hint-left")
+    while view["to_move"] != GUEST:
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    ok("hint", guest=GUEST)  # begun (maybe done) ...
+    view = ok("play", guest=GUEST, card=guest_view()["legal"][0])  # ... and the game moves on
+    while view["to_move"] != GUEST:
+        view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
+    while (answer := ok("hint", guest=GUEST)) == {"thinking": True}:
+        pass
+    assert answer["card"] in guest_view()["legal"]  # the hint of this position, not the last
 
 
 def test_each_device_calls_its_own_persons_seat_you() -> None:
     view = hosted("remote-5")
     called = [seat["called"] for seat in view["table"]["seats"]]
     assert called[HOST] == "you" and called[GUEST] == "name"
-    guest = ok("seat_view", seat=GUEST)["table"]["seats"]
+    guest = guest_view()["table"]["seats"]
     assert guest[GUEST]["called"] == "you" and guest[GUEST]["label"]["id"] == "label.you"
     assert guest[HOST]["called"] == "name" and guest[HOST]["label"]["params"] == {"name": "Ana"}
 
@@ -148,7 +200,7 @@ def test_a_guest_sees_an_unnamed_host_as_the_host_and_other_unnamed_people_by_se
     view = ok("new_game", seed="remote-6", people=people, level="random")
     mine = view["table"]["seats"]  # this device: two people, no "You", no "Host"
     assert [mine[s]["called"] for s in (HOST, 3, GUEST)] == ["seat", "seat", "name"]
-    table = ok("seat_view", seat=GUEST)["table"]
+    table = guest_view()["table"]
     seats = table["seats"]
     assert [seats[s]["called"] for s in (HOST, 3, GUEST, 1)] == ["host", "seat", "you", "seat"]
     assert seats[HOST]["label"] == message("label.host")
@@ -169,7 +221,7 @@ def test_a_saved_table_keeps_its_guests() -> None:
     assert {"seat": GUEST, "name": "Ben", "remote": True} in saved["settings"]["people"]
     view = ok("load", **saved)
     assert view["viewer"] == HOST and view["status"] != "handoff"
-    assert ok("seat_view", seat=GUEST)["viewer"] == GUEST
+    assert guest_view()["viewer"] == GUEST
 
 
 def test_a_computer_stands_in_for_an_absent_guest_and_gives_the_seat_back() -> None:
@@ -178,23 +230,23 @@ def test_a_computer_stands_in_for_an_absent_guest_and_gives_the_seat_back() -> N
         view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
     assert error("step") == "not_bot_turn"  # the table waits for the guest
     before = ok("record")
-    assert error("seat_stand_in", seat=GUEST, level="grandmaster") == "bad_level"
-    assert error("seat_stand_in", seat=HOST, level="random") == "not_a_guest"
-    assert error("seat_stand_in", seat=GUEST) == "bad_request"
+    assert error("stand_in", seat=GUEST, level="grandmaster") == "bad_level"
+    assert error("stand_in", seat=HOST, level="random") == "not_a_guest"
+    assert error("stand_in", seat=GUEST) == "bad_request"
     assert ok("record") == before
-    ok("seat_stand_in", seat=GUEST, level="random")
+    ok("stand_in", seat=GUEST, level="random")
     # The guest's own page now waits too; a card of theirs is refused, and nothing changes.
-    seen = ok("seat_view", seat=GUEST)
+    seen = guest_view()
     assert seen["status"] == "waiting" and "legal" not in seen
-    assert error("seat_play", seat=GUEST, card=seen["hand"][0]) == "stand_in"
+    assert error("play", guest=GUEST, card=seen["hand"][0]) == "stood_in"
     assert ok("record") == before
     view = ok("step")
     assert view["event"]["seat"] == GUEST  # the computer played the guest's card
     while view["to_move"] != GUEST:
         view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok("step")
-    ok("seat_stand_in", seat=GUEST, level=None)  # the guest is back
+    ok("stand_in", seat=GUEST, level=None)  # the guest is back
     assert error("step") == "not_bot_turn"
-    assert ok("seat_view", seat=GUEST)["status"] == "your_turn"
+    assert guest_view()["status"] == "your_turn"
 
 
 # -- a guest's review (calypso_core/table/seat_reviews.py) ----------------------------------
@@ -208,8 +260,8 @@ def played_to(view: dict[str, Any], plays: int, rng: random.Random) -> dict[str,
         if view["status"] == "your_turn":
             view = ok("play", card=rng.choice(view["legal"]))
         elif view["to_move"] == GUEST:
-            view = ok("seat_play", seat=GUEST,
-                      card=rng.choice(ok("seat_view", seat=GUEST)["legal"]))
+            view = ok("play", guest=GUEST,
+                      card=rng.choice(guest_view()["legal"]))
         else:
             view = ok("step")
     return view
@@ -220,7 +272,7 @@ def reviewed(job: int, seat: int = GUEST) -> tuple[list[dict[str, Any]], int]:
     many replies carried none (a slice of a card's search)."""
     cards, slices = [], 0
     while True:
-        reply = ok("seat_review_next", seat=seat, job=job)
+        reply = ok("review_next", guest=seat, job=job)
         if "move" in reply:
             cards.append(reply)
         else:
@@ -235,7 +287,7 @@ def test_a_guests_review_is_the_review_of_its_seat_from_its_own_view(
     view = played_to(hosted("remote-review"), 10**6, random.Random(8))
     assert view["status"] == "game_over"
     state = from_record(recipe()["record"])
-    started = ok("seat_review", seat=GUEST, budget=BUDGET)
+    started = ok("review", guest=GUEST, budget=BUDGET)
     assert started["seat"] == GUEST and started["deals"] == [0, 1, 2, 3]
     assert started["total"] == 52 and started["budget"] == BUDGET and started["seed"] == "0"
     assert started["labels"][GUEST] == message("label.you")  # the guest's own words
@@ -253,7 +305,7 @@ def test_a_guests_review_is_the_review_of_its_seat_from_its_own_view(
         before = replayed(state, play)
         assert sorted(reply["position"]["hand"]) == sorted(str(c) for c in before.hand(GUEST))
     assert cards[-1]["summary"]["total_cost"] == sum(c["move"]["cost"] for c in cards)
-    assert error("seat_review_next", seat=GUEST, job=started["job"]) == "no_job"  # finished
+    assert error("review_next", guest=GUEST, job=started["job"]) == "no_job"  # finished
 
 
 def replayed(state: Any, plays: int) -> Any:
@@ -269,11 +321,11 @@ def test_a_guest_reviews_a_deal_once_it_is_over_and_sees_no_card_not_yet_public(
     view = hosted("remote-deal")
     rng = random.Random(9)
     view = played_to(view, 20, rng)
-    assert error("seat_review", seat=GUEST, deal=0, budget=BUDGET) == "deal_not_over"
+    assert error("review", guest=GUEST, deal=0, budget=BUDGET) == "deal_not_over"
     view = played_to(view, 56, rng)  # the first deal over, four cards of the second
-    assert error("seat_review", seat=GUEST, budget=BUDGET) == "game_not_over"
-    assert error("seat_review", seat=GUEST, deal=1, budget=BUDGET) == "deal_not_over"
-    started = ok("seat_review", seat=GUEST, deal=0, budget=BUDGET)
+    assert error("review", guest=GUEST, budget=BUDGET) == "game_not_over"
+    assert error("review", guest=GUEST, deal=1, budget=BUDGET) == "deal_not_over"
+    started = ok("review", guest=GUEST, deal=0, budget=BUDGET)
     assert started["deals"] == [0] and started["total"] == 13
     cards, _ = reviewed(started["job"])
     record = recipe()["record"]
@@ -293,16 +345,16 @@ def test_a_guests_review_is_its_own_job_beside_the_hosts_and_other_guests() -> N
             view = ok("play", card=rng.choice(view["legal"]))
         elif view["to_move"] in (GUEST, 1):
             seat = view["to_move"]
-            view = ok("seat_play", seat=seat, card=rng.choice(ok("seat_view", seat=seat)["legal"]))
+            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
         else:
             view = ok("step")
     host = ok("review", seat=HOST, deal=0, budget=40)["job"]
-    ben = ok("seat_review", seat=GUEST, deal=0, budget=40)["job"]
-    cat = ok("seat_review", seat=1, deal=0, budget=40)["job"]
+    ben = ok("review", guest=GUEST, deal=0, budget=40)["job"]
+    cat = ok("review", guest=1, deal=0, budget=40)["job"]
     # Nobody steps another's review: not the host's, not another guest's.
-    assert error("seat_review_next", seat=GUEST, job=host) == "no_job"
-    assert error("seat_review_next", seat=GUEST, job=cat) == "no_job"
-    assert error("seat_review_next", seat=1, job=ben) == "no_job"
+    assert error("review_next", guest=GUEST, job=host) == "no_job"
+    assert error("review_next", guest=GUEST, job=cat) == "no_job"
+    assert error("review_next", guest=1, job=ben) == "no_job"
     assert error("review_next", job=ben) == "no_job"
     # Each goes on beside the others.
     assert ok("review_next", job=host)["done"] == 1
@@ -310,29 +362,29 @@ def test_a_guests_review_is_its_own_job_beside_the_hosts_and_other_guests() -> N
     assert not ok("review_next", job=host)["finished"]
     # A new game ends every review.
     ok("new_game", seed="remote-jobs-2", people=people, level="random")
-    assert error("seat_review_next", seat=GUEST, job=ben) == "no_job"
+    assert error("review_next", guest=GUEST, job=ben) == "no_job"
 
 
 def test_a_guests_review_asked_wrongly_is_refused_and_changes_nothing() -> None:
     view = played_to(hosted("remote-refused"), 10**6, random.Random(11))
     assert view["status"] == "game_over"
     before = ok("record")
-    job = ok("seat_review", seat=GUEST, deal=1, budget=BUDGET)["job"]
-    assert error("seat_review", seat=HOST) == "not_a_guest"
-    assert error("seat_review", seat=3) == "not_a_guest"
-    assert error("seat_review", seat="0") == "not_a_guest"
-    assert error("seat_review") == "not_a_guest"
-    assert error("seat_review", seat=GUEST, deal=4) == "bad_request"
-    assert error("seat_review", seat=GUEST, deal="0") == "bad_request"
-    assert error("seat_review", seat=GUEST, budget=REVIEW_ITERATIONS + 1) == "bad_request"
-    assert error("seat_review", seat=GUEST, budget=0) == "bad_request"
-    assert error("seat_review", seat=GUEST, record=before["record"]) == "bad_request"
-    assert error("seat_review_next", seat=GUEST, job="1") == "bad_request"
-    assert error("seat_review_next", seat=GUEST) == "bad_request"
-    assert error("seat_review_next", seat=HOST, job=job) == "not_a_guest"
+    job = ok("review", guest=GUEST, deal=1, budget=BUDGET)["job"]
+    assert error("review", guest=HOST) == "not_a_guest"
+    assert error("review", guest=3) == "not_a_guest"
+    assert error("review", guest="0") == "not_a_guest"
+    assert error("review", guest=GUEST, seat=HOST) == "bad_request"
+    assert error("review", guest=GUEST, deal=4) == "bad_request"
+    assert error("review", guest=GUEST, deal="0") == "bad_request"
+    assert error("review", guest=GUEST, budget=REVIEW_ITERATIONS + 1) == "bad_request"
+    assert error("review", guest=GUEST, budget=0) == "bad_request"
+    assert error("review", guest=GUEST, record=before["record"]) == "bad_request"
+    assert error("review_next", guest=GUEST, job="1") == "bad_request"
+    assert error("review_next", guest=GUEST) == "bad_request"
+    assert error("review_next", guest=HOST, job=job) == "not_a_guest"
     assert ok("record") == before
     # The refusals ended nothing: the job goes on.
-    assert ok("seat_review_next", seat=GUEST, job=job)["job"] == job
+    assert ok("review_next", guest=GUEST, job=job)["job"] == job
 
 
 # -- the master in a guest's seat (docs/remote.md#the-master-in-your-seat) -----------------------
@@ -352,7 +404,7 @@ def played_out(people: list[dict[str, Any]], seed: str, rng: random.Random) -> d
             view = ok("play", card=rng.choice(view["legal"]))
         elif view["to_move"] in guests:
             seat = view["to_move"]
-            view = ok("seat_play", seat=seat, card=rng.choice(ok("seat_view", seat=seat)["legal"]))
+            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
         else:
             view = ok("step")
     return view
@@ -360,12 +412,12 @@ def played_out(people: list[dict[str, Any]], seed: str, rng: random.Random) -> d
 
 def rerun_to_end(first: dict[str, Any], seat: int | None = None
                  ) -> tuple[list[int], dict[str, Any]]:
-    """A rerun stepped to its end (``seat``: a guest's, by seat_rerun_next; None: this device's,
-    by rerun_next): how many cards each reply had played, and the result."""
+    """A rerun stepped to its end (``seat``: a guest's, by rerun_next for its seat; None: this
+    device's): how many cards each reply had played, and the result."""
     done, reply = [], first
     while not reply["finished"]:
         reply = (ok("rerun_next", job=first["job"]) if seat is None
-                 else ok("seat_rerun_next", seat=seat, job=first["job"]))
+                 else ok("rerun_next", guest=seat, job=first["job"]))
         done.append(reply["done"])
     return done, reply["result"]
 
@@ -376,7 +428,7 @@ def test_a_guests_master_plays_every_persons_seat_the_same_game_as_the_hosts(
     played_out(TRIO[:2], "remote-master", random.Random(12))
     saved = recipe()
     state = from_record(saved["record"])
-    started = ok("seat_rerun", seat=GUEST, iterations=MASTER)
+    started = ok("rerun", guest=GUEST, iterations=MASTER)
     assert (started["game"], started["done"], started["total"]) == (0, 0, 208)
     assert started["side"] == GUEST % 2 and not started["finished"]
     done, guests = rerun_to_end(started, GUEST)
@@ -404,15 +456,15 @@ def test_a_guests_master_plays_every_persons_seat_the_same_game_as_the_hosts(
 def test_a_guests_master_is_its_own_job_beside_the_hosts_and_other_guests() -> None:
     played_out(TRIO, "remote-masters", random.Random(13))
     host = ok("rerun", iterations=MASTER)
-    ben = ok("seat_rerun", seat=GUEST, iterations=MASTER)
-    cat = ok("seat_rerun", seat=1, iterations=MASTER)
+    ben = ok("rerun", guest=GUEST, iterations=MASTER)
+    cat = ok("rerun", guest=1, iterations=MASTER)
     assert (host["side"], ben["side"], cat["side"]) == (0, 0, 1)
     # Nobody steps another's rerun: not the host's, not another guest's.
-    assert error("seat_rerun_next", seat=GUEST, job=host["job"]) == "no_job"
-    assert error("seat_rerun_next", seat=GUEST, job=cat["job"]) == "no_job"
-    assert error("seat_rerun_next", seat=1, job=ben["job"]) == "no_job"
+    assert error("rerun_next", guest=GUEST, job=host["job"]) == "no_job"
+    assert error("rerun_next", guest=GUEST, job=cat["job"]) == "no_job"
+    assert error("rerun_next", guest=1, job=ben["job"]) == "no_job"
     assert error("rerun_next", job=ben["job"]) == "no_job"
-    assert error("seat_review_next", seat=GUEST, job=ben["job"]) == "no_job"  # not a review
+    assert error("review_next", guest=GUEST, job=ben["job"]) == "no_job"  # not a review
     # Each goes on beside the others, to the same game; Cat's is the other side's.
     results = [rerun_to_end(host)[1], rerun_to_end(ben, GUEST)[1], rerun_to_end(cat, 1)[1]]
     assert results[0] == results[1]
@@ -421,33 +473,32 @@ def test_a_guests_master_is_its_own_job_beside_the_hosts_and_other_guests() -> N
     assert results[2]["side"] == 1 and results[0]["side"] == 0
     assert results[2]["difference"] == results[2]["you"][1] - results[2]["master"][1]
     # A new game ends every rerun.
-    again = ok("seat_rerun", seat=GUEST, iterations=MASTER)
+    again = ok("rerun", guest=GUEST, iterations=MASTER)
     ok("new_game", seed="remote-masters-2", people=TRIO, level="random")
-    assert error("seat_rerun_next", seat=GUEST, job=again["job"]) == "no_job"
+    assert error("rerun_next", guest=GUEST, job=again["job"]) == "no_job"
 
 
 def test_a_guests_master_asked_wrongly_is_refused_and_changes_nothing() -> None:
     view = played_to(hosted("remote-master-refused"), 100, random.Random(14))
-    assert error("seat_rerun", seat=GUEST) == "game_not_over"
+    assert error("rerun", guest=GUEST) == "game_not_over"
     view = played_to(view, 10**6, random.Random(14))
     assert view["status"] == "game_over"
     before = ok("record")
-    job = ok("seat_rerun", seat=GUEST, iterations=MASTER)["job"]
-    assert error("seat_rerun", seat=HOST) == "not_a_guest"
-    assert error("seat_rerun", seat=3) == "not_a_guest"
-    assert error("seat_rerun", seat="0") == "not_a_guest"
-    assert error("seat_rerun") == "not_a_guest"
-    assert error("seat_rerun", seat=GUEST, iterations=MASTER_ITERATIONS + 1) == "bad_request"
-    assert error("seat_rerun", seat=GUEST, iterations=0) == "bad_request"
-    assert error("seat_rerun", seat=GUEST, iterations="12") == "bad_request"
-    assert error("seat_rerun", seat=GUEST, job=job) == "bad_request"
-    assert error("seat_rerun_next", seat=GUEST, job="1") == "bad_request"
-    assert error("seat_rerun_next", seat=GUEST) == "bad_request"
-    assert error("seat_rerun_next", seat=HOST, job=job) == "not_a_guest"
-    assert error("seat_rerun_next", seat=GUEST, job=job + 1) == "no_job"
+    job = ok("rerun", guest=GUEST, iterations=MASTER)["job"]
+    assert error("rerun", guest=HOST) == "not_a_guest"
+    assert error("rerun", guest=3) == "not_a_guest"
+    assert error("rerun", guest="0") == "not_a_guest"
+    assert error("rerun", guest=GUEST, iterations=MASTER_ITERATIONS + 1) == "bad_request"
+    assert error("rerun", guest=GUEST, iterations=0) == "bad_request"
+    assert error("rerun", guest=GUEST, iterations="12") == "bad_request"
+    assert error("rerun", guest=GUEST, job=job) == "bad_request"
+    assert error("rerun_next", guest=GUEST, job="1") == "bad_request"
+    assert error("rerun_next", guest=GUEST) == "bad_request"
+    assert error("rerun_next", guest=HOST, job=job) == "not_a_guest"
+    assert error("rerun_next", guest=GUEST, job=job + 1) == "no_job"
     assert ok("record") == before
     # The refusals ended nothing: the job goes on, and once finished is no more.
-    first = ok("seat_rerun_next", seat=GUEST, job=job)
+    first = ok("rerun_next", guest=GUEST, job=job)
     assert first["job"] == job
     rerun_to_end(first, GUEST)
-    assert error("seat_rerun_next", seat=GUEST, job=job) == "no_job"
+    assert error("rerun_next", guest=GUEST, job=job) == "no_job"

@@ -153,6 +153,23 @@ def test_the_master_in_your_seat_played_ahead_is_the_rerun_played_after() -> Non
     assert started["result"]["record"]["plays"] == [str(c) for c in fresh.plays]
 
 
+@pytest.mark.parametrize("rerun_first", [True, False])
+def test_the_calypso_of_the_days_work_plays_the_master_before_it_reviews(
+    monkeypatch: pytest.MonkeyPatch, rerun_first: bool,
+) -> None:
+    # Its share line waits for the master's score; the review can wait for the end.
+    monkeypatch.setattr(ahead_module, "RERUN_FIRST", rerun_first)
+    view = advance(ok("daily", date="2026-12-01"))
+    advance(ok("play", card=view["legal"][0]))
+    progress = ok("work", ms=300)
+    # A window of work: the rerun's master players take all of it, or the card is reviewed.
+    assert progress["review"] == {"done": 0 if rerun_first else 1, "played": 1}
+    # Any other game: the review first.
+    view = advance(ok("new_game", seed=33, level="random"))
+    advance(ok("play", card=view["legal"][0]))
+    assert ok("work", ms=300)["review"] == {"done": 1, "played": 1}
+
+
 def test_a_rerun_half_done_ahead_goes_on_in_the_rerun_job_and_after_a_reload() -> None:
     view = advance(ok("new_game", seed=32, level="random"))
     while view["status"] != "game_over":

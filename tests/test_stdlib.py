@@ -28,8 +28,6 @@ NOT_ON_THE_PAGE = {"__main__.py", "terminal.py", "cli_io.py", "interrupts.py", "
 UNUSED_BY_THE_PAGE = {
     "concurrent.futures": "bots/duplicate.py: play_matches, the command line's parallel matches",
     "statistics": "bots/duplicate.py: the command line's match summary",
-    "importlib.resources": "messages/__init__.py: catalog, for the command line and the "
-                           "terminal game (the page renders the engine's messages itself)",
 }
 
 

@@ -111,21 +111,25 @@ NOT_PAGE_STATE = {
     "cards.js": {"indexes": "a cache: each list of cards indexed once"},
     "early-worker.js": {"early": "the worker started before the page's modules load",
                         "held": "the events it sent until the engine's client takes it over"},
-    "engine-client.js": {"shared": "the one connection to the engine"},
-    "flow.js": {"after": "hooks set once at start-up (app.js)"},
+    "engine.js": {"shared": "the one connection to the engine"},
+    "flow.js": {"after": "hooks set once at start-up (app.js)",
+                "dealEndGo": "the resolver that ends the wait for Next deal (drawn: app.dealEnd)"},
     "i18n.js": {"catalog": "the static catalog of app.language, loaded with it",
                 "plurals": "the plural rules of app.language, set with it",
                 "numbers": "the number format of app.language, set with it",
                 "parsed": "a cache: the catalog's templates parsed so far",
                 "listeners": "hooks set once at start-up"},
+    "page.js": {"opener": "the element to give the focus back to when the dialogs close"},
     "panels.js": {"scrollPending": "elements to scroll in the next frame (a draw's own work)"},
     "rerun.js": {"holds": "the review's holds on the worker (requests in flight)",
                  "waiting": "the master's loop waiting for the holds to end"},
-    "saves.js": {"locks": "the browser's Web Locks this tab holds, to release"},
+    "saves.js": {"locks": "the browser's Web Locks this tab holds, to release",
+                 "lost": "a hook set once at start-up: a save taken over by another tab"},
     "sound.js": {"context": "the browser's AudioContext, made at the first sound"},
     "sw-register.js": {"reloading": "a once-only guard of the page's reload for a new build",
                        "waiting": "the new build's service worker, a browser handle"},
-    "remote/presence.js": {"said": "a log of what screen readers were told, for the tests"},
+    "remote/panel.js": {"qrModule": "a cache: the QR encoder's module, loaded at the first code",
+                        "qrLoading": "its loading, in flight"},
     "sw.js": {"*": "the service worker's thread"},
     "worker.js": {"*": "the engine's worker thread"},
 }
@@ -256,6 +260,42 @@ def test_the_page_repeats_no_seat_count_suit_list_or_error_code() -> None:
     # engine (check_settings), and a refusal says what it means (input, no_game, text).
     found = {name: engine_facts(source) for name, source in modules().items()}
     assert {name: facts for name, facts in found.items() if facts} == {}
+
+
+# The DOM and its events, which a table with friends' modules leave to its panel (remote/
+# panel.js, drawn in the page's one draw) and to the page's input (intents of app.js).
+_DOM = re.compile(r"\b(?:document|window)\.|\.(?:querySelector(?:All)?|innerHTML|textContent"
+                  r"|dataset|append|prepend|replaceChildren)\b|\bonLanguage\(|\btranslatePage\("
+                  r"|\baddEventListener\(\s*['\"](?:click|submit|change|input|keydown)")
+# The remote panel draws; qr.js makes a code's SVG for it; turn.js is the Settings dialog's form.
+DRAWING = {"remote/panel.js", "remote/qr.js", "remote/turn.js"}
+
+
+def dom_uses(source: str) -> list[str]:
+    """Each place in a module's source that touches the page's DOM or listens to its events."""
+    return [match.group(0) for match in _DOM.finditer(code_of(source))]
+
+
+def test_the_table_with_friends_clients_speak_the_protocol_only() -> None:
+    # HostClient and GuestClient once drew their lobby, form and panels themselves, and kept
+    # about 39 fields of screen state where the one-state check could not see them.
+    found = {name: dom_uses(source) for name, source in modules().items()
+             if name.startswith("remote/") and name not in DRAWING}
+    assert {name: uses for name, uses in found.items() if uses} == {}
+    assert dom_uses((WEB / "remote" / "panel.js").read_text())  # the check sees the panel's
+
+
+def test_the_dom_check_fires_on_each_way_a_client_drew() -> None:
+    planted = ['const panel = document.createElement("form");', "lobby.innerHTML = `<p>`;",
+               'li.querySelector("a");', 'state.textContent = t("remote.joined");',
+               "this._panel.dataset.remoteState = state;", 'where.prepend(this._fairness.element);',
+               "onLanguage(() => this._word());", "translatePage(panel);",
+               'copy.addEventListener("click", () => {});', "window.location.reload();"]
+    assert [len(dom_uses(line)) for line in planted] == [1] * len(planted), [
+        (line, dom_uses(line)) for line in planted if len(dom_uses(line)) != 1]
+    others = ['connection.addEventListener("icegatheringstatechange", f);', "// document.body",
+              "const view = reply.view;", 'addEventListener("online", resume);']
+    assert [dom_uses(line) for line in others] == [[]] * len(others)
 
 
 def test_the_remote_tables_addresses_name_the_seats_by_the_engines_keys() -> None:

@@ -116,6 +116,15 @@ export const dailyAgain = (date, you, them) => (you === null
 export const dailyKept = (onTheDay) => t(onTheDay ? "daily.kept_streak" : "daily.kept");
 export const dailyPractice = (you, them) => (you === null
   ? t("daily.practice_abandoned") : t("daily.practice", { you, them }));
+export const keptGone = (date) => msg("daily.kept_gone", { date: dateLong(date) });
+export const keptHere = (date) => msg("daily.kept_here", { date: dateLong(date) });
+export const keptResumed = (date) => msg("daily.kept_resumed", { date: dateLong(date) });
+export const keptElsewhere = (date) => t("daily.kept_elsewhere", { date: dateLong(date) });
+export const keptElsewhereNotice = (date) => msg("daily.kept_elsewhere_short", { date: dateLong(date) });
+export const keptTakenOver = (date) => msg("daily.kept_taken_over", { date: dateLong(date) });
+export const giveUpLabel = (date, today) => (date === today ? t("daily.give_up_today")
+  : t("daily.give_up", { date: dateLong(date) }));
+export const giveUpConfirm = () => t("daily.give_up_confirm");
 export const shareLabel = () => t("daily.share_label");
 /** The share line of a kept result: the date, both sides' scores and the outcome, the
  * master's score in your seat once it has played, the streak and the link; never a card. */
@@ -135,4 +144,6 @@ export const streakLine = ({ current, best, days }) => (!days ? t("daily.streak_
 export const todayPlayed = (you) => (you === null
   ? t("daily.today_abandoned") : t("daily.today_played", { you }));
 export const todayNotPlayed = () => t("daily.today_waiting");
+export const todayOpen = () => t("daily.today_open");
+export const playOn = () => t("daily.play_on");
 export const playToday = () => t("daily.play_today");

@@ -10,7 +10,7 @@
 // review says of them: in a game of several people, none sees another's.
 
 import { testBudget } from "./dev.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { app } from "./state.js";
 
 const client = engine();
@@ -54,9 +54,21 @@ export async function whileThinking() {
   if (still()) await loop(() => (still() ? THINKING_WINDOW_MS : 0));
 }
 
+/** Works ahead in short windows while the page waits for the person outside their turn (at
+ * the end of a deal), as long as waiting() holds. */
+export function whileWaiting(waiting) {
+  return loop(() => (waiting() ? THINKING_WINDOW_MS : 0));
+}
+
 /** Works ahead after the game's end until the review is done (the rerun goes on in its own
- * requests, rerun.js, taking over what was played of it ahead). */
-export function afterGame() {
+ * requests, rerun.js, taking over what was played of it ahead). In the Calypso of the day,
+ * whose share line waits for the master's score, only once the master has played. */
+export async function afterGame() {
+  const run = app.run;
+  while (app.table?.daily && app.master.running && run === app.run) {
+    await new Promise((resolve) => setTimeout(resolve, AFTER_GAME_MS));
+  }
+  if (run !== app.run) return undefined;
   const reviewed = () => work.progress?.review && work.progress.review.done === work.progress.review.played;
   return loop(() => (app.view?.status === "game_over" && !reviewed() ? AFTER_GAME_MS : 0));
 }

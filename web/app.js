@@ -11,7 +11,7 @@ import { drawChallengeDialog, drawSheetChallenge } from "./challenge-view.js";
 import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import * as flow from "./flow.js";
 import * as forms from "./forms.js";
 import { chooseLanguage, onLanguage, setLanguage } from "./i18n.js";
@@ -23,22 +23,31 @@ import * as panels from "./panels.js";
 import * as prefsStore from "./prefs.js";
 import * as replay from "./replay.js";
 import * as rerun from "./rerun.js";
-import { bindTurnForm } from "./remote/turn.js";
+import { chosenLevel, drawRemote, pastedAnswer } from "./remote/panel.js";
+import { fillTurnForm, saveTurnForm } from "./remote/turn.js";
 import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
+import * as saves from "./saves.js";
 import { drawScoreSheet } from "./sheet.js";
 import { app, onDraw, requestDraw, takeOpenChallenge, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
 function draw() {
-  if (!app.view || !app.table) return;
+  // The table with friends' panel first: its lobby and its name form come before any view.
+  drawRemote(app.remote, app.hello, requestDraw);
+  if (!app.view || !app.table) {
+    page.redrawBoot(); // the loading card says what a host's lobby waits for
+    return;
+  }
+  page.showBar(app.hello); // the bar and the engine's version from the first view on
   const ui = {
     view: app.view,
     table: app.table,
     names: namesOf(app.table),
     hello: app.hello,
     busy: app.busy,
+    dealEnd: app.dealEnd,
     animate: app.speed.move > 0,
     focusHand: app.focusHand,
     hint: app.hint,
@@ -74,6 +83,7 @@ const INTENTS = {
   hint: () => flow.hint(),
   undo: () => flow.undo(),
   next_game: () => flow.nextGame(),
+  next_deal: () => flow.nextDeal(),
   new_game: () => dialogs.openNewGame(),
   deal: () => dialogs.deal(),
   level_all: () => forms.setAllLevels(),
@@ -82,7 +92,10 @@ const INTENTS = {
   show_scores: () => openDialog("score_sheet"),
   close_scores: () => closeDialog("score_sheet"),
   last_trick: () => dialogs.showLastTrick(),
-  menu: () => openOnly("menu"),
+  menu: () => {
+    daily.drawGiveUp();
+    openOnly("menu");
+  },
   rules: () => dialogs.showRules(),
   stats: () => dialogs.showStats(),
   reset_stats: () => dialogs.resetStats(),
@@ -94,7 +107,7 @@ const INTENTS = {
   delete_save: ({ save }) => dialogs.deleteSave(save),
   export: () => replay.exportGame(),
   import: () => $("[data-import-file]").click(),
-  import_file: ({ file }) => replay.importFile(file),
+  import_file: ({ file }) => replay.importFile(file, daily.keptOpenDates()),
   replay: () => replay.openReplay({ at: 0 }),
   replay_first: () => replay.replayStep("first"),
   replay_prev: () => replay.replayStep(-1),
@@ -110,6 +123,8 @@ const INTENTS = {
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
   daily: () => daily.startDaily(),
+  daily_take_over: () => daily.takeOver(),
+  give_up: () => daily.giveUp($("[data-dialog=menu] [data-action=give_up]")),
   share_copy: () => daily.copyShareLine(),
   review: () => review.reviewInPlay(),
   review_game: () => review.reviewInPlay(),
@@ -147,8 +162,25 @@ const INTENTS = {
   challenge_copy: ({ value }) => challenge.copyLink(value),
   challenge_share: ({ value }) => challenge.shareLink(value),
   close_dialog: () => closeAllDialogs(),
+  copy_seed: () => copy(String(app.table?.settings.seed ?? "")),
+  // A table with friends (web/remote/): the remote panel's buttons, to its client.
+  remote_copy: ({ value }) => copy(value),
+  remote_start_now: () => table()?.startNow(),
+  remote_join: ({ value }) => table()?.join(value),
+  pair_start: ({ value }) => table()?.startPair(Number(value)),
+  pair_connect: ({ value }) => table()?.acceptAnswer(Number(value), pastedAnswer(Number(value))),
+  presence_give: ({ value }) => table()?.presence.give(Number(value), chosenLevel(Number(value))),
+  presence_give_back: ({ value }) => table()?.presence.give(Number(value), null),
+  fair_replay: () => table()?.replayFair(),
+  turn_save: () => saveTurnForm(),
   reload: () => location.reload(),
 };
+
+// The table with friends' client (web/remote/host.js or guest.js), null at a table alone.
+const table = () => /** @type {any} */ (engine()).table ?? null;
+
+// Text to the clipboard (a link, the seed): a refusal of the browser's leaves it as it was.
+const copy = (text) => navigator.clipboard?.writeText(text).catch(() => {});
 
 // A new language words everything again, from what the page holds: the game goes on.
 function reword() {
@@ -165,6 +197,13 @@ function reword() {
 
 prefsStore.apply(app.prefs);
 onDraw(draw);
+// Another tab took this tab's game over (the kept attempt at the Calypso of the day, taken
+// over from there): this tab plays it no more, and comes back with another game, saying why.
+saves.onLost((id) => {
+  if (id !== app.save?.id) return;
+  saves.handOver();
+  location.reload();
+});
 flow.onAfter({
   dealOver: (view) => review.offerDeal(view),
   gameOver: (view, table) => {
@@ -180,6 +219,7 @@ await setLanguage(chooseLanguage());
 // The loading screen's words show from now on, in the language chosen (style.css).
 document.documentElement.dataset.words = "shown";
 page.redrawBoot();
+requestDraw(); // what was drawn while the words loaded (a table with friends' lobby), worded
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
 // A challenge's address opened in a page already open (only what follows its # changed).
@@ -187,5 +227,6 @@ addEventListener("hashchange", () => {
   const found = challenge.readAddress(location.href);
   if (found && app.view) challenge.openAddress(found);
 });
-bindTurnForm();
+page.keepFocusOnClose();
+fillTurnForm();
 main();

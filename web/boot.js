@@ -4,7 +4,7 @@
 
 import { openAddress, readAddress } from "./challenge.js";
 import { startDaily } from "./daily.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
 import { msg, say as inWords } from "./i18n.js";
 import * as forms from "./forms.js";
@@ -40,7 +40,7 @@ export async function main() {
   if (link.url !== location.href) history.replaceState(history.state, "", link.url);
   // "ready" once the first game is dealt and the page waits for the person (tests wait on it).
   if (app.view) {
-    page.setEngineReady(app.hello);
+    page.setEngineReady();
     offerTour();
   } else {
     page.setEngineFailed();
@@ -68,14 +68,16 @@ async function firstGame(link, { game: saved, notice, problem: unreadable }, jud
   }
   if (link.deal) {
     saves.dealtFromLink(link.deal.key);
+    // The engine's refusal of the link's game says what it refused ("That seed is the
+    // Calypso of …"), in one sentence, and the usual game dealt instead shows itself.
     const dealt = link.deal.daily !== undefined ? startDaily(link.deal.daily)
-      : startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed);
+      : startGame({ ...app.settings, levels: null, people: null, ...link.deal.settings }, link.deal.seed, null);
     if (await dealt) {
       page.renderNotice([...told, page.currentNotice()].filter(Boolean));
       return undefined;
     }
     saves.dealtFromLink(null);
-    return fallBack([page.currentNotice()], told);
+    return fallBack([page.currentNotice()], told, !app.lastError?.text);
   }
   return fallBack(unreadable ? [unreadable, msg("boot.set_aside")] : [], told);
 }
@@ -98,8 +100,9 @@ async function judgeSettings() {
 }
 
 // Deals a game with the person's usual settings; if even that fails, says so plainly. The
-// notice gives the reason, after what the person was already told.
-async function fallBack(reason, told = []) {
+// notice gives the reason, after what the person was already told, and that the usual game
+// was dealt (unless sayDealt is false: the reason says all).
+async function fallBack(reason, told = [], sayDealt = true) {
   const say = (more) => page.renderNotice([...told, ...more].filter(Boolean));
   let started = await startGame(app.settings);
   if (!started && app.lastError?.input) {
@@ -115,6 +118,6 @@ async function fallBack(reason, told = []) {
   if (!started) {
     page.renderBootError({ code: "no_game", message: inWords(page.currentNotice()) });
   } else {
-    say(reason.length ? [...reason, msg("boot.dealt_usual")] : []);
+    say(reason.length && sayDealt ? [...reason, msg("boot.dealt_usual")] : reason);
   }
 }

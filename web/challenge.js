@@ -17,7 +17,7 @@
 import * as store from "./challenge-store.js";
 import { testBudget } from "./dev.js";
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { msg } from "./i18n.js";
 import { errorMessage, show } from "./flow.js";
 import { namesOf } from "./names.js";

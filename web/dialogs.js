@@ -1,9 +1,9 @@
 // The dialogs and panels around play: the new-game dialog, the last trick, the cut, the
 // rules' examples, statistics (with their charts), settings, saved games and the walkthrough.
 
-import { today } from "./daily.js";
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { localToday } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { hideTourOffer, problem, persist, setSpeed, show, startGame } from "./flow.js";
 import * as forms from "./forms.js";
 import { language, msg, t } from "./i18n.js";
@@ -89,7 +89,7 @@ export function showStats() {
   button.textContent = t("stats.reset");
   delete button.dataset.confirm;
   panels.drawStats($("[data-stats]"), stats.rows(), app.hello?.levels);
-  drawProgress($("[data-stats-progress]"), app.hello?.levels, today());
+  drawProgress($("[data-stats-progress]"), app.hello?.levels, localToday());
   openOnly("stats");
 }
 
@@ -132,11 +132,20 @@ export async function showSaves() {
 
 // Plays another saved game in this tab; the game in play stays saved as it stands.
 export async function openSave(id) {
-  const opening = await saves.open(id);
-  if (!opening.game) {
-    renderNotice(opening.problem);
+  const problem = await playSave(id);
+  if (problem) {
+    renderNotice(problem);
     return showSaves();
   }
+  return undefined;
+}
+
+/** Plays a saved game in this tab (with steal, taken over from the tab that plays it); the
+ * game in play stays saved as it stands. Returns why it could not be opened (a message), or
+ * null. */
+export async function playSave(id, { steal = false } = {}) {
+  const opening = await saves.open(id, { steal });
+  if (!opening.game) return opening.problem;
   closeAllDialogs();
   state.newRun(); // the game in play stops here, once the engine has answered what it was asked
   await client.request("record").catch(() => null);
@@ -148,10 +157,11 @@ export async function openSave(id) {
     opening.cancel();
     await show(() => client.request("view"), msg("problem.back"));
     problem(msg("problem.open_save"), error);
-    return undefined;
+    return null;
   }
   opening.commit(); // from here on, this tab's moves are saved into the game opened
-  return show(async () => loaded, msg("problem.open_save"));
+  await show(async () => loaded, msg("problem.open_save"));
+  return null;
 }
 
 export async function deleteSave(id) {

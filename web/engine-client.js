@@ -1,7 +1,7 @@
 // The page's side of the engine worker: starts it, reports loading progress, turns requests
 // into promises matched to replies by id, and replaces the worker if it dies.
 //
-//   const client = engine();               // the page's one client, started on first call
+//   const client = engine();               // the page's one client (engine.js), on first call
 //   client.onProgress(({stage, fraction}) => ...);
 //   const {engine, protocol} = await client.ready;   // the hello reply
 //   const result = await client.request("type", {...payload});
@@ -9,7 +9,6 @@
 //   client.onChange((view) => ...);        // the table changed unasked (a friend's table)
 //   client.game;                           // the game's recipe after its last change
 //   client.effect("daily");                // "starts": what a request does, as hello declares
-//   client.givesView("undo");              // true: its reply is a view of the table (hello)
 //
 // Every failure rejects with an EngineError carrying the protocol's {code, message, text,
 // input, no_game}. The page decides nothing from the code (it is for logs and tests): the
@@ -37,7 +36,6 @@
 // the oldest request still waiting: no request waits for a reply that cannot come.
 
 import { takeEarlyWorker } from "./early-worker.js";
-import { tableClient } from "./remote/choose.js";
 
 export class EngineError extends Error {
   constructor({ code, message, text = null, input = false, no_game = false }) {
@@ -88,11 +86,6 @@ export class EngineClient {
    * "changes" or "reads" (undefined before hello, or for a type the engine does not know). */
   effect(type) {
     return this._requests[type]?.effect;
-  }
-
-  /** Whether a request type's reply is a view of the table, as hello declares it. */
-  givesView(type) {
-    return this._requests[type]?.view === true;
   }
 
   /** Calls listener({stage, fraction}) as loading advances; returns an unsubscribe function. */
@@ -347,13 +340,4 @@ export class EngineClient {
 function unwrap(reply) {
   if (reply.ok) return reply.result;
   throw new EngineError(reply.error);
-}
-
-let shared = null;
-
-/** Returns the page's one engine client, starting it on the first call: this tab's worker,
- * or at a table with friends the host's table (web/remote/choose.js). */
-export function engine() {
-  shared ??= tableClient(() => new EngineClient()) ?? new EngineClient();
-  return shared;
 }

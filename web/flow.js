@@ -8,7 +8,7 @@
 
 import * as ahead from "./ahead.js";
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { list, msg, say, t } from "./i18n.js";
 import { namesOf } from "./names.js";
 import { closeAllDialogs, closeDialog, currentNotice, renderNotice } from "./page.js";
@@ -50,10 +50,20 @@ export function errorMessage(error) {
   return error.text ?? (error.code ? msg(`error.${error.code}`) : error.message);
 }
 
-/** Says that something failed (what: a message) and why, each a sentence people read: the
- * code stays in the error for a bug report, never in the words. */
-export function problem(what, error) {
-  renderNotice(msg("notice.problem", { what, error: errorMessage(error) }));
+/**
+ * What people read when something failed: what (a message) and why, each its own sentence
+ * (notice.problem); before the engine's refusal, ``refused`` instead (null: the refusal says
+ * what it refused, and stands alone: "The Calypso of 2999-01-01 is not dealt before its
+ * day."). The error's code stays in the error for a bug report, never in the words.
+ */
+export function problemNotice(what, error, refused = what) {
+  const before = error.text ? refused : what;
+  return before ? msg("notice.problem", { what: before, error: errorMessage(error) }) : errorMessage(error);
+}
+
+/** Says that something failed, and why (problemNotice). */
+export function problem(what, error, refused = what) {
+  renderNotice(problemNotice(what, error, refused));
 }
 
 // Takes a reply of the engine as the table now, and whatever would show a covered hand
@@ -83,6 +93,37 @@ const DEAL_PAUSE_TRICKS = 2;
 function pauseAfter(view) {
   if (view.event?.deal_over && !view.event.game_over) return app.speed.trick * DEAL_PAUSE_TRICKS;
   return view.event?.trick_over ? app.speed.trick : app.speed.move;
+}
+
+// -- the end of a deal ----------------------------------------------------------------------
+
+// At every speed the end of a deal waits for the person: its summary stays under the trick,
+// with "Next deal", until they press it (the next deal's first computer card is thought of,
+// and the worker works ahead, meanwhile). Where a person is to move next, their turn is the
+// wait. At a table with friends on other devices it is a pause (pauseAfter): nobody at one
+// device holds up the others.
+let dealEndGo = null; // ends the wait for "Next deal"
+
+// The pause after a move (ms long), or the wait for "Next deal" after a deal's last card.
+function pauseFor(run, view, ms) {
+  const waits = view.event?.deal_over && !view.event.game_over && view.status === "waiting"
+    && !namesOf(app.table).elsewhere();
+  if (!waits) return sleep(ms);
+  state.setDealEnd(true);
+  ahead.whileWaiting(() => run === app.run && app.dealEnd);
+  return new Promise((resolve) => {
+    dealEndGo = resolve;
+  });
+}
+
+/** The person has seen the deal's end: the next deal begins (or the wait ends, for a game
+ * replaced meanwhile). */
+export function nextDeal() {
+  const go = dealEndGo;
+  dealEndGo = null;
+  state.setDealEnd(false);
+  requestDraw();
+  go?.();
 }
 
 // -- the cut ----------------------------------------------------------------------------------
@@ -139,16 +180,19 @@ export function newGamePayload(settings, seed) {
   return payload;
 }
 
-/** Deals a new match with these settings (and seed, when given). */
-export async function startGame(settings, seed) {
+/** Deals a new match with these settings (and seed, when given); refused: what to say
+ * before the engine's refusal (problemNotice). */
+export async function startGame(settings, seed, refused = msg("problem.deal")) {
   const payload = newGamePayload(settings, seed);
-  const started = await show(() => client.request("new_game", payload), msg("problem.deal"));
+  const started = await show(() => client.request("new_game", payload), msg("problem.deal"), refused);
   if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
   return started;
 }
 
 // Replaces the game in play with the one a request returns, then lets the computers play.
-export async function show(requestView, failure) {
+// failure: what to say if it fails; refused: before the engine's refusal (problemNotice).
+export async function show(requestView, failure, refused = failure) {
+  nextDeal(); // a wait for "Next deal" ends with the game
   const run = state.newRun();
   closeDialog("score_sheet");
   if (app.view) {
@@ -163,7 +207,7 @@ export async function show(requestView, failure) {
       state.setBusy(false);
       requestDraw();
     }
-    problem(failure, error);
+    problem(failure, error, refused);
     state.setLastError(error);
     return false;
   }
@@ -200,7 +244,7 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
   while (pending) {
     let next;
     try {
-      [next] = await Promise.all([pending, pause]);
+      [next] = await Promise.all([pending.then(held), pause]);
     } catch (error) {
       if (run === app.run) problem(msg("problem.computer"), error);
       break;
@@ -215,7 +259,7 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
     take(next);
     persist();
     afterMove(next);
-    pause = sleep(ms);
+    pause = pauseFor(run, next, ms);
     // Nothing more to ask of the worker until this pause is over: it may work ahead.
     if (!pending) ahead.during(pauseEnd);
   }
@@ -238,12 +282,20 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
   }
 }
 
+// A computer's card is held as long as its reply says (event.hold_ms: to its level's clock
+// cap, less the time it thought), so that it shows after the same time whether it had one legal
+// card or several: a card that came at once told a void. A person's card is never held.
+function held(reply) {
+  const ms = reply?.event?.hold_ms ?? 0;
+  return ms > 0 ? sleep(ms).then(() => reply) : reply;
+}
+
 // The worker thinks of the next computer move while the page shows the one before; once it
-// has, it is idle until that pause ends (against quick players, most of every pause): it
-// may work ahead until then.
+// has, it is idle until that pause ends and the card's hold is over (against quick players,
+// most of every pause): it may work ahead until then.
 function workAfter(run, pending, pauseEnd) {
-  pending?.then(() => {
-    if (run === app.run) ahead.during(pauseEnd);
+  pending?.then((reply) => {
+    if (run === app.run) ahead.during(Math.max(pauseEnd, performance.now() + (reply?.event?.hold_ms ?? 0)));
   }, () => {});
 }
 
@@ -331,7 +383,7 @@ export async function playCard(card) {
   // The computers think while this card is shown.
   const pending = next.status === "waiting" ? client.request("step") : null;
   const ms = pauseAfter(next);
-  await advance(run, pending, sleep(ms), performance.now() + ms);
+  await advance(run, pending, pauseFor(run, next, ms), performance.now() + ms);
 }
 
 /** Shows the hand of the person to move, once the device has been passed to them. */

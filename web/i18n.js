@@ -106,8 +106,8 @@ export function translatePage(root = document) {
   // The rules in brief are built into the page once per language (build.py): show this one.
   for (const el of root.querySelectorAll("[data-rules-from]")) el.hidden = el.lang !== app.language;
   document.title = t("app.title");
-  // Words drawn by the style sheet (the badge on the hinted card).
-  document.documentElement.style.setProperty("--word-hint", JSON.stringify(t("bar.hint")));
+  // Words drawn by the style sheet (the tag on the hinted card: a short word, within a card).
+  document.documentElement.style.setProperty("--word-hint", JSON.stringify(t("hand.hint_tag")));
   const manifest = document.querySelector("link[rel=manifest]");
   if (manifest) manifest.href = app.language === "en" ? "manifest.webmanifest" : `manifest.${app.language}.webmanifest`;
 }

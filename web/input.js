@@ -6,8 +6,9 @@
 // settings form changed), {type: "language", lang} (another language chosen),
 // {type: "cancel_choice"} (Escape outside dialogs: a card chosen ahead is taken back),
 // {type: "import_file", file}, {type: "close_side"} (Escape while the side drawer is
-// open), {type: "review_closed"} (the review dialog was closed); the keys H, U and L ask for
-// a hint, an undo and the last trick.
+// open), {type: "review_closed"} (the review dialog was closed), {type: <a form's
+// data-action>, value: its field's text} (a form submitted); the keys H, U and L ask for a
+// hint, an undo and the last trick.
 
 const HAND = "[data-hand]";
 
@@ -92,6 +93,15 @@ export function bindInput(dispatch) {
     }
   });
 
+  // A form that is an intent (a guest's name at a table with friends): submitted, by its button
+  // or Enter, with the text of its field.
+  document.addEventListener("submit", (event) => {
+    const intent = /** @type {HTMLFormElement} */ (event.target).closest?.("form[data-action]");
+    if (!intent) return;
+    event.preventDefault();
+    dispatch({ type: intent.dataset.action, value: intent.querySelector("input")?.value ?? "" });
+  });
+
   const form = document.querySelector("[data-new-game-form]");
   form.addEventListener("change", (event) => {
     if (event.target.name === "level") dispatch({ type: "level_all" });
@@ -99,6 +109,7 @@ export function bindInput(dispatch) {
   });
   const prefsForm = document.querySelector("[data-prefs-form]");
   prefsForm.addEventListener("change", (event) => {
+    if (event.target.closest("[data-turn-form]")) return; // not a preference: saved by its button
     if (event.target.name === "lang") dispatch({ type: "language", lang: event.target.value });
     else dispatch({ type: "prefs" });
   });

@@ -10,6 +10,17 @@ export function seatName(seat, form = null) {
   return nameOfSeat(seat, form);
 }
 
+/**
+ * The seed of a match as the page may name it, or null. A seed deals every hand again: while
+ * a hand is covered from someone at this device (more than one person plays here, as the
+ * match's settings seat them) it is named nowhere until the match is over. A guest's table
+ * has no seed to name.
+ */
+export function nameableSeed(settings, over) {
+  const here = (settings?.people ?? []).filter((person) => !person.remote);
+  return settings?.seed === undefined || (here.length > 1 && !over) ? null : String(settings.seed);
+}
+
 /** A label marked as the trick's leader: "West · led". */
 export function ledBy(text) {
   return t("trick.led_by", { who: text });
@@ -44,6 +55,8 @@ export function namesOf(table) {
     /** What the engine calls a partnership. */
     sideLabel: (side) => say(sideOf(side)),
     peopleSeats,
+    /** Whether someone at the table plays on another device (a friends' table). */
+    elsewhere: () => (table?.settings.people ?? []).some((person) => person.remote),
     /** Whether one person plays (the engine then calls that seat "You"). */
     alone: () => peopleSeats().length === 1,
     /** Whether the engine calls this seat "You" (the one person at the table). */

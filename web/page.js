@@ -4,6 +4,7 @@
 import { $, $$ } from "./dom.js";
 import { decimal, hasWords, say, t } from "./i18n.js";
 import { app, setBoot, setNotice } from "./state.js";
+import { focusHand } from "./table-view.js";
 
 const ORDER = ["runtime", "engine", "ready"]; // the stages; each has words "boot.<stage>"
 
@@ -22,7 +23,10 @@ export function renderBoot({ stage, fraction, received, expected }) {
   setBoot({ stage, fraction, received, expected });
   $("[data-boot-progress]").value = fraction;
   const words = hasWords();
-  if (words) $("[data-engine-status]").textContent = ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
+  // A host's table waits for its guests (to take their seats, to send their seeds) before it
+  // deals: its card says so rather than "Dealing the cards…".
+  const waiting = stage === "ready" ? app.remote?.waiting : null;
+  if (words) $("[data-engine-status]").textContent = waiting ? t(`remote.lobby_${waiting}`) : ORDER.includes(stage) ? t(`boot.${stage}`) : stage;
   const at = ORDER.indexOf(stage);
   for (const li of $$("[data-boot-step]")) {
     const i = ORDER.indexOf(li.dataset.bootStep);
@@ -69,8 +73,14 @@ export function currentNotice() {
   return app.notice;
 }
 
-export function setEngineReady(hello) {
+/** The first game is dealt and the page waits for its person (tests wait on it). */
+export function setEngineReady() {
   document.documentElement.dataset.engineState = "ready";
+}
+
+/** The bar's Menu, New game and Log, and the engine's version in the footer: from the first
+ * view drawn on (a host's page whose guest plays first has them before its own turn). */
+export function showBar(hello) {
   $("[data-engine-version]").textContent = hello.engine;
   $("[data-engine-line]").hidden = false;
   for (const button of $$(".bar [data-action=new_game], .bar [data-action=menu], .bar [data-action=toggle_side]")) {
@@ -106,9 +116,39 @@ export function setEngineFailed() {
   document.documentElement.dataset.engineState = "error";
 }
 
+// Where the keyboard was when the first of the dialogs open now was opened: it goes back
+// there when the last one closes, or to the hand (keepFocusOnClose).
+let opener = null;
+
 export function openDialog(name) {
   const dialog = $(`[data-dialog=${name}]`);
+  if (!document.querySelector("dialog[open]")) opener = document.activeElement;
   if (!dialog.open) dialog.showModal();
+}
+
+/** Once the last dialog closes, the keyboard goes back to where it was before the first one
+ * opened; if that was a button of the bar (Menu, New game…), nowhere or something gone since,
+ * to the hand (its card, or the hand-off's button) — else to the page itself, where the arrow
+ * keys reach the hand. */
+export function keepFocusOnClose() {
+  document.addEventListener("close", (event) => {
+    if (!(event.target instanceof HTMLDialogElement) || document.querySelector("dialog[open]")) return;
+    const back = opener;
+    opener = null;
+    // Something took the keyboard as the dialog closed (the walkthrough it started): it keeps it.
+    const now = document.activeElement;
+    if (now && now !== document.body && now !== back && !now.closest(".bar")) return;
+    const stays = back instanceof HTMLElement && back.isConnected && !back.closest(".bar")
+      && back !== document.body && !back.matches(":disabled") && back.checkVisibility();
+    if (stays) {
+      back.focus({ preventScroll: true });
+      return;
+    }
+    focusHand();
+    if (document.activeElement !== document.body && !document.activeElement?.closest("[data-table]")) {
+      /** @type {HTMLElement} */ (document.activeElement).blur();
+    }
+  }, true);
 }
 
 export function closeDialog(name) {

@@ -3,15 +3,31 @@
 // with every hand face up, a game in play continues at the table), and the replay itself.
 
 import { $ } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { localToday } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { errorMessage, problem, show } from "./flow.js";
 import { msg, t } from "./i18n.js";
+import { nameableSeed } from "./names.js";
 import { closeAllDialogs, openOnly, renderNotice } from "./page.js";
 import * as panels from "./panels.js";
 import { markReplay } from "./review.js";
 import { app, openReplayState, setReplayPosition, setReplayTarget } from "./state.js";
 
 const client = engine();
+
+// A game file's name: a finished game's seed (calypso-<seed>-game1.json) where the page may
+// name it (names.js); a game in play's, whose seed would deal its hidden cards, only when it
+// was saved (calypso-2025-06-01-1405-game1.json).
+function fileName(saved, view) {
+  const game = (view?.match.game ?? 0) + 1;
+  const over = view?.status === "game_over";
+  const seed = over ? nameableSeed(saved.settings, view.match.is_over) : null;
+  if (seed !== null) return `calypso-${seed.replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  const now = new Date();
+  const pad = (n) => String(n).padStart(2, "0");
+  const when = `${localToday(now)}-${pad(now.getHours())}${pad(now.getMinutes())}`;
+  return `calypso-${when}-game${game}.json`;
+}
 
 export async function exportGame() {
   let saved;
@@ -24,9 +40,8 @@ export async function exportGame() {
   const text = `${JSON.stringify(saved.record, null, 1)}\n`;
   const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
   const link = document.createElement("a");
-  const game = (app.view?.match.game ?? 0) + 1;
   link.href = url;
-  link.download = `calypso-${String(saved.settings.seed).replace(/[^\w-]+/g, "_").slice(0, 40)}-game${game}.json`;
+  link.download = fileName(saved, app.view);
   document.body.append(link);
   link.click();
   link.remove();
@@ -46,7 +61,9 @@ async function base64Of(file) {
   return btoa(binary);
 }
 
-export async function importFile(file) {
+/** Opens a game file; keptOpen: the dates whose kept attempts at the Calypso of the day are
+ * unfinished (the engine opens no file holding one of their deals). */
+export async function importFile(file, keptOpen = []) {
   closeAllDialogs();
   const limit = app.hello.limits.file_bytes;
   if (file.size > limit) {
@@ -55,7 +72,7 @@ export async function importFile(file) {
   }
   let summary;
   try {
-    summary = await client.request("import", { base64: await base64Of(file) });
+    summary = await client.request("import", { base64: await base64Of(file), kept_open: keptOpen });
   } catch (error) {
     renderNotice(msg("files.not_opened", { name: file.name, error: errorMessage(error) }));
     return;

@@ -8,11 +8,11 @@
 // drawn on the score sheet: "You: 1,860 — the master in your seat: 2,140 on the same cards".
 // At a friends' table (docs/remote.md#the-master-in-your-seat) the host's page and each
 // guest's have one too: the master plays every person's seat (the sheet says so), a guest's
-// through the host's engine (seat_rerun, via guest.js); such games are not counted.
+// through the host's engine (rerun for the guest's seat, via guest.js); such games are not counted.
 
 import { testBudget } from "./dev.js";
 import { h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { namesOf } from "./names.js";
 import {
   app, masterCounted, masterFailed, masterFinished, masterIdle, masterProgress, masterRunning,
@@ -140,7 +140,7 @@ export function drawMaster(el, ui) {
         h("p", { class: "master-verdict", text: W.masterVerdict(you - master) }),
         everyone(),
         // A guest's page runs no engine to replay a record with (remote/guest.js).
-        record && document.documentElement.dataset.remote !== "guest"
+        record && app.remote?.role !== "guest"
           ? h("button", { type: "button", class: "btn", "data-action": "master_replay", text: W.masterReplay() }) : null,
       ];
     }

@@ -14,7 +14,7 @@ import { cardFace, compassTrick, rankList, shortName, suitOf } from "./cards.js"
 import { barChart } from "./charts.js";
 import { testBudget } from "./dev.js";
 import { $, h, redraw } from "./dom.js";
-import { engine } from "./engine-client.js";
+import { engine } from "./engine.js";
 import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
 import * as rerun from "./rerun.js";
@@ -53,7 +53,7 @@ function gameKey(table, view) {
 // host's engine reviews no other seat for it.
 function peopleOf(record) {
   if (!record) {
-    const mine = (s) => document.documentElement.dataset.remote !== "guest" || s.called === "you";
+    const mine = (s) => app.remote?.role !== "guest" || s.called === "you";
     return app.table.seats.map((s, seat) => (s.person && mine(s) ? { seat, label: s.label } : null)).filter(Boolean);
   }
   const players = Array.isArray(record.players) ? record.players : [];

@@ -5,6 +5,7 @@
 
 import { h } from "./dom.js";
 import { dateTime, msg, say, t } from "./i18n.js";
+import { nameableSeed } from "./names.js";
 import { app, setSaveFailure } from "./state.js";
 
 const $ = (selector) => document.querySelector(selector);
@@ -45,12 +46,13 @@ function describe(row, hello) {
   const people = row.levels.length - computers.length;
   const opponents = computers.length && computers.every((l) => l === computers[0]) ? label(computers[0])
     : computers.length ? t("stats.mixed_levels") : t("saves.no_computers");
-  const parts = [t("bar.seed", { seed: String(row.seed) }),
+  const seed = nameableSeed(row.settings, row.over);
+  const parts = [seed === null ? null : t("bar.seed", { seed }),
     people > 1 ? t("saves.people", { count: people, opponents }) : opponents,
     row.over ? t("saves.finished") : t("saves.played", { count: row.plays ?? 0 })];
   if (row.games > 1) parts.splice(2, 0, t("saves.game_of", { game: row.game, games: row.games }));
   if (row.saved) parts.push(t("saves.saved_at", { when: dateTime(row.saved) }));
-  return parts.join(" · ");
+  return parts.filter(Boolean).join(" · ");
 }
 
 /** Draws the list of saves (rows from saves.list()). */

@@ -18,6 +18,10 @@
 // - A link that deals a game (?seed=…) is remembered with its save: opening the link again
 //   resumes that game where it was instead of dealing it again (app.js also takes the
 //   game's parameters out of the address once they are used, so a reload resumes too).
+// - A game played straight (the kept attempt at the Calypso of the day) is never
+//   overwritten by another game while it is unfinished: the tab then plays the other game in
+//   a new save, and the attempt waits in its own. Another tab may take a save over (open it
+//   with steal): the tab that held it is told (onLost) and plays it no more.
 //
 // Saving can fail (storage full, or blocked by the browser). Then the last good save stays
 // as it was, the newest one is kept in this tab's own storage (a reload of the tab
@@ -38,6 +42,8 @@ const MAX_READ_CHARS = 1_000_000; // far above a real save (a few KB): larger is
 // claim() has run). The locks are the browser's Web Locks this tab holds: handles to release,
 // not drawn.
 const locks = new Map(); // lock name -> function that releases it
+// Called with a save's id when another tab took its lock over (set once, app.js).
+let lost = (id) => console.warn(`Calypso: save ${id} was taken over by another tab`);
 
 function isObject(value) {
   return value !== null && typeof value === "object" && !Array.isArray(value);
@@ -80,7 +86,8 @@ function readTab() {
   try {
     const tab = JSON.parse(readText("tab") ?? "null");
     if (isObject(tab) && typeof tab.id === "string" && /^[\w-]{0,40}$/.test(tab.id)) {
-      return { id: tab.id, pending: isObject(tab.pending) ? parse(JSON.stringify(tab.pending)).envelope ?? null : null };
+      return { id: tab.id, pending: isObject(tab.pending) ? parse(JSON.stringify(tab.pending)).envelope ?? null : null,
+        moved: tab.moved === true };
     }
   } catch {
     // unreadable: this tab has no save of its own yet
@@ -97,22 +104,39 @@ function writeTab(tab) {
 // A save's Web Lock is named as its key is.
 const lockOf = (id) => keyName("save", id);
 
-// Takes the lock of a save: at once if free (wait 0), else within waitMs. True if taken.
-function lock(id, waitMs = 0) {
+// Takes the lock of a save: at once if free (wait 0), else within waitMs; with steal, from
+// whichever tab holds it. True if taken. A lock taken over by another tab later is said to
+// lost().
+function lock(id, waitMs = 0, { steal = false } = {}) {
   const name = lockOf(id);
   if (locks.has(name)) return Promise.resolve(true);
   if (!navigator.locks) return Promise.resolve(true);
   return new Promise((resolve) => {
-    const options = waitMs ? { signal: AbortSignal.timeout(waitMs) } : { ifAvailable: true };
+    const options = steal ? { steal: true }
+      : waitMs ? { signal: AbortSignal.timeout(waitMs) } : { ifAvailable: true };
+    let held = false;
     navigator.locks.request(name, options, (granted) => {
       if (!granted) {
         resolve(false);
         return undefined;
       }
+      held = true;
       resolve(true);
       return new Promise((release) => locks.set(name, release)); // held until released
-    }).catch(() => resolve(false)); // the wait timed out
+    }).catch(() => {
+      if (!held) {
+        resolve(false); // the wait timed out
+      } else if (locks.has(name)) {
+        locks.delete(name); // another tab took it over (steal)
+        lost(id);
+      }
+    });
   });
+}
+
+/** Calls fn(id) when another tab takes over a save this tab holds. */
+export function onLost(fn) {
+  lost = fn;
 }
 
 function unlock(id) {
@@ -176,6 +200,12 @@ function take(id, read) {
  */
 export async function claim(link = null) {
   const tab = readTab();
+  // A tab whose save was taken over (handOver) plays another: it waits for none.
+  if (tab?.moved) {
+    writeText("tab", null);
+    const claimed = await claim(link);
+    return { ...claimed, notice: [msg("saves.moved"), claimed.notice].filter(Boolean) };
+  }
   if (tab && await lock(tab.id, RELOAD_GRACE_MS)) {
     const read = tab.pending ? { envelope: tab.pending } : readSave(tab.id);
     if (read.envelope && (!link || read.envelope.link === link)) {
@@ -221,6 +251,7 @@ export function dealtFromLink(key) {
  */
 export function save(game, { over = false } = {}) {
   if (!app.save || !isObject(game)) return { ok: true };
+  if (keepsOther(readSave(app.save.id).envelope, game)) moveToNew();
   // A link's game is known by its seed once dealt: a game with another seed is not the link's.
   const seed = game.settings?.seed;
   const link = app.save.link;
@@ -246,6 +277,47 @@ export function save(game, { over = false } = {}) {
   };
 }
 
+// Whether a save holds an unfinished game played straight (the kept attempt at the Calypso of
+// the day) other than ``game``: it is not to be overwritten.
+function keepsOther(envelope, game) {
+  const kept = envelope?.game?.settings;
+  return Boolean(kept?.straight) && !envelope.over
+    && JSON.stringify(kept) !== JSON.stringify(game.settings);
+}
+
+// This tab plays its game in a new save from now on; the one it played stays as it is.
+function moveToNew() {
+  const id = crypto.randomUUID().slice(0, 8);
+  lock(id); // nobody else has this id: taken at once
+  become(id);
+}
+
+/** Whether a save holds an unfinished game played straight (a kept attempt). */
+export function holdsKept(id) {
+  const { envelope } = typeof id === "string" ? readSave(id) : {};
+  return Boolean(envelope?.game?.settings?.straight) && !envelope.over;
+}
+
+/** Where a save is: "here" (this tab plays it), "elsewhere" (another tab holds it), "free",
+ * or "gone" (it no longer holds an unfinished game played straight: deleted, or over). */
+export async function whereKept(id) {
+  if (!holdsKept(id)) return "gone";
+  if (id === app.save?.id) return "here";
+  return (await heldElsewhere()).has(lockOf(id)) ? "elsewhere" : "free";
+}
+
+/** Empties this tab's save (a kept attempt given up): the next game is saved in its place. */
+export function forget() {
+  if (app.save) writeText("save", null, app.save.id);
+}
+
+/** This tab's save was taken over by another tab: it is saved here no more, and a reload of
+ * the tab plays another (claim says why). */
+export function handOver() {
+  setSave(null);
+  writeTab({ id: "", moved: true });
+}
+
 /** Moves this tab's save out of the way when it cannot be loaded (kept for a bug report). */
 export function setAside(game) {
   writeText("save_aside", JSON.stringify(game));
@@ -256,7 +328,7 @@ export function setAside(game) {
 // -- the Saved games dialog --------------------------------------------------------------
 
 /**
- * Every save, this tab's first: {id, mine, elsewhere (held by another tab), seed, plays,
+ * Every save, this tab's first: {id, mine, elsewhere (held by another tab), settings, plays,
  * game, games, levels, over, saved (ms), problem}.
  */
 export async function list() {
@@ -268,7 +340,7 @@ export async function list() {
       id,
       mine: id === app.save?.id,
       elsewhere: held.has(lockOf(id)),
-      seed: game?.settings?.seed ?? null,
+      settings: isObject(game?.settings) ? game.settings : null,
       plays: Array.isArray(game?.record?.plays) ? game.record.plays.length : null,
       game: Array.isArray(game?.history) ? game.history.length + 1 : 1,
       games: game?.settings?.games ?? 1,
@@ -284,11 +356,12 @@ export async function list() {
 /**
  * Prepares to play another save in this tab: {game, commit(), cancel()} once its lock is
  * taken (commit after the engine loaded it: this tab then lets go of its old save, which
- * stays saved), or {problem} if it is open in another tab or cannot be read.
+ * stays saved), or {problem} if it is open in another tab or cannot be read. With steal, it
+ * is taken from the tab that holds it.
  */
-export async function open(id) {
+export async function open(id, { steal = false } = {}) {
   if (id === app.save?.id) return { problem: msg("saves.in_play_here") };
-  if (!await lock(id)) return { problem: msg("saves.open_elsewhere") };
+  if (!await lock(id, 0, { steal })) return { problem: msg("saves.open_elsewhere") };
   const { envelope, problem } = readSave(id);
   if (!envelope) {
     unlock(id);

@@ -1,4 +1,4 @@
-// Animation speeds: how long a computer move, and a completed trick, stay in view. A speed
+// Speeds of play: how long a computer move, and a completed trick, stay in view. A speed
 // is a name or a number of milliseconds a move; it comes from the new-game form, the
 // settings, a link (?speed=) or storage, and anything outside the names and 0 to
 // MAX_MOVE_MS is refused: an unbounded one (?speed=999999999) once froze the table for days.

@@ -6,7 +6,8 @@
 // a second on a slow link (bench/timeline.py). The loading screen is plain HTML until then.
 // A page the offline copy serves, a guest's or a host's page, and a worker that fails load
 // them at once.
-import { EngineClient, engine } from "./engine-client.js";
+import { EngineClient } from "./engine-client.js";
+import { engine } from "./engine.js";
 
 const client = engine();
 const WAIT_AT_MOST_MS = 3000; // should the worker say nothing, the page loads all the same

@@ -14,6 +14,7 @@ const state = {
   table: null, // what stays the same through the match in play: settings, seats, sides, cut
   view: null, // the table as the engine last showed it
   busy: false, // a request of the person's is on its way, or computers are moving
+  dealEnd: false, // a deal is over and the page waits for the person's "Next deal" (flow.js)
   focusHand: false,
   settings: storage.loadSettings(),
   speed: SPEEDS.normal,
@@ -49,6 +50,9 @@ const state = {
   // game it is of (key), and the comparison in progress or done.
   challenge: { shown: null, openNext: false, made: null, answer: null,
     compare: { key: null, token: 0, running: false, done: 0, total: 0, result: null, reply: null, problem: null } },
+  // A table with friends (web/remote/), what its panel draws (remote/panel.js); null at a
+  // table of this device alone. See remoteOpened below.
+  remote: null,
 };
 
 /** The page's state, to read: change it through this module's functions. */
@@ -84,6 +88,11 @@ export function newRun() {
   state.hint = null;
   state.chosen = null;
   return state.run;
+}
+
+/** Whether the page waits for the person's "Next deal" at the end of a deal. */
+export function setDealEnd(waiting) {
+  state.dealEnd = waiting;
 }
 
 /** Whether a request of the person's is on its way or the computers are moving. */
@@ -370,6 +379,90 @@ export function compareFailed(problem) {
 /** The comparison's loop has ended. */
 export function compareIdle() {
   compareWith({ running: false });
+}
+
+// -- a table with friends (web/remote/: the host's and the guests' clients change it, the
+// remote panel draws it) -- each changer replaces app.remote, so a draw compares by value.
+//
+// Both sides: role ("host" or "guest"), started (the table is dealt), seats (who is at the
+// table: [{seat, name, here, computer}], the presence every screen shows), hostAway (a guest's:
+// the host's page is gone), said (every sentence told to screen readers, in order).
+// The host's: invites ({seat: the invitation's address}), joined ([seats taken]), waiting (what
+// the lobby waits for: "guests", "seeds" or null), pairs ({seat: {link, state}} of pairings by
+// hand). A guest's: seat, name (the one remembered), stage (of joining: "name", "joining",
+// "seated", "host_left", "unreachable", "pairing", "bad_offer", "refused"), refusal (the host's
+// words when it refused the join), lobby (who else has joined), answer (the pairing answer to
+// send back), fair ({state, said: a message}: the fair deal's check).
+
+const remoteWith = (changes) => {
+  state.remote = { ...state.remote, ...changes };
+};
+
+/** A table with friends opens: role "host" or "guest", and what that side starts with. */
+export function remoteOpened(role, start) {
+  state.remote = { role, started: false, seats: [], hostAway: false, said: [], invites: {},
+    joined: [], waiting: null, pairs: {}, seat: null, name: "", stage: null, refusal: null,
+    lobby: [], answer: null, fair: { state: "waiting", said: null }, ...start };
+}
+
+/** Who is at the table now (the presence every screen shows). */
+export function remoteSeats(seats) {
+  remoteWith({ seats });
+}
+
+/** The table is dealt: the lobby goes, the banner and the announcements begin. */
+export function remoteStarted() {
+  remoteWith({ started: true, waiting: null });
+}
+
+/** The host's lobby: the seats taken, and what it waits for ("guests", "seeds" or null). */
+export function remoteLobby(joined, waiting) {
+  remoteWith({ joined, waiting });
+}
+
+/** The host gave the empty seats to computer players: the lobby lists these seats only. */
+export function remoteInvites(invites) {
+  remoteWith({ invites });
+}
+
+/** A pairing by hand of a guest's seat ({link, state}: the offer's address, once made). */
+export function remotePair(seat, pair) {
+  remoteWith({ pairs: { ...state.remote.pairs, [seat]: { ...state.remote.pairs[seat], ...pair } } });
+}
+
+/** A guest's way to its seat: its stage, and the host's words when the host refused it. */
+export function remoteStage(stage, refusal = null) {
+  remoteWith({ stage, refusal });
+}
+
+/** The name a guest gave (remembered in its browser). */
+export function remoteName(name) {
+  remoteWith({ name });
+}
+
+/** Who else has joined, as the host told a guest before the deal. */
+export function remoteJoined(lobby) {
+  remoteWith({ lobby });
+}
+
+/** The host's page left (a reload, a lost connection) or came back. */
+export function remoteHostAway(away) {
+  remoteWith({ hostAway: away });
+}
+
+/** A guest's answer to a pairing link, to send back to the host. */
+export function remoteAnswer(answer) {
+  remoteWith({ answer });
+}
+
+/** The fair deal's check on a guest's page: its state and what it says (a message). */
+export function remoteFair(fairState, said) {
+  remoteWith({ fair: { state: fairState, said } });
+}
+
+/** Sentences told to screen readers (drawn into the table's live region). */
+export function remoteSay(sentences) {
+  if (sentences.length) remoteWith({ said: [...state.remote.said, ...sentences] });
 }
 
 // How the page draws: set once at start-up (app.js), not state of the game or the screen.

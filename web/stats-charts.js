@@ -17,14 +17,16 @@ export function drawProgress(el, levels, today) {
   const master = stats.masterSummary(all);
   const streak = stats.streak(today, all);
   const played = stats.dailyEntry(today);
+  const open = stats.keptOpen(played);
   const levelName = (key) => { const found = levels?.find((l) => l.key === key); return found ? say(found.label) : W.mixedLevels(key); };
   redraw(el, JSON.stringify([games, master, streak, played, levels?.length]), () => {
     const first = games.length ? stats.history(all).length - games.length + 1 : 1;
     const xs = games.map((_, i) => W.gameName(first + i));
     const parts = [h("h3", { text: W.dailyStatsTitle() }),
       h("p", { "data-streak": streak.current, "data-streak-best": streak.best, text: W.streakLine(streak) }),
-      h("p", {}, played ? W.todayPlayed(played.you) : W.todayNotPlayed(), " ",
-        played ? null : h("button", { type: "button", class: "btn", "data-action": "daily", text: W.playToday() }))];
+      h("p", {}, open ? W.todayOpen() : played ? W.todayPlayed(played.you) : W.todayNotPlayed(), " ",
+        played && !open ? null
+          : h("button", { type: "button", class: "btn", "data-action": "daily", text: open ? W.playOn() : W.playToday() }))];
     if (!games.length) return parts;
     const levelKeys = [...new Set(games.map((g) => g.level))];
     parts.push(lineChart({

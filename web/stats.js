@@ -6,9 +6,9 @@
 //
 // Besides the totals: the last games one by one (``history``: level, both scores, and the
 // difference from the master in your seat once its rerun is in), the running sum of those
-// differences (``master``), and the Calypso of the day (``daily``: each date's kept result —
-// the first attempt, counted from its deal, its result null until it ends — with the day it
-// was dealt on, for the streak).
+// differences (``master``), and the Calypso of the day (``daily``: each date's kept attempt —
+// the first, counted from its deal, with the day it was dealt on, for the streak, and the
+// save it is played in; its result null until it ends, or for good once it is given up).
 
 import { readJson, writeJson } from "./storage.js";
 
@@ -34,12 +34,15 @@ function cleanGame(raw) {
 }
 
 function cleanDay(raw) {
-  // you and them are null while the kept attempt is unfinished (or was left so).
+  // you and them are null while the kept attempt is unfinished, and once it is given up.
   const unfinished = raw?.you === null && raw?.them === null;
   if (!raw || typeof raw !== "object" || !(unfinished || (isScore(raw.you) && isScore(raw.them)))
       || typeof raw.on !== "string" || !DATE.test(raw.on)) return null;
+  const save = typeof raw.save === "string" && /^[\w-]{0,40}$/.test(raw.save) ? raw.save : null;
   return { id: typeof raw.id === "string" ? raw.id.slice(0, 200) : null, you: raw.you, them: raw.them,
-    master: isScore(raw.master) ? raw.master : null, on: raw.on };
+    master: isScore(raw.master) ? raw.master : null, on: raw.on, save,
+    // An attempt left unfinished before attempts stayed open (no given_up kept) was given up.
+    given_up: unfinished && raw.given_up !== false };
 }
 
 function line() {
@@ -176,12 +179,12 @@ export function history(stats = load()) {
 // -- the Calypso of the day ------------------------------------------------------------------
 
 /** Counts a date's kept attempt as played once it is dealt on the day ``on`` (the person's
- * local date), its result unknown (null) until it is finished: one left unfinished counts.
- * Returns whether this was the first attempt at the date. */
-export function startDaily(date, on) {
+ * local date) into the save ``saveId``, its result unknown (null) until it is
+ * finished or given up. Returns whether this was the first attempt at the date. */
+export function startDaily(date, on, saveId = null) {
   const stats = load();
   if (stats.daily[date]) return false;
-  stats.daily[date] = { id: null, you: null, them: null, master: null, on };
+  stats.daily[date] = { id: null, you: null, them: null, master: null, on, save: saveId, given_up: false };
   const dates = Object.keys(stats.daily).sort();
   for (const old of dates.slice(0, Math.max(0, dates.length - MAX_DAYS))) delete stats.daily[old];
   save(stats);
@@ -195,14 +198,33 @@ export function finishDaily(date, result, on) {
   if (!load().daily[date]) startDaily(date, on);
   const stats = load();
   const entry = stats.daily[date];
-  if (entry.you === null) Object.assign(entry, { id: result.id, you: result.you, them: result.them });
+  if (keptOpen(entry)) Object.assign(entry, { id: result.id, you: result.you, them: result.them });
   save(stats);
   return entry;
 }
 
-/** A date's kept result {id, you, them, master, on}, or null. */
+/** Gives up a date's kept attempt: the date stays played, with no result. */
+export function giveUpDaily(date) {
+  const stats = load();
+  const entry = stats.daily[date];
+  if (!keptOpen(entry)) return;
+  entry.given_up = true;
+  save(stats);
+}
+
+/** A date's kept attempt {id, you, them, master, on, save, given_up}, or null. */
 export function dailyEntry(date) {
   return load().daily[date] ?? null;
+}
+
+/** Whether a date's kept attempt (its dailyEntry) is unfinished and not given up. */
+export function keptOpen(entry) {
+  return Boolean(entry) && entry.you === null && !entry.given_up;
+}
+
+/** The dates whose kept attempts are unfinished and not given up. */
+export function keptOpenDates(stats = load()) {
+  return Object.keys(stats.daily).filter((date) => keptOpen(stats.daily[date]));
 }
 
 /** The day before a date (YYYY-MM-DD, UTC). */

@@ -7,7 +7,7 @@ import { cardBack, cardFace, rankList, suitOf } from "./cards.js";
 import { $, $$, h, points, redraw } from "./dom.js";
 import { list, say, t } from "./i18n.js";
 import { summaryTable } from "./panels.js";
-import { ledBy, seatName } from "./names.js";
+import { ledBy, nameableSeed, seatName } from "./names.js";
 
 function levelLabel(level, hello) {
   const found = hello.levels.find((l) => l.key === level);
@@ -170,7 +170,7 @@ function drawTrick(ui) {
   // The reason always names the winner ("West over-trumps with the 3♦.").
   caption.textContent = !last || !(trick.done || sameDeal) ? ""
     : trick.done ? say(last.reason) : t("trick.caption_last", { reason: last.reason });
-  drawDealSummary($("[data-deal-summary]"), view.log, ui.names);
+  drawDealSummary($("[data-deal-summary]"), view.log, ui);
   // One card back for each deal the stock still holds (hello: a deal is a card a seat a trick).
   const { deals, seats } = ui.hello;
   const stock = $("[data-stock]");
@@ -184,12 +184,15 @@ function drawTrick(ui) {
 }
 
 /** What a finished deal brought each partnership (the engine's log.summary), shown from its
- * last trick until the next deal's first trick is complete. */
-function drawDealSummary(el, log, names) {
-  const { sideLabel } = names;
+ * last trick until the next deal's first card; while the page waits for the person to go on
+ * (ui.dealEnd), with "Next deal". */
+function drawDealSummary(el, log, ui) {
+  const { sideLabel } = ui.names;
   el.hidden = !log.summary;
-  redraw(el, JSON.stringify([log.deal, log.summary, [sideLabel(0), sideLabel(1)]]),
-    () => (log.summary ? summaryTable(log, names) : []));
+  redraw(el, JSON.stringify([log.deal, log.summary, [sideLabel(0), sideLabel(1)], ui.dealEnd]),
+    () => (log.summary ? [summaryTable(log, ui.names), ui.dealEnd
+      ? h("button", { type: "button", class: "btn btn-primary next-deal", "data-action": "next_deal",
+        text: t("table.next_deal") }) : null] : []));
 }
 
 // -- the hand, or the hand-off --------------------------------------------------------------
@@ -254,6 +257,17 @@ function drawHand(ui) {
     ? target : null;
 }
 
+// What to focus once drawn: "Next deal" while it shows, instead of the hand (handFocus: the
+// card drawHand would focus) or where the keyboard was at the table, so that Enter goes on.
+function nextDealFocus(ui, handFocus) {
+  const button = ui.dealEnd ? $("[data-deal-summary] [data-action=next_deal]") : null;
+  if (!button) return handFocus;
+  const active = document.activeElement;
+  const atTable = handFocus !== null || ui.focusHand || active === document.body
+    || Boolean(active?.closest("[data-hand]"));
+  return atTable && active !== button && !document.querySelector("dialog[open]") ? button : null;
+}
+
 /** Whether a card may be chosen ahead: one person plays the computers, their hand is shown
  * and it is not yet their turn (the computers play, or the person's card is on its way).
  * Among several people the next person's turn covers the hand: nothing is offered. */
@@ -280,6 +294,10 @@ function drawHandoff(ui) {
 
 // -- the bar and the status line -----------------------------------------------------------
 
+// A seed the footer shows whole (a typed one, a link's), and how much of a longer one it shows.
+const SEED_WHOLE = 32;
+const SEED_SHOWN = 20;
+
 function drawBar(ui) {
   const { view, table, hello } = ui;
   const { sideOf } = ui.names;
@@ -304,19 +322,29 @@ function drawBar(ui) {
         t("bar.match", { ns: match.totals[0], ew: match.totals[1] }))
       : null,
   ]);
-  // A guest at a friend's table is not told the seed (it would deal every hand).
-  const seed = table.settings.seed;
-  $("[data-seed-info]").textContent = seed === undefined ? "" : t("bar.seed", { seed: String(seed) });
+  // A seed deals every hand: not named while one is covered here, nor to a guest (names.js).
+  // A long one (a fair deal's is 69 characters) is shortened, with a button that copies it
+  // whole: written out, it made a phone's page scroll sideways.
+  const seed = nameableSeed(table.settings, view.match.is_over);
+  const shown = seed !== null && seed.length > SEED_WHOLE ? `${seed.slice(0, SEED_SHOWN)}…` : seed;
+  $("[data-seed-info]").textContent = seed === null ? "" : t("bar.seed", { seed: shown });
+  $("[data-action=copy_seed]").hidden = shown === seed;
   $("[data-action=hint]").hidden = view.status === "game_over" || table.settings.straight;
-  // The keys line names H and U only where there are hints and undo: not in the kept attempt
-  // at the Calypso of the day, played straight.
+  $("[data-action=show_scores]").hidden = view.status !== "game_over";
+}
+
+// The keys line names only the keys that work: H and U where the bar offers a hint and undo
+// (not in the kept attempt at the Calypso of the day, nor undo among several people or with
+// undo off), the cards' keys while the game goes on.
+function drawKeys(view) {
   const keys = $("[data-foot-keys]");
-  const keysId = table.settings.straight ? "foot.keys_straight" : "foot.keys";
+  const offered = (action) => !$(`.bar [data-action=${action}]`).hidden;
+  const keysId = view.status === "game_over" ? "foot.keys_over"
+    : !offered("hint") ? "foot.keys_straight" : offered("undo") ? "foot.keys" : "foot.keys_no_undo";
   if (keys.dataset.i18n !== keysId) {
     keys.dataset.i18n = keysId;
     keys.textContent = t(keysId);
   }
-  $("[data-action=show_scores]").hidden = view.status !== "game_over";
 }
 
 function drawActions(ui) {
@@ -360,7 +388,9 @@ export function statusText(ui) {
     parts.push(isYou(last.winner) ? t("status.you_win_trick", { reason: last.reason })
       : t("status.wins_trick", { who: labelOf(last.winner), reason: last.reason }));
   }
-  if (view.status === "your_turn" && !ui.busy) {
+  if (ui.dealEnd) {
+    parts.push(t("status.deal_over", { deal: view.log.deal + 1 }));
+  } else if (view.status === "your_turn" && !ui.busy) {
     parts.push(isYou(view.viewer) ? t("status.your_turn") : t("status.persons_turn", { name: label(view.viewer) }));
   } else if (view.status === "handoff") {
     parts.push(say(view.handoff.text));
@@ -385,7 +415,7 @@ export function render(ui) {
   const table = $("[data-table]");
   table.hidden = false;
   $("[data-boot]").hidden = true;
-  table.dataset.state = ui.busy ? "busy"
+  table.dataset.state = ui.dealEnd ? "next_deal" : ui.busy ? "busy"
     : view.status === "game_over" ? "over"
       : view.status === "your_turn" ? "ready"
         : view.status === "handoff" ? "handoff" : "busy";
@@ -394,9 +424,10 @@ export function render(ui) {
   table.dataset.covered = view.viewer === null ? "true" : "false";
   for (const seat of ui.names.seats()) drawSeat($(`[data-seat="${seat}"]`), seat, ui);
   drawTrick(ui);
-  const focus = drawHand(ui);
+  const focus = nextDealFocus(ui, drawHand(ui));
   drawBar(ui);
   drawActions(ui);
+  drawKeys(view);
   const status = $("[data-status]");
   const text = statusText(ui);
   if (status.textContent !== text) status.textContent = text;

@@ -2,8 +2,9 @@
 
 ``make_bot(level, seat, rng, **settings)`` builds a bot; ``bot.choose(observation, legal)``
 returns its card, seeing only ``observation(seat)`` (``choose_steps`` the same in slices,
-run to its end by ``finish``). ``suggest`` gives a hint with a
-reason, ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate match.
+run to its end by ``finish``). ``suggest`` gives a hint with a reason (``suggest_steps`` the
+same in slices), ``play_game`` plays a whole game with four bots, ``run_match`` a duplicate
+match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
 (docs/review.md), one card at a time.
@@ -21,7 +22,7 @@ from .base import (
     finish,
     play_game,
 )
-from .hints import Suggestion, suggest
+from .hints import Suggestion, suggest, suggest_steps
 from .knowledge import Knowledge
 from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 
@@ -72,5 +73,6 @@ __all__ = [
     "run_match",
     "seat_plays",
     "suggest",
+    "suggest_steps",
     "think_time",
 ]

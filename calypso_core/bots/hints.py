@@ -10,12 +10,14 @@ calypso gains 2 cards from it."
 from __future__ import annotations
 
 import random
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CARDS, SUIT_LETTERS, Card, brief_repr
 from ..game import GameState
 from ..messages import Message, message
+from .base import finish
 from .knowledge import Knowledge, card_code
 from .levels import ALL_LEVELS, make_bot
 
@@ -43,6 +45,18 @@ def suggest(
     an observation must be that of the seat to move. ``settings`` go to the bot (a
     search budget such as ``iterations=200, time_limit=None`` makes hints reproducible).
     """
+    return finish(suggest_steps(state_or_observation, level, seed, **settings))
+
+
+def suggest_steps(
+    state_or_observation: GameState | dict[str, Any],
+    level: str = "master",
+    seed: int = 0,
+    **settings: Any,
+) -> Generator[None, None, Suggestion]:
+    """``suggest`` in slices (the bot's ``choose_steps``: None between two slices of its
+    search, the same card however it is sliced), so that a worker can answer other requests
+    meanwhile (a guest's hint at a friends' table)."""
     if level not in ALL_LEVELS or level == "cheater":
         raise ValueError(f"unknown hint level {level!r} (levels: random ... master)")
     if isinstance(state_or_observation, GameState):
@@ -61,7 +75,7 @@ def suggest(
         raise ValueError("a suggestion needs the observation of the seat to move")
     legal = [CARDS[card_code(text)] for text in obs["legal_moves"]]
     bot = make_bot(level, obs["seat"], random.Random(seed), **settings)
-    card = bot.choose(obs, legal)
+    card = yield from bot.choose_steps(obs, legal)
     codes = [int(c) for c in legal]
     return Suggestion(card, reason_for(Knowledge(obs), int(card), codes), level)
 

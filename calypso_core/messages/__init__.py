@@ -28,11 +28,13 @@ def catalog(lang: str) -> dict[str, Any]:
     """A language's catalog: message id or noun id to its template or word."""
     if lang not in LANGUAGES:
         raise MessageError(f"no catalog for language {lang!r} (languages: {', '.join(LANGUAGES)})")
-    # Imported here: the page never renders a message in the engine (it renders them itself),
-    # and importing importlib.resources was 4% of the engine's import in Pyodide (-X importtime).
-    from importlib import resources
+    # Read beside this module (the engine is installed as files, in the page too), when first
+    # asked for: the page renders its messages itself, and reads a catalog here only for the
+    # words a name may not be (naming.py). Not with importlib.resources, which the page's
+    # trimmed standard library leaves out (importing it was 4% of the engine's import).
+    from pathlib import Path
 
-    text = resources.files(__package__).joinpath(f"{lang}.json").read_text(encoding="utf-8")
+    text = (Path(__file__).parent / f"{lang}.json").read_text(encoding="utf-8")
     data: dict[str, Any] = json.loads(text)
     return data
 

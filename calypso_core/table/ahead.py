@@ -31,6 +31,7 @@ from ..bots import REVIEW_ITERATIONS, CardReview, CardReviewer
 from ..cards import Card, brief_repr
 from ..game import GameState, new_game
 from . import jobs
+from .daily import daily_date
 from .errors import ProtocolError
 from .match import Match
 from .rerun import check_game, master_slices, rerun_slices, the_person
@@ -41,6 +42,9 @@ REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
 FIRST_RATE = 5.0  # review iterations a millisecond, until measured
+# The master in your seat is played before the review in the Calypso of the day, whose share
+# line waits for its score (bench/ahead_schedule.py --daily measures it against False).
+RERUN_FIRST = True
 
 
 @dataclass
@@ -70,6 +74,7 @@ class _Ahead:
     rerun: GameState | None = None  # the rerun's position after its last card
     rerun_steps: Iterator[GameState | None] | None = None  # rerun.rerun_slices
     rerun_taken: bool = False  # handed to the rerun job
+    rerun_first: bool = False  # the rerun before the review (the Calypso of the day)
 
 
 class _State:
@@ -96,8 +101,11 @@ def work(match: Match, ms: Any, budget: int | None = None, iterations: int | Non
     if ahead is None:
         return _progress(match, None)
     end = time.perf_counter() + ms / 1000
+    # The Calypso of the day's share line waits for the master's score: its rerun goes first.
+    first, then = ((_rerun_slice, _review_slice) if ahead.rerun_first
+                   else (_review_slice, _rerun_slice))
     while (left := (end - time.perf_counter()) * 1000) > 1:
-        if not (_review_slice(ahead, left) or _rerun_slice(ahead, left)):
+        if not (first(ahead, left) or then(ahead, left)):
             break
     return _progress(match, ahead)
 
@@ -194,7 +202,9 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     key = (*_game_key(match), budget, iterations)
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
-        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game))
+        daily = daily_date(match.settings) is not None
+        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game),
+                                      rerun_first=RERUN_FIRST and daily)
         _begin_rerun(match, ahead)
     if ahead.position.plays != game.plays[: len(ahead.position.plays)]:  # cards taken back
         ahead.position, ahead.pending, ahead.reviewer = _start(game), [], None

@@ -34,11 +34,12 @@ from ..bots import LEVELS, think_time
 from ..cards import Card, Suit
 from ..days import seed_date
 from ..game import GameState, new_game
+from ..naming import MAX_NAME_CHARS, collapsed, name_problem
 from ..rules import Rules
 from .daily import daily_settings
 from .match import Match
 from .packing import Packer, PackingError, Unpacker, from_text, seal, to_text, unseal
-from .settings import HUMAN, MAX_GAMES, MAX_NAME_CHARS, MAX_SEED_CHARS, Person, Settings
+from .settings import HUMAN, MAX_GAMES, MAX_SEED_CHARS, Person, Settings
 
 CHALLENGE, REPLY = 1, 2  # the formats of a sealed link (packing.FORMATS)
 MAX_NAME_BYTES = 4 * MAX_NAME_CHARS  # UTF-8 takes at most 4 bytes a character
@@ -246,7 +247,7 @@ class Challenge:
     @classmethod
     def _unpack(cls, unpacker: Unpacker) -> Challenge:
         terms = Terms.unpack(unpacker)
-        sender = _text(unpacker, MAX_NAME_BYTES, MAX_NAME_CHARS, "name")
+        sender = _name(unpacker)
         return cls(terms, sender, Played.unpack(unpacker, sender, terms.games))
 
 
@@ -279,7 +280,7 @@ class Reply:
     @classmethod
     def _unpack(cls, unpacker: Unpacker) -> Reply:
         challenge = to_text(unpacker.take(1 << (8 * ID_BYTES)))
-        name = _text(unpacker, MAX_NAME_BYTES, MAX_NAME_CHARS, "name")
+        name = _name(unpacker)
         played = Played.unpack(unpacker, name, None)
         if played is None or played.every:
             raise LinkError("a reply carries the friend's own cards of every game")
@@ -310,6 +311,16 @@ def _text(unpacker: Unpacker, max_bytes: int, max_chars: int, what: str) -> str:
     if len(text) > max_chars or not text.isprintable() or text != " ".join(text.split()):
         raise LinkError(f"the {what} is not printable text of at most {max_chars} characters")
     return text
+
+
+def _name(unpacker: Unpacker) -> str:
+    """A person's name in a link, by the one rule for names (naming.py), as the table keeps it."""
+    name = unpacker.take_text(MAX_NAME_BYTES)
+    problem = name_problem(name)
+    if problem is not None or name != collapsed(name):
+        why = "spaces at its ends or in a row" if problem is None else problem["id"]
+        raise LinkError(f"the name {name!r} is not a person's name: {why}")
+    return name
 
 
 def _id_number(challenge: Challenge) -> int:

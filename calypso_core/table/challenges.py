@@ -16,9 +16,10 @@ from ..messages import message
 from . import comparing, jobs
 from .challenge import Challenge, LinkError, Reply, ResultError, Terms, played_of
 from .errors import ProtocolError
+from .facts import typed_name
 from .match import Match
 from .session import check_not_dealt_yet, match_in_play, start
-from .settings import KEPT_DEFAULTS, Settings, check_name
+from .settings import KEPT_DEFAULTS, Settings
 
 SLICE_MS = jobs.RERUN_SLICE_MS  # the longest a challenge_compare_next works
 FRESH_KEYS = frozenset({"seed", *KEPT_DEFAULTS})  # what a challenge made before playing takes
@@ -34,7 +35,7 @@ def challenge_make(data: dict[str, Any]) -> dict[str, Any]:
             raise ProtocolError("game_not_over", "a challenge is made once the match is over",
                                 message("error.challenge_not_over"))
         terms = _terms(match.settings)
-        name = _name(data, terms)
+        name = _name(data)
         challenge = Challenge(terms, name, played_of(match.settings, _games(match), name))
     else:
         if not isinstance(given, dict) or set(given) - FRESH_KEYS:
@@ -46,7 +47,7 @@ def challenge_make(data: dict[str, Any]) -> dict[str, Any]:
                                 f"{day}: its challenge is made once it is played",
                                 message("error.daily_seed", date=str(day)))
         terms = _terms(settings)
-        challenge = Challenge(terms, _name(data, terms))
+        challenge = Challenge(terms, _name(data))
     return {"link": challenge.link(), **summary(challenge)}
 
 
@@ -63,7 +64,7 @@ def challenge_start(data: dict[str, Any]) -> dict[str, Any]:
     practice = data.get("practice")
     if practice is not None and type(practice) is not bool:
         raise ProtocolError("bad_request", "practice must be true or false")
-    name = _name(data, challenge.terms)
+    name = _name(data)
     straight = seed_date(challenge.terms.seed) is not None and not practice
     return start(Match(challenge.terms.settings(name, straight=straight)))
 
@@ -73,7 +74,7 @@ def challenge_reply(data: dict[str, Any]) -> dict[str, Any]:
     friend's ``name`` and cards."""
     challenge = _challenge(data)
     match = _answer(challenge)
-    name = _name(data, challenge.terms)
+    name = _name(data)
     reply = Reply(challenge.id, played_of(match.settings, _games(match), name))
     return {"link": reply.link(), "key": reply.key, "name": name}
 
@@ -97,7 +98,7 @@ def challenge_compare(data: dict[str, Any]) -> dict[str, Any]:
         name = answer.played.name
     else:
         answer = _games(_answer(challenge))
-        name = _name(data, challenge.terms)
+        name = _name(data)
     job = comparing.start(challenge, answer, name, budget, iterations)
     reply = answer if isinstance(answer, Reply) else None
     return {**_progress(job), "reply": None if reply is None else {"key": reply.key,
@@ -181,10 +182,10 @@ def _terms(settings: Settings) -> Terms:
             from None
 
 
-def _name(data: dict[str, Any], terms: Terms) -> str:
-    """The request's ``name`` (a person's, checked as one; none: empty)."""
+def _name(data: dict[str, Any]) -> str:
+    """The request's ``name``: a person's, by the one rule for names (none: empty)."""
     name = data.get("name")
-    return "" if name is None else check_name(name, terms.seat, "bad_request")
+    return "" if name is None else typed_name(name, empty=True)
 
 
 def _games(match: Match) -> list[GameState]:

@@ -1,5 +1,6 @@
-"""The requests that need no game: ``hello``, the engine's facts the page starts from, and
-``examples``, the worked trick-winner examples of the rules."""
+"""The requests that need no game: ``hello``, the engine's facts the page starts from,
+``check_settings`` and ``check_name``, what the page keeps or is typed judged as a new game
+would judge it, and ``examples``, the worked trick-winner examples of the rules."""
 
 from __future__ import annotations
 
@@ -7,14 +8,17 @@ from typing import Any
 
 from .. import __version__
 from ..bots import GRADES, REVIEW_ITERATIONS
-from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS
+from ..cards import RANK_LETTERS, SEAT_NAMES, SUIT_LETTERS, SUIT_SYMBOLS, brief_repr
 from ..kernel import CARD_POINTS, DEALS, LADDER, PILE_POINTS, TRICKS_PER_DEAL
+from ..messages import message
+from ..naming import MAX_NAME_CHARS, collapsed, name_problem
 from ..record import MAX_RECORD_BYTES
 from ..rules import Rules, trick_winner
 from ..trick_reasons import trick_reason
 from . import words
+from .errors import ProtocolError
 from .players import default_level, level_facts
-from .settings import DEFAULT_PEOPLE, MAX_GAMES, MAX_NAME_CHARS, check_kept
+from .settings import DEFAULT_PEOPLE, MAX_GAMES, check_kept
 
 PROTOCOL_VERSION = 3
 # docs/rules.md#worked-examples: N(♠) E(♣) S(♥) W(♦), North leads.
@@ -73,6 +77,43 @@ def check_settings(data: dict[str, Any]) -> dict[str, Any]:
     kept, refused = check_kept(data.get("settings"))
     return {"settings": kept, "refused": [{"key": key, "text": error.text}
                                           for key, error in refused]}
+
+
+def check_name(data: dict[str, Any]) -> dict[str, Any]:
+    """A name a person typed (a guest's, before the host gives it a seat), judged by the one
+    rule for names (table.naming) and against the names already ``taken`` at the table: the
+    name as the table keeps it, or a refusal (``bad_name``) whose words say what to change."""
+    taken = data.get("taken")
+    if taken is None:
+        taken = []
+    if not isinstance(taken, list) or not all(isinstance(t, str) for t in taken):
+        raise ProtocolError("bad_request",
+                            f"taken must be a list of names, not {brief_repr(taken)}")
+    kept = typed_name(data.get("name"))
+    if kept.casefold() in {collapsed(t).casefold() for t in taken}:
+        raise ProtocolError("bad_name", f"the name {brief_repr(kept)} is refused: "
+                            "error.same_name",
+                            message("error.same_name", name=kept))
+    return {"name": kept}
+
+
+def typed_name(name: Any, *, empty: bool = False) -> str:
+    """A name a person typed, as the table keeps it (spaces collapsed), judged by the one rule
+    for names (naming.py): refused ``bad_name`` with words that say what to change, an empty
+    one too unless ``empty`` (then the seat's name stands for it)."""
+    if not isinstance(name, str) or len(name) > _MAX_TYPED:
+        raise ProtocolError("bad_request", f"name must be a text of at most {_MAX_TYPED} "
+                            f"characters, not {brief_repr(name)}")
+    kept = collapsed(name)
+    problem = name_problem(kept) if kept or empty else message("error.name_empty")
+    if problem is not None:
+        raise ProtocolError("bad_name", f"the name {brief_repr(kept)} is refused: "
+                            f"{problem['id']}", problem)
+    return kept
+
+
+# The longest text check_name reads: room for a name of MAX_NAME_CHARS among spaces to collapse.
+_MAX_TYPED = 8 * MAX_NAME_CHARS
 
 
 def _review_facts() -> dict[str, Any]:

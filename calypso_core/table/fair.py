@@ -4,7 +4,8 @@ The host's page draws a secret seed and sends every guest its ``commitment`` (a 
 before any guest sends a seed of its own; the deal's seed is ``fair_seed`` of all of them, so
 that nobody — the host included — can choose the cards. When the match ends the host sends
 every guest its records and the seeds, and ``check_fair`` proves the record was dealt from
-the mix of the seed the host committed to and the guests' seeds.
+the mix of the seed the host committed to and the guests' seeds; ``check_hands`` that a
+guest was dealt in it the hands its page was shown (a host that dealt from another deck).
 
 What this does not do: the host's device holds every hand while the game is played (it runs
 the engine), as the dealer at a kitchen table could see them; a host that colludes with a
@@ -16,12 +17,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..game import new_game
 from ..record import from_record
 from .match import game_seed
+from .story import PLAYS_PER_DEAL
 
 PREFIX = "fair:"
 # Every seed of a fair deal is 128 random bits in hex: the host's is secret until the end (a
@@ -76,6 +78,35 @@ def check_fair(recipe: Mapping[str, Any], host_seed: Any, guest_seeds: Mapping[i
         if game.deck != dealt.deck or (index == 0 and game.first_dealer != dealt.first_dealer):
             raise FairDealError(f"the cards of game {index + 1} are not the ones its seed deals")
     return seed
+
+
+class HandsDiffer(FairDealError):
+    """The hand a seat was dealt in a game's deal of the recipe is not the one its guest saw:
+    ``game`` and ``deal`` name it (1-based)."""
+
+    def __init__(self, game: int, deal: int) -> None:
+        super().__init__(f"the hand of deal {deal} of game {game} is not the one the guest saw")
+        self.game, self.deal = game, deal
+
+
+def check_hands(recipe: Mapping[str, Any], seat: int,
+                hands: Sequence[Sequence[Sequence[str] | None]]) -> None:
+    """Check that in each game of a recipe (already checked: ``check_fair``) ``seat`` was dealt,
+    at the start of each deal, the cards its guest saw (``hands``: by game, by deal, a list of
+    codes or None where the guest saw none); raises HandsDiffer naming the first that is not."""
+    games = [*recipe.get("history", []), recipe["record"]]
+    for index, (record, seen) in enumerate(zip(games, hands, strict=False)):
+        game = from_record(record)
+        again = new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
+                         deck=game.deck)
+        for deal, hand in enumerate(seen):
+            plays = deal * PLAYS_PER_DEAL
+            if hand is None or plays > len(game.plays):
+                continue
+            while len(again.plays) < plays:
+                again.play(game.plays[len(again.plays)])
+            if sorted(str(card) for card in again.hand(seat)) != sorted(hand):
+                raise HandsDiffer(index + 1, deal + 1)
 
 
 def _check_seed(what: str, seed: Any) -> None:

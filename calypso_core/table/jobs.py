@@ -13,7 +13,7 @@ its job: starting a job replaces the one of its kind before it, so a loop the pa
 stopped can never advance a job started after it. Starting a game ends both jobs.
 
 At a friends' table each guest's review and each guest's master in your seat is a job of
-its own, by seat (``seat_review``, ``seat_rerun``: table.seat_reviews), beside this
+its own, by seat (``review`` and ``rerun`` made for a guest: table.seat_reviews), beside this
 device's: one never replaces nor steps another. A guest's card is reviewed in slices of its
 search (``ReviewJob.work``), and a guest's rerun plays on in slices (``RerunJob.work``), so
 that the host's own requests wait for one slice at most.
@@ -240,7 +240,7 @@ def start_review(game: GameState, seat: int, deals: tuple[int, ...], budget: int
 
 def review_started(job: ReviewJob, labels: list[Message], sides: list[Message]
                    ) -> dict[str, Any]:
-    """The reply to a review's start (``review``, ``seat_review``): the job and what it
+    """The reply to a review's start (``review``, a guest's too): the job and what it
     reviews, with the seats' and sides' names as the reviewed person reads them."""
     return {
         "job": job.number,

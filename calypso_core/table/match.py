@@ -22,6 +22,7 @@ seat's cards.
 from __future__ import annotations
 
 import time
+from collections.abc import Generator
 from typing import Any
 
 from ..cards import SEAT_NAMES, Card, CardParseError, brief_repr
@@ -29,7 +30,7 @@ from ..game import GameState, IllegalMoveError, new_game
 from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError
-from .players import ComputerPlayer, make_chooser, suggest
+from .players import ComputerPlayer, hint_steps, hold_ms, make_chooser, suggest
 from .sealed import opened_record, sealed_record
 from .settings import Settings
 from .story import truncated, undo_length
@@ -55,6 +56,13 @@ def game_seed(match_seed: str, index: int) -> str:
     """The shuffle seed of game ``index`` (0-based) of a match dealt from ``match_seed``."""
     return match_seed if index == 0 else f"{match_seed}/{index + 1}"
 
+
+# The longest a guest's work takes the host's worker in one request (a slice of its hint's,
+# review's or rerun's search), so that the table's own requests wait for one slice at most.
+GUEST_SLICE_MS = 50
+_Hint = tuple[Card, list[Message]]
+
+
 class Match:
     """The games of one match, the game in play, its computer players and whose hand
     is shown."""
@@ -66,6 +74,8 @@ class Match:
         self.state = state if state is not None else self._deal(len(self.history))
         self.bots = self._make_bots()
         self.stand_ins: dict[int, str] = {}  # a guest's seat -> the level playing for them
+        # A guest's seat -> its hint's search in progress, and the cards played when it began.
+        self.hints: dict[int, tuple[int, Generator[None, None, _Hint]]] = {}
         self.viewer: int | None = self._first_viewer()
 
     def game_seed(self, index: int) -> str:
@@ -170,7 +180,7 @@ class Match:
             raise ProtocolError("not_your_turn", f"{code} cannot be played: it is "
                                 f"{SEAT_NAMES[state.to_move]}'s turn, not {SEAT_NAMES[seat]}'s")
         if seat in self.stand_ins:
-            raise ProtocolError("stand_in", f"{code} cannot be played: a computer player "
+            raise ProtocolError("stood_in", f"{code} cannot be played: a computer player "
                                 f"plays for {SEAT_NAMES[seat]} until the host gives the seat back")
         return self._play_checked(code)
 
@@ -218,16 +228,17 @@ class Match:
                 "not_bot_turn", f"no computer move: it is {SEAT_NAMES[seat]}'s turn, a person's"
             )
         start = time.perf_counter()
-        card, note = self.bots[seat](state)
+        bot = self.bots[seat]
+        card, note = bot(state)
         elapsed = time.perf_counter() - start
         state.play(card)
-        return self._moved(seat, card, note, elapsed)
+        return self._moved(seat, card, note, elapsed, hold_ms(bot.level, elapsed))
 
-    def _moved(self, seat: int, card: Card, note: Message | None, elapsed: float
-               ) -> dict[str, Any]:
+    def _moved(self, seat: int, card: Card, note: Message | None, elapsed: float,
+               hold: int = 0) -> dict[str, Any]:
         """What a move did (the seat, the card, whether it ended a trick, a deal or the
-        game, how long it was thought over), after covering the hands if it passed the turn
-        to another person."""
+        game, how long it was thought over and how long to hold it before showing it), after
+        covering the hands if it passed the turn to another person."""
         state = self.state
         plays = len(state.plays)
         event = {
@@ -237,6 +248,7 @@ class Match:
             "deal_over": plays % 52 == 0,
             "game_over": state.is_over,
             "think_ms": round(elapsed * 1000, 1),
+            "hold_ms": hold,
             "note": note,
         }
         self._cover_on_handoff()
@@ -324,13 +336,28 @@ class Match:
             raise ProtocolError("not_your_turn", "a hint is for the person to move, hand shown")
         return suggest(self.state)
 
-    def guest_hint(self, seat: int) -> tuple[Card, list[Message]]:
-        """A suggested card for the guest at ``seat`` on their turn, from their observation."""
+    def guest_hint(self, seat: int) -> _Hint | None:
+        """A suggested card for the guest at ``seat`` on their turn, from their observation:
+        its search goes on for ``GUEST_SLICE_MS`` at most, from where the last ask left it
+        (the same card however it is sliced); None while it is not done."""
         self._check_not_straight("hint")
         if self.seat_status(seat) != "your_turn":
             raise ProtocolError("not_your_turn", f"a hint is for the seat to move, "
                                 f"{SEAT_NAMES[self.state.to_move]}, not {SEAT_NAMES[seat]}")
-        return suggest(self.state)
+        plays = len(self.state.plays)
+        begun = self.hints.get(seat)
+        if begun is None or begun[0] != plays:
+            begun = self.hints[seat] = (plays, hint_steps(self.state.clone()))
+        end = time.perf_counter() + GUEST_SLICE_MS / 1000
+        try:
+            while True:
+                next(begun[1])
+                if time.perf_counter() >= end:
+                    return None
+        except StopIteration as done:
+            del self.hints[seat]
+            found: _Hint = done.value
+            return found
 
     def _check_not_straight(self, kind: str) -> None:
         if self.settings.straight:

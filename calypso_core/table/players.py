@@ -10,8 +10,7 @@ import random
 from collections.abc import Generator
 from typing import Any
 
-from ..bots import LEVELS, finish, make_bot, think_time
-from ..bots import suggest as suggest_card
+from ..bots import LEVELS, finish, make_bot, suggest_steps, think_time
 from ..cards import Card, brief_repr
 from ..game import GameState, IllegalMoveError
 from ..messages import Message
@@ -84,5 +83,19 @@ class ComputerPlayer:
 
 def suggest(state: GameState) -> tuple[Card, list[Message]]:
     """A card for the seat to move, from its observation only, and the reason (messages)."""
-    suggestion = suggest_card(state.observation(state.to_move), seed=len(state.plays))
+    return finish(hint_steps(state))
+
+
+def hint_steps(state: GameState) -> Generator[None, None, tuple[Card, list[Message]]]:
+    """``suggest`` in slices: None between two slices of the hint's search (the same card
+    however it is sliced)."""
+    suggestion = yield from suggest_steps(state.observation(state.to_move), seed=len(state.plays))
     return suggestion.card, list(suggestion.reason)
+
+
+def hold_ms(level: str, thought: float) -> int:
+    """How long a card a computer player of ``level`` chose in ``thought`` seconds is held
+    before it is shown: to the level's clock cap (hello's ``think_ms``), so that every card of
+    that player shows after the same time, whether it held one legal card or several."""
+    cap = think_time(level)
+    return 0 if cap is None else max(0, round((cap - thought) * 1000))

@@ -1,6 +1,7 @@
 """The game in play: deal a match (``new_game``, or the Calypso of a day with ``daily``), load
 a saved one, show it, play a card, let a computer player move, take back, and go on to the
-next game. Each replies with the view (``session.game_view``)."""
+next game. Each replies with the view (``session.view_for``); a ``play`` made for the guest at
+a seat of a remote table (``guest``) is that guest's card."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from .session import (
     check_not_dealt_yet,
     check_size,
     end_jobs,
-    game_view,
+    guest_of,
     match_in_play,
     start,
     today,
+    view_for,
 )
 from .settings import Settings
 
@@ -73,22 +75,26 @@ def _check_loaded_daily(loaded: Match, data: dict[str, Any]) -> None:
 
 
 def view(data: dict[str, Any]) -> dict[str, Any]:
-    """The whole table again, seats and cut included."""
-    return game_view(match_in_play("view"), table=True)
+    """The whole table again, seats and cut included (and at a table with guests, each
+    guest's: ``session.with_guests``). Changes nothing."""
+    return view_for(match_in_play("view"), table=True)
 
 
 def play(data: dict[str, Any]) -> dict[str, Any]:
-    """The person whose hand is shown plays a card."""
+    """The person whose hand is shown plays a card, or the guest at seat ``guest`` plays one
+    on their turn, checked the same way; the reply is this device's view."""
     match = match_in_play("play")
     if "card" not in data:
         raise ProtocolError("bad_request", "play needs a card, such as \"QH\"")
-    return game_view(match, event=match.play(data["card"]))
+    guest = guest_of(match, data)
+    event = match.play(data["card"]) if guest is None else match.play_remote(guest, data["card"])
+    return view_for(match, event=event)
 
 
 def step(data: dict[str, Any]) -> dict[str, Any]:
     """One computer player moves."""
     match = match_in_play("step")
-    return game_view(match, event=match.step())
+    return view_for(match, event=match.step())
 
 
 def next_game(data: dict[str, Any]) -> dict[str, Any]:
@@ -96,14 +102,14 @@ def next_game(data: dict[str, Any]) -> dict[str, Any]:
     match = match_in_play("next_game")
     match.next_game()
     end_jobs()
-    return game_view(match)
+    return view_for(match)
 
 
 def undo(data: dict[str, Any]) -> dict[str, Any]:
     """Take back the person's last card and the computer moves after it (one person only)."""
     match = match_in_play("undo")
     match.undo()
-    return game_view(match)
+    return view_for(match)
 
 
 def daily(data: dict[str, Any]) -> dict[str, Any]:

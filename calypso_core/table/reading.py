@@ -11,6 +11,7 @@ from typing import Any
 
 from ..bots import LEVELS
 from ..cards import SUIT_LETTERS, brief_repr
+from ..days import day_of_hands
 from ..game import GameState
 from ..jsontext import nests_too_deeply
 from ..messages import message
@@ -29,11 +30,13 @@ from .sealed import opened_record, sealed_record
 from .session import (
     check_not_dealt_yet,
     current_match,
-    game_view,
+    guest_of,
     match_in_play,
     recipe,
     seat_aids,
     state_of,
+    today,
+    view_for,
 )
 from .settings import (
     DEFAULT_PEOPLE,
@@ -54,12 +57,19 @@ def reveal(data: dict[str, Any]) -> dict[str, Any]:
     if "seat" not in data:
         raise ProtocolError("bad_request", "reveal needs the seat whose hand to show")
     match.reveal(data["seat"])
-    return game_view(match)
+    return view_for(match)
 
 
 def hint(data: dict[str, Any]) -> dict[str, Any]:
-    """A card for the person to move, from their observation only, and why."""
-    card, reason = match_in_play("hint").hint()
+    """A card for the person to move, from their observation only, and why. For the guest at
+    seat ``guest``, on their turn, the same in slices of its search: ``{"thinking": true}``
+    until it is found (the host's page asks again, its own requests between)."""
+    match = match_in_play("hint")
+    guest = guest_of(match, data)
+    found = match.hint() if guest is None else match.guest_hint(guest)
+    if found is None:
+        return {"thinking": True}
+    card, reason = found
     return {"card": str(card), "reason": reason}
 
 
@@ -133,6 +143,7 @@ def import_file(data: dict[str, Any]) -> dict[str, Any]:
     except RecordError as exc:
         raise ProtocolError("bad_record", f"not a Calypso game record: {exc}") from None
     check_not_dealt_yet(data, games=[state])
+    _check_not_kept_open(state, data)
     plain = json.dumps(to_record(state), separators=(",", ":")).encode()
     seed = f"import-{hashlib.sha256(plain).hexdigest()[:10]}"
     settings = _continuing(state, found.get("players"), seed)
@@ -164,6 +175,21 @@ def _file_contents(data: dict[str, Any]) -> str | bytes:
     if not isinstance(text, str):
         raise ProtocolError("bad_request", "import needs the file: its base64 or its text")
     return text
+
+
+def _check_not_kept_open(state: GameState, data: dict[str, Any]) -> None:
+    """Refuse a file holding a hand of the deal of a date whose kept attempt at the Calypso of
+    the day is unfinished at this device (``kept_open``): it would be a practice of it."""
+    if "kept_open" not in data:
+        return
+    try:
+        day = day_of_hands(state.deck, data["kept_open"], today(data))
+    except ValueError as exc:
+        raise ProtocolError("bad_request", f"kept_open: {exc}") from None
+    if day is not None:
+        raise ProtocolError(
+            "kept_open", f"these are the cards of the Calypso of {day}, whose kept attempt is "
+            "not finished", message("error.kept_open", date=str(day)))
 
 
 def _continuing(state: GameState, players: list[dict[str, str]] | None, seed: str) -> Settings:

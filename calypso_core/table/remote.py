@@ -1,6 +1,7 @@
-"""The remote table: what the host's engine answers for a guest's seat (its view, its card,
-its hint, a computer player standing in while the guest is away) and the fair deal (the
-seed mixed from everyone's, and the check of a finished match against it)."""
+"""The remote table: a computer player standing in for a guest while the guest is away, and
+the fair deal (the seed mixed from everyone's, and the check of a finished match against it).
+What a guest asks for itself (its view, its card, its hint, its review and rerun) is the
+ordinary request made for its seat (``guest``: docs/protocol.md)."""
 
 from __future__ import annotations
 
@@ -10,58 +11,18 @@ from ..cards import brief_repr
 from ..messages import message
 from ..record import RecordError
 from .errors import ProtocolError
-from .fair import FairDealError, check_fair, fair_seed
-from .session import check_size, game_view, match_in_play, seat_aids, table_facts
-from .story import deal_log
-from .views import table_view
+from .fair import FairDealError, HandsDiffer, check_fair, check_hands, fair_seed
+from .session import check_size, match_in_play, view_for
 
 
-def seat_view(data: dict[str, Any]) -> dict[str, Any]:
-    """The table as the guest at ``seat`` sees it (a remote table): that seat's hand and
-    nothing hidden from it, its memory aids, the seats and the cut, and the settings without
-    the seed (which would deal every hand). Changes nothing."""
-    match = match_in_play("seat_view")
-    seat = match.guest_seat(data.get("seat"))
-    state = match.state
-    status = match.seat_status(seat)
-    view = table_view(state, seat, status)
-    view["log"] = deal_log(state)
-    view["event"] = None
-    view["match"] = match.match_view()
-    view["can_undo"] = False
-    aids = seat_aids(match, seat)  # from the guest's observation only, as for any viewer
-    if aids is not None:
-        view["aids"] = aids
-    table = table_facts(match, seat)  # the guest's own seat is "You"
-    table["settings"] = {k: v for k, v in table["settings"].items() if k != "seed"}
-    view["table"] = table
-    return view
-
-
-def seat_play(data: dict[str, Any]) -> dict[str, Any]:
-    """The guest at ``seat`` plays a card on their turn; the reply is this device's view."""
-    match = match_in_play("seat_play")
-    if "card" not in data:
-        raise ProtocolError("bad_request", "seat_play needs a card, such as \"QH\"")
-    return game_view(match, event=match.play_remote(data.get("seat"), data["card"]))
-
-
-def seat_stand_in(data: dict[str, Any]) -> dict[str, Any]:
+def stand_in(data: dict[str, Any]) -> dict[str, Any]:
     """A computer player of ``level`` plays for the guest at ``seat`` while they are away, or
     (level null) the guest plays again; the reply is this device's view."""
-    match = match_in_play("seat_stand_in")
+    match = match_in_play("stand_in")
     if "level" not in data:
-        raise ProtocolError("bad_request", "seat_stand_in needs a level, or null for the guest")
+        raise ProtocolError("bad_request", "stand_in needs a level, or null for the guest")
     match.stand_in(data.get("seat"), data["level"])
-    return game_view(match)
-
-
-def seat_hint(data: dict[str, Any]) -> dict[str, Any]:
-    """A card for the guest at ``seat``, on their turn, from that seat's observation only
-    (as ``hint`` for the person whose hand is shown), and why."""
-    match = match_in_play("seat_hint")
-    card, reason = match.guest_hint(match.guest_seat(data.get("seat")))
-    return {"card": str(card), "reason": reason}
+    return view_for(match)
 
 
 def fair_deal(data: dict[str, Any]) -> dict[str, Any]:
@@ -75,16 +36,23 @@ def fair_deal(data: dict[str, Any]) -> dict[str, Any]:
 
 def fair_check(data: dict[str, Any]) -> dict[str, Any]:
     """Check a finished remote match's ``recipe`` against the host's ``commitment`` and the
-    seeds revealed at its end; the reply names the deal's seed and the plays replayed, a
+    seeds revealed at its end, and (``seen``) that the guest at ``seat`` was dealt in it the
+    ``hands`` its page was shown; the reply names the deal's seed and the plays replayed, a
     refusal (``unfair``) the first thing that does not hold."""
     recipe = data.get("recipe")
     if not isinstance(recipe, dict):
         raise ProtocolError("bad_request", "fair_check needs the recipe {record, settings}")
     check_size("record", recipe.get("record"))
     check_size("history", recipe.get("history"))
+    seen = _seen(data.get("seen"))
     try:
         seed = check_fair(recipe, data.get("host"), _guest_seeds(data.get("guests")),
                           data.get("commitment"))
+        if seen is not None:
+            check_hands(recipe, *seen)
+    except HandsDiffer as exc:
+        raise ProtocolError("unfair", str(exc), message("error.unfair_hand", game=exc.game,
+                                                         deal=exc.deal)) from None
     except RecordError as exc:
         raise ProtocolError("unfair", f"the record is impossible: {exc}",
                             message("error.unfair_record")) from None
@@ -92,6 +60,25 @@ def fair_check(data: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError("unfair", str(exc)) from None
     games = [*recipe.get("history", []), recipe["record"]]
     return {"seed": seed, "plays": sum(len(game["plays"]) for game in games)}
+
+
+def _seen(seen: Any) -> tuple[int, list[list[list[str] | None]]] | None:
+    """A guest's ``seen`` {seat, hands}, checked for shape: by game (at most the match's four),
+    by deal (at most four), a hand of at most 13 card codes or null; else ``bad_request``."""
+    if seen is None:
+        return None
+    hands = seen.get("hands") if isinstance(seen, dict) else None
+    fine = (isinstance(seen, dict) and set(seen) == {"seat", "hands"} and seen["seat"] in range(4)
+            and type(seen["seat"]) is int and isinstance(hands, list) and len(hands) <= 4
+            and all(isinstance(game, list) and len(game) <= 4 and all(
+                hand is None or (isinstance(hand, list) and len(hand) <= 13
+                                 and all(isinstance(card, str) and len(card) == 2 for card in hand))
+                for hand in game) for game in hands))
+    if not fine:
+        raise ProtocolError("bad_request", "seen must be {seat, hands: [[hand or null by deal] "
+                            f"by game]}}, not {brief_repr(seen)}")
+    checked: list[list[list[str] | None]] = seen["hands"]
+    return seen["seat"], checked
 
 
 def _guest_seeds(guests: Any) -> dict[int, str]:

@@ -1,6 +1,7 @@
 """After the game: the review of one seat's cards (``review``, then ``review_next`` a card at
 a time), the master in the person's seat (``rerun``, then ``rerun_next``), and the work done
-ahead on both while the page waits (``work``, table.ahead)."""
+ahead on both while the page waits (``work``, table.ahead). Each of the four made for the
+guest at a seat of a remote table (``guest``) is that guest's (table.seat_reviews)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,9 @@ from ..bots import REVIEW_ITERATIONS
 from ..cards import SEAT_NAMES, brief_repr
 from ..game import GameState
 from ..messages import Message
-from . import ahead, jobs
+from . import ahead, jobs, seat_reviews
 from .errors import ProtocolError
-from .session import match_in_play, state_of
+from .session import guest_of, match_in_play, state_of
 from .settings import people_of, seat_labels, side_labels
 from .story import PLAYS_PER_DEAL
 from .views import seen_by
@@ -21,6 +22,9 @@ from .views import seen_by
 def review(data: dict[str, Any]) -> dict[str, Any]:
     """Start reviewing one seat's cards: of the given ``record`` (any seat), else of the game
     in play (a person's seat, the deals that are over). ``review_next`` does one card."""
+    guest = _guest("review", data)
+    if guest is not None:
+        return seat_reviews.guest_review(match_in_play("review"), guest, data)
     if data.get("record") is None:
         state, seat, complete, labels, sides = _review_in_play(data.get("seat"))
     else:
@@ -68,6 +72,9 @@ def _review_of_record(data: dict[str, Any]) -> _Reviewed:
 def review_next(data: dict[str, Any]) -> dict[str, Any]:
     """Review the next card of review ``job``: the card's review, the position it was played
     in as its player saw it, and the points lost so far."""
+    guest = _guest("review_next", data)
+    if guest is not None:
+        return seat_reviews.guest_review_next(guest, data)
     job = jobs.review_job(data.get("job"))
     move, position = job.step()
     return {
@@ -86,6 +93,9 @@ def rerun(data: dict[str, Any]) -> dict[str, Any]:
     person on this device (``iterations`` a move; the master's own budget when not given); at
     a friends' table the master plays the guests' seats too (table.rerun)."""
     match = match_in_play("rerun")
+    guest = guest_of(match, data)
+    if guest is not None:
+        return seat_reviews.guest_rerun(match, guest, data)
     if not match.state.is_over:
         raise ProtocolError("game_not_over", "the master plays your seat again once the game "
                             "is over")
@@ -115,6 +125,9 @@ def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
     """Play on in rerun ``job`` for at most ``jobs.RERUN_SLICE_MS`` (to the end of its next
     card at most: a card's search is sliced); once over, both games' scores and the
     rerun's record (the master named at every person's seat)."""
+    guest = _guest("rerun_next", data)
+    if guest is not None:
+        return seat_reviews.guest_rerun_next(guest, data)
     job = jobs.rerun_job(data.get("job"))
     done = job.step(jobs.RERUN_SLICE_MS)
     reply: dict[str, Any] = {"job": job.number, "done": done,
@@ -122,3 +135,9 @@ def rerun_next(data: dict[str, Any]) -> dict[str, Any]:
     if job.finished:
         reply["result"] = job.result_json()
     return reply
+
+
+def _guest(kind: str, data: dict[str, Any]) -> int | None:
+    """The seat of the guest request ``kind`` is made for (``session.guest_of``), or None:
+    this device's own, which needs no game in play (a review of a record, a job's next card)."""
+    return None if data.get("guest") is None else guest_of(match_in_play(kind), data)

@@ -1,17 +1,18 @@
 """A guest's review and its master in your seat at a friends' table (docs/remote.md#a-guests-
-review): the host's engine reviews the cards of the guest at ``seat``, from that seat's view
-only, with the same reviewer, budget and seed as a review on this device (``review``), and
-plays the finished game again with the master in the guest's seat (``seat_rerun``), for the
-guest's page to draw with the same views.
+review): ``review``, ``review_next``, ``rerun`` and ``rerun_next`` made for the guest at a seat
+(``guest``; table.reviews hands them here). The host's engine reviews the guest's cards, from
+that seat's view only, with the same reviewer, budget and seed as a review on this device,
+and plays the finished game again with the master in the guest's seat, for the guest's page
+to draw with the same views.
 
 What a guest may ask for: the deals that are over (a deal once its last card is played, as
 the review offered after a deal on this device) or, once the game is over, the whole game;
 its own seat only (the host's page fills in the seat the guest holds); at most the review's
 own budget a card (the host's worker is shared). Each guest has a review job of its own
 (``jobs.start_review(guest=True)``): it replaces neither this device's review nor another
-guest's, and a guest steps no job but its own. ``seat_review_next`` works on the next card
-for ``SLICE_MS`` at most, so that the table's requests (``seat_play``, ``seat_view``, this
-device's cards) wait for one slice at most; its reply carries the card once it is done.
+guest's, and a guest steps no job but its own. A guest's ``review_next`` works on the next
+card for ``SLICE_MS`` at most, so that the table's requests (the guests' cards, this device's)
+wait for one slice at most; its reply carries the card once it is done.
 A card's review holds only that seat's position as it saw it (``views.seen_by``): its own
 hand, the trick, what every seat showed.
 
@@ -20,7 +21,7 @@ person on this device (table.rerun): the master plays every person's seat, the c
 players are the same, so it is one game for the whole table, each person's partnership
 measured against it. Only once the game is over (every card of it has been seen by then,
 and the rerun's record holds no seed); at most the master's own budget a move; a job of the
-guest's own (``jobs.start_rerun(guest=seat)``), stepped by ``seat_rerun_next`` for
+guest's own (``jobs.start_rerun(guest=seat)``), stepped by its ``rerun_next`` for
 ``SLICE_MS`` at most, as many cards as fit.
 """
 
@@ -31,18 +32,20 @@ from typing import Any
 from ..bots import MASTER_ITERATIONS, REVIEW_ITERATIONS
 from . import jobs
 from .errors import ProtocolError
-from .session import match_in_play
+from .match import GUEST_SLICE_MS, Match
 from .story import PLAYS_PER_DEAL
 from .views import seen_by
 
-SLICE_MS = 50  # the longest a seat_review_next or seat_rerun_next works (stopping within a card)
+SLICE_MS = GUEST_SLICE_MS  # the longest a guest's review_next or rerun_next works
 
 
-def seat_review(data: dict[str, Any]) -> dict[str, Any]:
+def guest_review(match: Match, seat: int, data: dict[str, Any]) -> dict[str, Any]:
     """Start reviewing the cards of the guest at ``seat``: of ``deal`` (0-based) once it is
-    over, else of the whole game once it is over. ``seat_review_next`` does the cards."""
-    match = match_in_play("seat_review")
-    seat = match.guest_seat(data.get("seat"))
+    over, else of the whole game once it is over. ``guest_review_next`` does the cards."""
+    for key in ("record", "seat"):
+        if data.get(key) is not None:
+            raise ProtocolError("bad_request", f"a guest's review is of its own cards in the "
+                                f"game in play: it takes no {key}")
     state = match.state
     deal = data.get("deal")
     if deal is None and not state.is_over:
@@ -59,13 +62,11 @@ def seat_review(data: dict[str, Any]) -> dict[str, Any]:
     return jobs.review_started(job, settings.labels(seat), settings.side_labels(seat))
 
 
-def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
+def guest_review_next(seat: int, data: dict[str, Any]) -> dict[str, Any]:
     """Work on the next card of the review ``job`` of the guest at ``seat`` for ``SLICE_MS``
     at most; once the card is done, the reply carries what ``review_next``'s does (the card's
     review, its position as the guest saw it, the points lost so far), else only how far
     the job is."""
-    match = match_in_play("seat_review_next")
-    seat = match.guest_seat(data.get("seat"))
     job = jobs.review_job(data.get("job"), seat)
     done = job.work(SLICE_MS)
     reply: dict[str, Any] = {"job": job.number, "done": len(job.moves), "total": len(job.plays),
@@ -77,12 +78,10 @@ def seat_review_next(data: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-def seat_rerun(data: dict[str, Any]) -> dict[str, Any]:
+def guest_rerun(match: Match, seat: int, data: dict[str, Any]) -> dict[str, Any]:
     """Start playing the finished game again with the master in the seat of the guest at
     ``seat`` (and in every other person's: table.rerun), ``iterations`` a move at most the
-    master's own (its own when not given). ``seat_rerun_next`` plays it on."""
-    match = match_in_play("seat_rerun")
-    seat = match.guest_seat(data.get("seat"))
+    master's own (its own when not given). ``guest_rerun_next`` plays it on."""
     if not match.state.is_over:
         raise ProtocolError("game_not_over", "the master plays a guest's seat again once the "
                             "game is over")
@@ -97,12 +96,10 @@ def seat_rerun(data: dict[str, Any]) -> dict[str, Any]:
             "side": job.side, "finished": False}
 
 
-def seat_rerun_next(data: dict[str, Any]) -> dict[str, Any]:
+def guest_rerun_next(seat: int, data: dict[str, Any]) -> dict[str, Any]:
     """Play on in the rerun ``job`` of the guest at ``seat`` for ``SLICE_MS`` at most (as many
     cards as fit; a card's search stops within it); once over, what ``rerun_next``'s reply
     carries: both games' scores and the rerun's record."""
-    match = match_in_play("seat_rerun_next")
-    seat = match.guest_seat(data.get("seat"))
     job = jobs.rerun_job(data.get("job"), seat)
     done = job.work(SLICE_MS)
     reply: dict[str, Any] = {"job": job.number, "done": done, "total": len(job.game.plays),

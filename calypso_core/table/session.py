@@ -1,12 +1,14 @@
 """The session behind the request handlers: the one match in play, the reply to a game
 command, the recipe the page keeps, and the checks that several kinds of request share.
 
-Game commands reply with the **view**: the table as the person whose hand is shown sees it
-(``views.table_view``), with the deal's log, the match, and what only some replies carry —
-the move a ``play`` or ``step`` made (``event``), the memory aids while a hand is shown, the
-hand-off while every hand is covered, and the seats and the cut once per match (``table``).
-A view never holds a card its viewer may not see; the recipe of the game (with its deck) is
-asked for apart, with ``record``. A refused request changes nothing.
+Game commands reply with the **view**: the table as one seat sees it (``view_for``: this
+device's person whose hand is shown, or the guest at a seat of a remote table), with the
+deal's log, the match, and what only some replies carry — the move a ``play`` or ``step``
+made (``event``), the memory aids while a hand is shown, the hand-off while every hand is
+covered, and the seats and the cut once per match (``table``). At a table with guests each
+reply that is a view also carries every guest's (``with_guests``), for the host's page to
+send on. A view never holds a card its viewer may not see; the recipe of the game (with its
+deck) is asked for apart, with ``record``. A refused request changes nothing.
 
 The handlers themselves, one per request type, are grouped by what they serve: ``facts``
 (hello, the rules' examples), ``playing`` (the game in play), ``reading`` (hints, aids,
@@ -44,11 +46,12 @@ from .views import seat_setup, table_view
 
 class _Session:
     """The one match in play (None before the first ``new_game`` or ``load``), and the
-    memory aids last built, with the position they were built for."""
+    memory aids built for the position in play, by seat."""
 
-    match: Match | None = None
-    aids_for: tuple[int, int, int] | None = None
-    aids: dict[str, Any] | None = None
+    def __init__(self) -> None:
+        self.match: Match | None = None
+        self.aids_for: tuple[int, int] | None = None
+        self.aids: dict[int, dict[str, Any]] = {}
 
 
 _session = _Session()
@@ -57,7 +60,7 @@ _session = _Session()
 def reset() -> None:
     """Forget the match in play and the jobs (for tests)."""
     _session.match = None
-    _session.aids_for = _session.aids = None
+    _session.aids_for, _session.aids = None, {}
     if _loaded("jobs"):
         from . import jobs
 
@@ -141,52 +144,90 @@ def recipe(match: Match) -> dict[str, Any]:
 def start(match: Match) -> dict[str, Any]:
     """Make ``match`` the match in play and reply with its whole view."""
     _session.match = match
-    _session.aids_for = _session.aids = None
+    _session.aids_for, _session.aids = None, {}
     end_jobs()
-    return game_view(match, table=True)
+    return view_for(match, table=True)
 
 
 # -- the view ---------------------------------------------------------------------------------
 
 
-def game_view(match: Match, *, event: dict[str, Any] | None = None, table: bool = False
-              ) -> dict[str, Any]:
-    """The reply to a game command (see the module's docstring)."""
+def view_for(match: Match, seat: int | None = None, *, event: dict[str, Any] | None = None,
+             table: bool = False) -> dict[str, Any]:
+    """The table as one seat sees it: this device's (``seat`` None: the hand shown, or every
+    hand covered) or the guest's at ``seat`` (its hand, never the seed). Every view of every
+    seat is made here (see the module's docstring)."""
     state = match.state
-    status = match.status
-    view = table_view(state, match.viewer, status)
+    guest = seat is not None
+    viewer = seat if guest else match.viewer
+    status = match.seat_status(seat) if seat is not None else match.status
+    view = table_view(state, viewer, status)
     view["log"] = deal_log(state)
     view["event"] = event
     view["match"] = match.match_view()
-    view["can_undo"] = match.can_undo
-    if match.viewer is not None:
-        view["aids"] = seat_aids(match, match.viewer)
+    view["can_undo"] = not guest and match.can_undo
+    if viewer is not None:
+        view["aids"] = seat_aids(match, viewer)  # from that seat's observation only
     if status == "handoff":
-        seat = state.to_move
-        view["handoff"] = {"seat": seat, **words.handoff(seat, match.settings.labels()[seat])}
+        to_move = state.to_move
+        view["handoff"] = {"seat": to_move,
+                           **words.handoff(to_move, match.settings.labels()[to_move])}
     if table:
-        view["table"] = table_facts(match)
+        view["table"] = table_facts(match, seat)
     return view
+
+
+def with_guests(view: dict[str, Any]) -> dict[str, Any]:
+    """This device's ``view`` of the match in play and, at a table with guests, every guest's
+    beside it (``guests``, by seat; None where no guest sits), with the same event (less how
+    long a computer thought, which would tell how many cards it could play), and the table
+    when it has one. The host's page sends them on: one request a move, whatever the
+    number of guests."""
+    match = _session.match
+    if match is None or not match.remote_seats:
+        return view
+    event = view.get("event")
+    if event is not None:  # a guest is not told how long a computer thought (nor held it)
+        event = {key: value for key, value in event.items() if key not in _DEVICE_ONLY}
+    guests = [view_for(match, seat, event=event, table="table" in view)
+              if seat in match.remote_seats else None for seat in range(4)]
+    return {**view, "guests": guests}
+
+
+# What only this device's event says: how long a computer player thought, and how long its
+# card is held before it is shown (the host's page holds the guests' views as long).
+_DEVICE_ONLY = ("think_ms", "hold_ms")
 
 
 def seat_aids(match: Match, seat: int) -> dict[str, Any]:
     """The memory aids of ``seat`` in the position in play."""
-    # Built once per position and viewer: "view" and the "aids" request reuse them.
-    key = (len(match.history), len(match.state.plays), seat)
-    if _session.aids is None or _session.aids_for != key:
-        _session.aids = memory_aids(match.state.observation(seat))
-        _session.aids_for = key
-    return _session.aids
+    # Built once per position and seat: "view", "aids" and the guests' views reuse them.
+    position = (len(match.history), len(match.state.plays))
+    if _session.aids_for != position:
+        _session.aids_for, _session.aids = position, {}
+    if seat not in _session.aids:
+        _session.aids[seat] = memory_aids(match.state.observation(seat))
+    return _session.aids[seat]
+
+
+def guest_of(match: Match, data: dict[str, Any]) -> int | None:
+    """The seat of the guest a request is made for (``guest``), or None: this device's own
+    request. A seat no guest holds is refused (``not_a_guest``)."""
+    guest = data.get("guest")
+    return None if guest is None else match.guest_seat(guest)
 
 
 def table_facts(match: Match, viewer: int | None = None) -> dict[str, Any]:
     """What stays the same through a match: settings, seats, partnerships, the cut, and
     the date when it is the Calypso of that day; labelled for this device, or for the guest
-    at ``viewer``."""
+    at ``viewer`` (its settings without the seed, which would deal every hand)."""
     s = match.settings
     first = match.history[0] if match.history else match.state
+    settings = s.to_dict()
+    if viewer is not None:
+        del settings["seed"]
     return {
-        "settings": s.to_dict(),
+        "settings": settings,
         "seats": seat_setup(first, s.labels(viewer), s.levels, s.seats, s.called(viewer)),
         "sides": s.side_labels(viewer),
         "cut": the_cut(s.seed, tuple(int(suit) for suit in first.suits), first.first_dealer),

@@ -17,6 +17,7 @@ from typing import Any
 from ..bots import LEVELS
 from ..cards import SEAT_NAMES, CardParseError, Suit, brief_repr
 from ..messages import Message, message
+from ..naming import collapsed, name_problem
 from ..rules import Rules
 from . import words
 from .errors import ProtocolError
@@ -25,7 +26,6 @@ from .players import default_level
 HUMAN = "human"  # the level of a person's seat
 MAX_GAMES = 4
 MAX_SEED_CHARS = 100
-MAX_NAME_CHARS = 20
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
 PERSON_KEYS = frozenset({"seat", "name", "remote"})
 SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight", "clock")
@@ -83,7 +83,7 @@ class Settings:
             unknown = sorted(set(data) - set(SETTINGS_KEYS))
             if unknown:
                 raise ProtocolError("bad_settings", f"settings: unknown {', '.join(unknown)}")
-        people = _check_people(data.get("people"))
+        people = _check_people(data.get("people"), saved=saved)
         return cls(
             seed=_check_seed(data.get("seed"), required=saved),
             rules=_check_rules(data.get("rules")),
@@ -219,7 +219,7 @@ def check_kept(kept: Any) -> tuple[dict[str, Any], list[tuple[str, ProtocolError
     return checked, refused
 
 
-def _check_people(people: Any) -> tuple[Person, ...]:
+def _check_people(people: Any, *, saved: bool = False) -> tuple[Person, ...]:
     if people is None:
         people = list(DEFAULT_PEOPLE)
     if not isinstance(people, list) or not 1 <= len(people) <= 4:
@@ -245,27 +245,20 @@ def _check_people(people: Any) -> tuple[Person, ...]:
             raise ProtocolError("bad_people", f"{brief_repr(seat)} is not a seat (0-3)")
         if any(p.seat == seat for p in checked):
             raise ProtocolError("bad_people", f"two people in {SEAT_NAMES[seat]}'s seat")
-        name = check_name(name, seat)
+        if not isinstance(name, str):
+            raise ProtocolError("bad_people", f"a name is text, not {brief_repr(name)}")
+        name = collapsed(name)
+        # The one rule for names (naming.py); a saved match from before it may keep a name
+        # that is one of the table's labels.
+        problem = name_problem(name, reserved=not saved)
+        if problem is not None:
+            raise ProtocolError("bad_people", f"{SEAT_NAMES[seat]}'s name {brief_repr(name)} "
+                                f"is refused: {problem['id']}", problem)
         if name and any(p.name.casefold() == name.casefold() for p in checked):
             raise ProtocolError("bad_people", f"two people are called {name}: give each "
                                 "a different name", message("error.same_name", name=name))
         checked.append(Person(seat, name, remote))
     return tuple(checked)
-
-
-def check_name(name: Any, seat: int, code: str = "bad_people") -> str:
-    """A person's name at ``seat``, its spaces tidied: printable text of at most
-    ``MAX_NAME_CHARS`` characters, else refused with ``code``."""
-    if not isinstance(name, str):
-        raise ProtocolError(code, f"a name is text, not {brief_repr(name)}")
-    tidy = " ".join(name.split())
-    if len(tidy) > MAX_NAME_CHARS or not tidy.isprintable() or not _is_utf8(tidy):
-        raise ProtocolError(
-            code, f"{SEAT_NAMES[seat]}'s name must be printable text of at most "
-            f"{MAX_NAME_CHARS} characters, not {brief_repr(tidy)}",
-            message("error.bad_name", seat=seat, count=MAX_NAME_CHARS),
-        )
-    return tidy
 
 
 def _check_seed(seed: Any, *, required: bool) -> str:

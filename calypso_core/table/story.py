@@ -64,11 +64,11 @@ def the_cut(seed: str, suits: tuple[int, ...], first_dealer: int) -> dict[str, A
 
 
 def log_deal(state: GameState) -> int:
-    """The deal the log shows: that of the last trick completed (so a finished deal stays
-    in view, with its summary, until the next deal's first trick is complete), else the
-    first."""
-    completed = len(state.plays) // 4
-    return (completed - 1) // TRICKS_PER_DEAL if completed else 0
+    """The deal the log shows: that of the last card played (so a finished deal stays in
+    view, with its summary, until the next deal's first card: from then on the log is of the
+    deal being played), else the first."""
+    plays = len(state.plays)
+    return (plays - 1) // PLAYS_PER_DEAL if plays else 0
 
 
 def deal_log(state: GameState, deal: int | None = None) -> dict[str, Any]:

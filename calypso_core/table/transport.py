@@ -18,11 +18,18 @@ the game in play (``{record, settings, history}``, what ``record`` returns): ``s
 carries the change as ``recipe``: ``{"keep": n, "add": [cards]}``, the plays kept and the cards
 played after them, with ``deck`` when the game's end unseals it), or only ``reads`` it (no
 ``recipe``). Each also says whether its reply is a ``view`` of the table (what a page draws:
-a friends' table sends its guests their views after each one). ``hello`` announces both as
-``requests``, so the page keeps the recipe and the guests' views by following the engine,
-with no list of its own; tests/test_effects.py holds every request to its declaration.
+a friends' table sends its guests their views after each one: such a reply at a table with
+guests carries them, ``guests``, by seat). ``hello`` announces both as ``requests``, so the
+page keeps the recipe and the guests' views by following the engine, with no list of its
+own; tests/test_effects.py holds every request to its declaration.
 
-**Loaded on first use.** The handlers of ``remote`` (a guest's seat, the fair deal),
+**A guest's requests.** What a guest at a remote table asks for itself is the ordinary
+request made for its seat: ``play``, ``hint``, ``review``, ``review_next``, ``rerun`` and
+``rerun_next`` take ``guest`` (the seat; the host's page fills it in with the seat the guest
+holds), and answer from that seat's observation, labelled for that guest. Its view comes in
+``guests`` beside this device's, in every reply that is a view (``view`` asks for them all).
+
+**Loaded on first use.** The handlers of ``remote`` (a stand-in, the fair deal),
 ``reviews`` (the review, the rerun, work ahead, and with them ``jobs``, ``ahead``, ``rerun``,
 ``fair`` and the bots' review) and ``challenges`` (a challenge among friends) are imported
 at the first request that needs them, not with the table: a game's first deal uses none of
@@ -77,14 +84,10 @@ def _hello(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def _remote_handlers() -> dict[str, Handler]:
-    from . import remote, seat_reviews
+    from . import remote
 
-    return {"seat_view": remote.seat_view, "seat_play": remote.seat_play,
-            "seat_stand_in": remote.seat_stand_in, "seat_hint": remote.seat_hint,
-            "seat_review": seat_reviews.seat_review,
-            "seat_review_next": seat_reviews.seat_review_next,
-            "seat_rerun": seat_reviews.seat_rerun, "seat_rerun_next": seat_reviews.seat_rerun_next,
-            "fair_deal": remote.fair_deal, "fair_check": remote.fair_check}
+    return {"stand_in": remote.stand_in, "fair_deal": remote.fair_deal,
+            "fair_check": remote.fair_check}
 
 
 def _reviews_handlers() -> dict[str, Handler]:
@@ -131,26 +134,17 @@ REQUESTS: dict[str, Request] = {
     "new_game": Request(playing.new_game, frozenset(
         {"seed", "rules", "level", "levels", "people", "games", "suit"}), "starts", view=True),
     "check_settings": Request(facts.check_settings, frozenset({"settings"}), "reads"),
+    "check_name": Request(facts.check_name, frozenset({"name", "taken"}), "reads"),
     "view": Request(playing.view, frozenset(), "reads", view=True),
-    "play": Request(playing.play, frozenset({"card"}), "changes", view=True),
+    "play": Request(playing.play, frozenset({"card", "guest"}), "changes", view=True),
     "step": Request(playing.step, frozenset(), "changes", view=True),
     "reveal": Request(reading.reveal, frozenset({"seat"}), "reads", view=True),
-    "seat_view": Request(_remote("seat_view"), frozenset({"seat"}), "reads", view=True),
-    "seat_play": Request(_remote("seat_play"), frozenset({"seat", "card"}), "changes", view=True),
-    "seat_stand_in": Request(_remote("seat_stand_in"), frozenset({"seat", "level"}), "reads",
-                             view=True),
-    "seat_hint": Request(_remote("seat_hint"), frozenset({"seat"}), "reads"),
-    "seat_review": Request(_remote("seat_review"), frozenset({"seat", "deal", "budget", "seed"}),
-                           "reads"),
-    "seat_review_next": Request(_remote("seat_review_next"), frozenset({"seat", "job"}),
-                                "reads"),
-    "seat_rerun": Request(_remote("seat_rerun"), frozenset({"seat", "iterations"}), "reads"),
-    "seat_rerun_next": Request(_remote("seat_rerun_next"), frozenset({"seat", "job"}), "reads"),
+    "stand_in": Request(_remote("stand_in"), frozenset({"seat", "level"}), "reads", view=True),
     "fair_deal": Request(_remote("fair_deal"), frozenset({"host", "guests"}), "reads"),
     "fair_check": Request(_remote("fair_check"),
-                          frozenset({"recipe", "host", "guests", "commitment"}), "reads"),
+                          frozenset({"recipe", "host", "guests", "commitment", "seen"}), "reads"),
     "next_game": Request(playing.next_game, frozenset(), "starts", view=True),
-    "hint": Request(reading.hint, frozenset(), "reads"),
+    "hint": Request(reading.hint, frozenset({"guest"}), "reads"),
     "aids": Request(reading.aids, frozenset(), "reads"),
     "record": Request(reading.record, frozenset(), "reads"),
     "load": Request(playing.load,
@@ -158,14 +152,14 @@ REQUESTS: dict[str, Request] = {
                     view=True),
     "undo": Request(playing.undo, frozenset(), "changes", view=True),
     "replay": Request(reading.replay, frozenset({"record", "tricks"}), "reads"),
-    "import": Request(reading.import_file, frozenset({"base64", "text"}), "reads"),
+    "import": Request(reading.import_file, frozenset({"base64", "text", "kept_open"}), "reads"),
     "examples": Request(facts.examples, frozenset(), "reads"),
     "daily": Request(playing.daily, frozenset({"date", "practice"}), "starts", view=True),
-    "review": Request(_reviews("review"), frozenset({"record", "seat", "deal", "budget", "seed"}),
-                      "reads"),
-    "review_next": Request(_reviews("review_next"), frozenset({"job"}), "reads"),
-    "rerun": Request(_reviews("rerun"), frozenset({"iterations"}), "reads"),
-    "rerun_next": Request(_reviews("rerun_next"), frozenset({"job"}), "reads"),
+    "review": Request(_reviews("review"),
+                      frozenset({"record", "seat", "deal", "budget", "seed", "guest"}), "reads"),
+    "review_next": Request(_reviews("review_next"), frozenset({"job", "guest"}), "reads"),
+    "rerun": Request(_reviews("rerun"), frozenset({"iterations", "guest"}), "reads"),
+    "rerun_next": Request(_reviews("rerun_next"), frozenset({"job", "guest"}), "reads"),
     "work": Request(_reviews("work"), frozenset({"ms", "budget", "iterations"}), "reads"),
     "challenge_make": Request(_challenge("challenge_make"), frozenset({"name", "settings"}),
                               "reads"),
@@ -260,12 +254,13 @@ def _dispatch(data: dict[str, Any]) -> Any:
         raise ProtocolError("bad_request", f"{kind} does not take {', '.join(extra)}")
     if "today" in data:
         session.check_today(data)
-    if request.effect == "reads":
-        return request.handler(data)
-    before = session.recipe_mark()
+    before = session.recipe_mark() if request.effect == "changes" else None
     result = request.handler(data)
-    return {**result, "recipe": session.recipe_since(before if request.effect == "changes"
-                                                     else None)}
+    if request.view:
+        result = session.with_guests(result)
+    if request.effect == "reads":
+        return result
+    return {**result, "recipe": session.recipe_since(before)}
 
 
 def _reply(req_id: Any, *, result: Any = None, error: dict[str, Any] | None = None) -> str:

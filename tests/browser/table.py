@@ -11,10 +11,13 @@ from playwright.sync_api import Page, expect
 from calypso_core import GameState, new_game, to_record
 
 TIMEOUT_MS = 90_000
-SETTLED = "[data-table][data-state=ready], [data-table][data-state=over]"
+# The page waits for the person: their turn, the game over, or a deal's end ("Next deal").
+SETTLED = ("[data-table][data-state=ready], [data-table][data-state=over], "
+           "[data-table][data-state=next_deal]")
 # With two people at the table, it also settles between their turns to be handed over.
 SETTLED_OR_HANDOFF = f"{SETTLED}, [data-table][data-state=handoff]"
 PLAYABLE = "[data-hand] [data-card][data-playable]"
+NEXT_DEAL = "[data-deal-summary] [data-action=next_deal]"
 
 
 def plays(page: Page) -> int:
@@ -23,15 +26,24 @@ def plays(page: Page) -> int:
 
 
 def settle(page: Page) -> str:
-    """Wait until the table has settled; its state then: ready, over or handoff."""
+    """Wait until the table has settled; its state then: ready, over, handoff or next_deal
+    (a deal is over: the page waits for "Next deal")."""
     page.wait_for_selector(SETTLED_OR_HANDOFF, timeout=TIMEOUT_MS)
     return page.locator("[data-table]").get_attribute("data-state") or ""
 
 
+def next_deal(page: Page) -> str:
+    """Press "Next deal" when a deal's end waits for it; the table's state once settled."""
+    while (state := settle(page)) == "next_deal":
+        page.locator(NEXT_DEAL).click()
+        expect(page.locator("[data-table]")).not_to_have_attribute("data-state", "next_deal")
+    return state
+
+
 def play_a_card(page: Page) -> str:
-    """Play the first playable card of the hand and wait until the table has settled again;
-    the card played."""
-    settle(page)
+    """Play the first playable card of the hand (going on to the next deal first when a
+    deal's end waits) and wait until the table has settled again; the card played."""
+    next_deal(page)
     before = plays(page)
     button = page.locator(PLAYABLE).first
     card = button.get_attribute("data-card") or ""
@@ -47,7 +59,7 @@ def engine_request(page: Page, kind: str, payload: dict[str, Any] | None = None)
     ``{ok: true, result}``, or ``{ok: false, code, message}``."""
     return page.evaluate(
         """async ([kind, payload]) => {
-            const { engine } = await import("./engine-client.js");
+            const { engine } = await import("./engine.js");
             return engine().request(kind, payload).then(
                 (result) => ({ ok: true, result }),
                 (error) => ({ ok: false, code: error.code, message: error.message }));
@@ -94,7 +106,7 @@ def open_page(page: Page, url: str) -> None:
 def shown_plays(page: Page) -> list[str]:
     """The cards played in the game the page's engine holds (its game record)."""
     return list(page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return (await engine().request("record")).record.plays;
     }"""))
 

@@ -45,7 +45,7 @@ def test_page_boots_and_shows_the_engine_version(
 def worker_start(page: Page) -> str:
     """How the worker started its runtime: "snapshot" or "plain"."""
     return str(page.evaluate("""async () =>
-        (await (await import("./engine-client.js")).engine().stats()).start"""))
+        (await (await import("./engine.js")).engine().stats()).start"""))
 
 
 QUERY = "?seed=snap&level=random&speed=0"
@@ -350,7 +350,7 @@ def test_bad_requests_get_structured_errors_through_the_worker(
 ) -> None:
     assert boot(page, server_url) == "ready"
     replies: dict[str, Any] = page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const client = engine();
         // The reply to a request that cannot be parsed has no id; the page's own requests
         // (work ahead among them) may be answered meanwhile.

@@ -240,7 +240,7 @@ def test_the_same_record_gives_the_same_results_in_cpython_and_pyodide(table: Pa
              "record": {**saved["record"], "plays": saved["record"]["plays"][:9]}}
     in_pyodide = page.evaluate(
         """async (saved) => {
-            const { engine } = await import("./engine-client.js");
+            const { engine } = await import("./engine.js");
             const client = engine();
             const views = [await client.request("load", saved)];
             let view = views[0];
@@ -337,7 +337,7 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
     # one request (it used to be two, and a third after every turn, and one more a game).
     page = table
     page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const client = engine();
         window.__sent = [];
         const worker = client.worker;
@@ -361,6 +361,6 @@ def test_a_computer_move_costs_one_round_trip(table: Page) -> None:
     assert len(game) == 209, sorted(set(game))
     # The work kept ahead may change between the two reads below: the game's recipe may not.
     saved = engine_request(page, "record")["result"]
-    kept = page.evaluate("""async () => (await import("./engine-client.js")).engine().game""")
+    kept = page.evaluate("""async () => (await import("./engine.js")).engine().game""")
     assert {key: kept[key] for key in ("record", "settings", "history")} \
         == {key: saved[key] for key in ("record", "settings", "history")}

@@ -29,7 +29,8 @@ from .watching import page_for_the_module
 pytestmark = pytest.mark.browser
 
 SEATS = ["North", "East", "South", "West"]
-QUERY = "?seed=pass-1&level=random&speed=0&humans=south,north"
+SEED = "pass-1"
+QUERY = f"?seed={SEED}&level=random&speed=0&humans=south,north"
 
 
 shared, table = page_for_the_module(QUERY,
@@ -111,6 +112,12 @@ def assert_no_hidden_code(hidden: set[Card], where: str, text: str) -> None:
     assert not found, f"covered, yet {where} holds {sorted(map(str, found))[:5]}"
 
 
+def assert_seed_named_nowhere(page: Page) -> None:
+    """The match's seed, which deals every hand again, is nowhere a person can read it: the
+    page (under the table, the Saved games list), its title, the address."""
+    assert SEED not in page_text(page) and SEED not in page.title() and SEED not in page.url
+
+
 def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
     table: Page,
 ) -> None:
@@ -120,6 +127,11 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
     shown: int | None = None
     reloaded = False
     while (state := settle(page)) != "over":
+        if state == "next_deal":  # a deal is over: the table waits for the people
+            assert_seed_named_nowhere(page)
+            page.get_by_role("button", name="Next deal").click()
+            expect(page.locator("[data-table]")).not_to_have_attribute("data-state", "next_deal")
+            continue
         if state == "handoff":
             handoff = page.locator("[data-handoff]")
             expect(handoff).to_be_visible()
@@ -134,6 +146,7 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
             # Public things stay: the trick, the seats' calypsos, the scores.
             expect(page.locator("[data-seat] .calypso")).to_have_count(4)
             checked += assert_nothing_hidden_shown(page)
+            assert_seed_named_nowhere(page)
             hidden = hidden_cards(page)
             if reloaded:
                 assert_no_hidden_code(hidden, "a message", covered_since_shown(page))
@@ -145,6 +158,14 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
                         "button", name="Save game to a file").click()
                 written = download.value.path().read_text(encoding="utf-8")
                 assert_no_hidden_code(hidden, "the game file", written)
+                # Named by when it was saved, not by the seed that deals every hand.
+                assert re.fullmatch(r"calypso-\d{4}-\d\d-\d\d-\d{4}-game1\.json",
+                                    download.value.suggested_filename)
+                page.get_by_role("button", name="Menu").click()
+                page.locator("[data-dialog=menu]").get_by_role("button", name="Saved games").click()
+                expect(page.locator("[data-saves] [data-mine]")).to_contain_text("2 people")
+                assert_seed_named_nowhere(page)
+                page.locator("[data-dialog=saves]").get_by_role("button", name="Close").click()
                 assert json.loads(written)["plays"] == game_record(page)["plays"]
                 expect(page.locator("[data-table]")).to_have_attribute("data-covered", "true")
             handoffs += 1
@@ -181,6 +202,8 @@ def test_a_two_person_game_hands_the_device_over_and_never_shows_a_covered_hand(
     expect(sheet).to_be_visible()
     expect(sheet.locator("[data-score-side='0'] th")).to_have_text("South & North")
     sheet.get_by_role("button", name="Close").click()
+    # The match is over: nothing is covered any more, and the seed is said.
+    expect(page.locator("[data-seed-info]")).to_have_text(f"Seed {SEED}")
     # A game of several people counts in nobody's statistics.
     assert page.evaluate("localStorage.getItem('calypso.stats.v1')") is None
 
@@ -198,8 +221,9 @@ def test_the_new_game_dialog_seats_named_people_and_computers(table: Page) -> No
     dialog.get_by_label("Speed").select_option("instant")
     dialog.get_by_label("Seed").fill("pass-2")
     dialog.get_by_role("button", name="Deal").click()
-    expect(page.locator("[data-seed-info]")).to_have_text("Seed pass-2")
+    expect(page.locator("[data-scores]")).to_contain_text("Ana & North")  # dealt
     assert settle(page) == "handoff"
+    expect(page.locator("[data-seed-info]")).to_be_empty()  # it would deal every hand
     seat = engine(page, "view")["to_move"]
     name = {1: "Ben", 2: "Ana"}[seat]
     expect(page.locator("[data-handoff-text]")).to_have_text(

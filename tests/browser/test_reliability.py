@@ -31,7 +31,7 @@ def client_call(page: Page, script: str, arg: Any = None) -> Any:
     """Run an async function of (client, arg) against the page's own engine client."""
     return page.evaluate(
         f"""async (arg) => {{
-            const {{ engine }} = await import("./engine-client.js");
+            const {{ engine }} = await import("./engine.js");
             const client = engine();
             return ({script})(client, arg);
         }}""",

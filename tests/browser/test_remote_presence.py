@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, Page, WebSocket, expect
 from calypso_core.table.fair import fair_seed
 
 from .table import PLAYABLE, TIMEOUT_MS, engine_request, hand, plays
-from .test_remote import DEAL, watch, watched
+from .test_remote import DEAL, seat_hand, watch, watched
 
 RU = json.loads((Path(__file__).resolve().parents[2] / "calypso_core" / "messages" / "ru.json")
                 .read_text(encoding="utf-8"))
@@ -46,7 +46,8 @@ def wait_for(condition: Callable[[], bool], what: str, page: Page, seconds: floa
 
 def said(page: Page) -> list[str]:
     """Everything the page announced to screen readers about who is here."""
-    return list(page.evaluate("""async () => (await import("./remote/presence.js")).said"""))
+    return list(page.evaluate(
+        """async () => (await import("./state.js")).app.remote?.said ?? []"""))
 
 
 def play_until(pages: list[Page], cards: int, watch: Page) -> None:
@@ -268,8 +269,7 @@ def test_a_seated_guest_stops_announcing_and_comes_back_after_a_network_cut(
     guest.wait_for_selector("[data-presence]", state="hidden", timeout=TIMEOUT_MS)
     print(f"the guest was back {time.monotonic() - cut_at:.1f} s after the network came back")
     wait_for(lambda: plays(guest) == plays(host), "the guest's table as it is now", guest)
-    seat = engine_request(host, "seat_view", {"seat": 0})["result"]
-    assert sorted(hand(guest)) == sorted(seat["hand"])
+    assert sorted(hand(guest)) == seat_hand(host)
     assert {"Ben (North) has lost the connection.", "Ben (North) is back."} <= set(said(host))
     wait_for(lambda: open_sockets(guest_sockets) == 0, "the guest left the relays again", guest)
     play_until([host, guest], plays(host) + 4, guest)  # Ben plays his own cards again
@@ -319,12 +319,12 @@ def fair_deal(host: Page, guest: Page) -> tuple[dict[str, Any], dict[str, Any]]:
     """The host's fair deal ({secret, commitment, guests, dealt}) and the guest's part of it
     ({commitment, seed})."""
     return host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const { fair } = engine().table;
         return { secret: fair.secret, commitment: await fair.commitment, dealt: fair.dealt,
                  guests: Object.fromEntries(fair.seeds) };
     }"""), guest.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         return engine().table._fair;
     }""")
 
@@ -336,7 +336,7 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     host, guest = ben_seated_in_north(browser, server_url, relay, problems)
     panel = guest.locator("[data-fair]")
     deal = """async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         window.dealt = engine().request("new_game", { level: "random", games: 1 });
     }"""
 
@@ -373,8 +373,8 @@ def test_a_guest_away_at_a_new_match_is_in_its_mix_if_back_before_the_deal_else_
     assert engine_request(host, "record")["result"]["settings"]["seed"] == fair_seed(
         fair["secret"], {})
     host.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
-        await engine().table._changed({ status: "game_over", match: { is_over: true } });
+        const { engine } = await import("./engine.js");
+        await engine().table._revealAtEnd({ status: "game_over", match: { is_over: true } });
     }""")
     expect(panel).to_have_attribute("data-fair", "left_out", timeout=TIMEOUT_MS)
     expect(panel.locator("[data-fair-words]")).to_contain_text(
@@ -440,8 +440,7 @@ def test_a_guest_cut_on_its_turn_while_a_computer_plays_for_it_sees_the_table_as
     guest.context.set_offline(False)
     wait_for(lambda: plays(guest) == plays(host) > shown,
              "Ben's page drawing the table as it is, with no click", guest)
-    assert sorted(hand(guest)) == sorted(
-        engine_request(host, "seat_view", {"seat": 0})["result"]["hand"])
+    assert sorted(hand(guest)) == seat_hand(host)
     host.context.close()
     guest.context.close()
     assert problems == []

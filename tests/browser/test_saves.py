@@ -283,7 +283,7 @@ def test_hostile_game_files_are_refused_fast_with_a_clear_message(page: Page,
         expect(box).to_contain_text(re.compile(r"game record.*Nothing was changed"))
         assert shown_plays(page) == before, name
     restarts = page.evaluate(
-        "import('./engine-client.js').then(({ engine }) => engine().restarts)")
+        "import('./engine.js').then(({ engine }) => engine().restarts)")
     assert restarts == 0
 
 
@@ -381,7 +381,7 @@ def test_a_reply_whose_id_cannot_be_read_answers_the_oldest_request(page: Page,
                                                                      server_url: str) -> None:
     open_page(page, server_url + "?seed=client&level=random&speed=0")
     outcome = page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const client = engine();
         const worker = client.worker;
         const post = worker.postMessage.bind(worker);
@@ -402,7 +402,7 @@ def test_a_request_that_cannot_be_written_as_json_is_refused_at_once(page: Page,
     open_page(page, server_url + "?seed=client&level=random&speed=0")
     before = from_record(opened_record(engine_request(page, "record")["result"]["record"]))
     refused = page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const cycle = {};
         cycle.self = cycle;
         return engine().request("play", { card: cycle }).then(() => null, (e) => [e.name, e.code]);

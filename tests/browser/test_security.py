@@ -158,7 +158,7 @@ def test_the_policy_refuses_inline_script_and_string_evaluation(
 RAW = """async (text) => {
     // One raw string to the page's engine worker, past the client; the next reply without an
     // id is its answer (the page's own requests, work ahead among them, carry theirs).
-    const { engine } = await import("./engine-client.js");
+    const { engine } = await import("./engine.js");
     const client = engine();
     const started = performance.now();
     let frames = 0;
@@ -197,7 +197,7 @@ HOSTILE_REQUESTS = [
 
 def engine_view(page: Page) -> Any:
     return page.evaluate("""async () => {
-        const { engine } = await import("./engine-client.js");
+        const { engine } = await import("./engine.js");
         const view = await engine().request("view");
         return { ...view, event: null };
     }""")

@@ -22,6 +22,7 @@ from .table import (
     PLAYABLE,
     engine_request,
     hand,
+    next_deal,
     open_game_file,
     open_menu_item,
     open_page,
@@ -103,7 +104,7 @@ def set_settings(page: Page, speed: str | None = None, forced: bool | None = Non
     open_menu_item(page, "Settings")
     form = page.locator("[data-dialog=settings]")
     if speed is not None:
-        form.get_by_label("Animation speed").select_option(speed)
+        form.get_by_label("Speed of play").select_option(speed)
     if forced is not None:
         form.get_by_label("Play a forced card by itself").set_checked(forced)
     form.get_by_role("button", name="Done").click()
@@ -188,7 +189,7 @@ def test_forced_cards_play_themselves_at_a_deals_last_trick_and_when_the_setting
     set_settings(page, forced=True)
     try:
         for _ in range(13):
-            settle(page)
+            next_deal(page)  # at deal 1's end, the table waits for Next deal
             assert len(cards_of(page, "[data-playable]")) > 1, "a forced card waited"
             play_a_card(page)
         # The record shows more forced cards than the first deal had: the page played them.

@@ -9,30 +9,31 @@
 //   step                      the next view the host sends (the next move, whoever makes it)
 //   play {card}               sends the intent; the first view the host sends after it (one
 //                             kept from before is passed over), or the host's refusal
-//   hint, review,             asks the host (ASKS in wire.js, with the payload's fields
-//   review_next, rerun,       ASK_FIELDS names; never a seat), whose engine answers for
-//   rerun_next                this seat from its observation only; its answer, or its
-//                             refusal. A review's next card comes once the host's engine
-//                             has searched it (in slices, between the table's requests);
-//                             the master's game in the guest's seat plays on in slices too
+//   hint, review,             asks the host (ASK_FIELDS in wire.js: the payload's fields it
+//   review_next, rerun,       names, never a seat), whose engine answers for this seat from
+//   rerun_next                its observation only; its answer, or its refusal. The host
+//                             serves its guests' asks in turn, a slice of its worker each
 //   anything else             refused with remote_unavailable
 //
 // A view that comes while the page asks for nothing (the last one it was handed has its
 // person to move, or the game over: the host dealt, undid, or its page reloaded) goes to the
 // page at once, through onChange; while the computers play, the page's next step takes it.
 //
-// The page asks the guest's name (remembered), then joins; the seat's token stays in this
-// browser, so opening the link again takes the same seat.
+// It speaks the protocol only: what the table shows (the name form, the way to the seat, who is
+// here, the fair deal's check) goes into the page's state through state.js's remote* functions
+// and the remote panel draws it (remote/panel.js); the panel's Take the seat and Replay are
+// intents of app.js, which call join and replayFair here. The seat's token and the name stay
+// in this browser, so opening the link again takes the same seat back without asking.
 
 import { EngineError } from "../engine-client.js";
-import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
+import { app, remoteAnswer, remoteFair, remoteJoined, remoteName, remoteOpened, remoteStage, requestDraw } from "../state.js";
 import { readJson, readText, writeJson, writeText } from "../storage.js";
-import { fairnessPanel, newSeed } from "./commit.js";
-import { answerPair, readOffer, showAnswer } from "./manual.js";
+import { checkReveal, checkSeen, newSeed, replayWithEngine, seenHands, seenOf } from "./fair.js";
+import { answerPair, readOffer } from "./manual.js";
 import { GuestPresence, readPresence } from "./presence.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
-import { ASK_FIELDS, ASKS, MAX_NAME_CHARS, newToken, RATE, readMessage } from "./wire.js";
+import { ASK_FIELDS, newToken, proofOf, RATE, readMessage } from "./wire.js";
 
 const JOIN_RETRY_MS = 2_000;
 // Asks go at most one in this long: half the host's rate, which drops what goes beyond it
@@ -52,7 +53,8 @@ export class GuestClient {
     this.received = []; // every message text from the host, in order (the tests read it)
     this.refused = 0; // messages not acted on
     this.connectedAt = null; // when the first peer connected (Date.now())
-    this._views = []; // every view the host sent, in order (the tests read it)
+    this._views = []; // every view the host sent, in order (the fair deal's check reads them)
+    this._matchStart = 0; // the first of them of the match in play (a new match: a new commitment)
     this._taken = 0; // views handed to the page, or passed over, so far
     this._shown = null; // the last view handed to the page
     this._changes = new Set(); // onChange's listeners
@@ -62,13 +64,24 @@ export class GuestClient {
     this._hello = null; // the host's hello, once seated
     this._intents = 0;
     this._nextAsk = 0; // the earliest time (performance.now()) the next ask may go
+    this._token = null; // this seat's token at the room, once a name is given
+    this._name = ""; // the name the seat is asked for under
+    this._stopJoining = false; // the host refused the name: the form asks for another first
+    this._room = null;
+    this._inbox = Promise.resolve(); // the host's messages, taken in the order they came
     this.presence = new GuestPresence(invite.seat); // who is here, on this page's banner
-    this._fair = null; // {commitment, seed}: this seat's part of a fair deal (commit.js)
-    this._fairness = null; // its panel
+    // {commitment, seed, sentEarly}: this seat's part of a fair deal (fair.js); sentEarly: its
+    // seed went for this commitment, so the host may not say it was left out
+    this._fair = null;
+    this._reveal = null; // the host's reveal, once the match is over
     this.ready = new Promise((resolve) => {
       this._seated = resolve;
     });
-    this._askName();
+    const remembered = stored("remote_name") ?? "";
+    remoteOpened("guest", { seat: invite.seat, name: remembered, stage: "name" });
+    requestDraw();
+    // This browser took the seat before (a reload, the link opened again): take it back.
+    if (remembered && stored("remote_seat", invite.room)) this.join(remembered);
   }
 
   onProgress(listener) {
@@ -104,7 +117,7 @@ export class GuestClient {
       this._send({ t: "play", card: payload.card, n: this._intents });
       return next;
     }
-    if (Object.hasOwn(ASKS, type)) return this._ask(type, payload);
+    if (Object.hasOwn(ASK_FIELDS, type)) return this._ask(type, payload);
     throw new EngineError({ code: "remote_unavailable", message: `${type} is not offered at a friend's table`, text: { id: "error.remote_unavailable" } });
   }
 
@@ -133,9 +146,10 @@ export class GuestClient {
     const waiting = this._waiting.shift();
     if (waiting) waiting.resolve(this._hand(view));
     else if (this._shown && this._shown.status !== "waiting" && this._changes.size) {
-      // The position shown, sent again (the host's page reloaded; the view comes without the
-      // move that led to it): nothing to draw, no turn to announce again (a hint stays).
-      const position = (shown) => JSON.stringify({ ...shown, event: null });
+      // The position shown, sent again (the host's page reloaded, or asked for its view; the
+      // view comes without the move that led to it, maybe with the match's table): nothing to
+      // draw, no turn to announce again (a hint stays).
+      const position = (shown) => JSON.stringify({ ...shown, event: null, table: null });
       const same = position(view) === position(this._shown);
       this._hand(view);
       if (!same) this._changes.forEach((listener) => listener(view));
@@ -159,7 +173,7 @@ export class GuestClient {
     if (this._host !== null) this._room?.send(JSON.stringify(message), this._host);
   }
 
-  _receive(text, peer) {
+  async _receive(text, peer) {
     const message = readMessage(text, ["seated", "lobby", "view", "answer", "refused", "presence", "reveal", "commit"]);
     if (!message || (this._host !== null && peer !== this._host)) {
       this.refused += 1;
@@ -167,18 +181,26 @@ export class GuestClient {
     }
     this.received.push(text);
     if (message.t === "seated") {
-      if (this._host !== null || message.seat !== this.invite.seat || !message.hello) return;
+      // Only the host holds this seat's ticket: a "seated" without its proof is another page's.
+      if (this._host !== null || message.seat !== this.invite.seat || !message.hello
+          || message.proof !== await proofOf(this.invite.ticket, this.invite.seat, this._token)) {
+        this.refused += 1;
+        return;
+      }
+      if (this._host !== null) return; // another answer of the host's came meanwhile
       this._host = peer;
       this._room.quiet?.(true); // connected to the host: no more announcing (room.js)
       this.presence.host(false);
-      this._takeCommit(message);
-      this._panel.dataset.remoteState = "seated";
-      this._word();
+      this._takeCommit(message, true);
+      remoteStage("seated");
+      requestDraw();
       this._hello = message.hello;
       this._seated(message.hello);
+    } else if (message.t === "refused" && message.n === null && this._host === null) {
+      this._joinRefused(message);
     } else if (message.t === "lobby") {
-      this._lobby = message.seats;
-      this._word();
+      if (Array.isArray(message.seats)) remoteJoined(message.seats.filter((s) => s && typeof s.name === "string" && s.seat !== this.invite.seat));
+      requestDraw();
     } else if (message.t === "presence" && peer === this._host) {
       const seats = readPresence(message.seats, this._hello);
       if (seats) this.presence.heard(seats);
@@ -189,12 +211,10 @@ export class GuestClient {
       this._asks.get(message.n)?.resolve(message.result);
       this._asks.delete(message.n);
     } else if (message.t === "reveal" && peer === this._host && this._fair) {
-      const where = document.querySelector("[data-side-panel]");
-      if (where) where.prepend(this._fairness.element);
-      this._fairness.revealed(message, { ...this._fair, seat: this.invite.seat });
+      this._revealed(message);
     } else if (message.t === "commit" && peer === this._host) {
       // A new match at the same table: a new commitment, a new seed of this guest's.
-      this._takeCommit(message);
+      this._takeCommit(message, false);
     } else if (message.t === "refused" && peer === this._host) {
       const text = typeof message.text?.id === "string" ? message.text : null; // drawn from our catalogs
       const error = new EngineError({ code: message.code, message: String(message.message ?? message.code), text });
@@ -205,20 +225,40 @@ export class GuestClient {
     }
   }
 
+  // The host refused this page its seat: its words, shown; a refused name goes back to the
+  // form. A page of this room that is not the host could send this too: it is only shown,
+  // and the join goes on being asked (a seat in use is taken once its device has gone).
+  _joinRefused(message) {
+    const text = typeof message.text?.id === "string" ? message.text : { id: "remote.refused_no_seat" };
+    if (message.retype === true) { // the name is refused: the form again, saying why
+      this._stopJoining = true;
+      remoteStage("name", text);
+    } else {
+      remoteStage("refused", text);
+    }
+    requestDraw();
+  }
+
   // The host's commitment (with the seat, or a new match's): this seat's seed goes back, unless
-  // the match was dealt while this guest was away (left_out: its seed is not in the mix).
-  _takeCommit({ commit, left_out: leftOut }) {
+  // the match was dealt while this guest was away (left_out: its seed is not in the mix). A
+  // host that says so of a commitment this page had sent its seed for, or at the first seating
+  // of this browser at the table (nobody dealt it before it sat down), is not believed: the
+  // deal cannot be verified.
+  _takeCommit({ commit, left_out: leftOut }, seating) {
     const commitment = String(commit ?? "");
+    if (this._fair?.commitment !== commitment) this._matchStart = this._views.length; // a new match's
     if (leftOut === true) {
-      this._fair = { commitment, seed: null };
-      this._fairness?.late();
-      // Said beside the table (the panel starts in the loading card, hidden by now).
-      const where = document.querySelector("[data-side-panel]");
-      if (where && this._fairness) where.prepend(this._fairness.element);
+      const kept = readJson("remote_seed", this.invite.room).value;
+      const sent = kept?.commitment === commitment || (this._fair?.commitment === commitment && this._fair.seed !== null);
+      const first = seating && kept === null;
+      this._fair = { commitment, seed: null, unverified: sent || first };
+      remoteFair(sent || first ? "unverified" : "late", { id: sent || first ? "remote.fair_unverified" : "remote.fair_late" });
+      requestDraw();
       return;
     }
     this._sendSeed(commitment);
-    this._fairness?.committed();
+    remoteFair("committed", { id: "remote.fair_committed" });
+    requestDraw();
   }
 
   // A fair deal: this seat's seed goes to the host only once its commitment has come (the
@@ -229,110 +269,133 @@ export class GuestClient {
     const kept = readJson("remote_seed", this.invite.room).value;
     const fair = kept?.commitment === commitment && /^[0-9a-f]{32}$/.test(kept.seed) ? kept : { commitment, seed: newSeed() };
     writeJson("remote_seed", fair, this.invite.room);
-    this._fair = fair;
+    this._fair = { ...fair, unverified: false };
     this._send({ t: "seed", seed: fair.seed });
   }
 
+  // The match is over: the host revealed its recipe and every seed. Checked at once, without
+  // the engine: the host's seed against its commitment, this guest's seed in the mix, and the
+  // recipe against every view the host sent (every card seen played, this seat's hands).
+  async _revealed(reveal) {
+    this._reveal = reveal;
+    const mine = { ...this._fair, seat: this.invite.seat };
+    const verdict = await checkReveal(reveal, mine);
+    if (verdict === "bad_commitment") return this._fairSaid("bad_commitment", "remote.fair_bad_commitment");
+    if (verdict === "bad_mine") return this._fairSaid("bad_mine", "remote.fair_bad_mine");
+    const hello = this._hello;
+    const recipe = reveal.recipe && typeof reveal.recipe === "object" && reveal.recipe.record ? reveal.recipe : { record: { plays: [] } };
+    const wrong = checkSeen(recipe, seenOf(this._views.slice(this._matchStart), this.invite.seat, hello), hello);
+    if (wrong?.hand) return this._fairSaid("bad_hand", "remote.fair_bad_hand", { game: wrong.game, deal: wrong.deal });
+    if (wrong && wrong.record_card === null) return this._fairSaid("bad_card", "remote.fair_no_card", wrong);
+    if (wrong) return this._fairSaid("bad_card", "remote.fair_bad_card", wrong);
+    if (this._fair.unverified) return this._fairSaid("unverified", "remote.fair_unverified");
+    return this._fairSaid(verdict, verdict === "left_out" ? "remote.fair_left_out" : "remote.fair_ok");
+  }
+
+  _fairSaid(state, id, params = {}) {
+    remoteFair(state, { id, params });
+    requestDraw();
+  }
+
+  /** Replays the revealed match with this tab's own engine (loaded only now): the seeds deal
+   * it, every card was legal, and this seat was dealt the hands it saw. */
+  async replayFair() {
+    const reveal = this._reveal;
+    if (!reveal || !["ok", "left_out"].includes(app.remote.fair.state)) return;
+    this._fairSaid("replaying", "remote.fair_replaying");
+    try {
+      const hands = seenHands(seenOf(this._views.slice(this._matchStart), this.invite.seat, this._hello), this._hello);
+      const checked = await replayWithEngine(reveal, { commitment: this._fair.commitment, seat: this.invite.seat }, hands);
+      this._fairSaid("replayed", "remote.fair_replayed", { count: checked.plays });
+    } catch (error) {
+      const reason = error instanceof EngineError && error.text ? error.text : { id: "remote.fair_engine_failed", params: { problem: String(error.message) } };
+      this._fairSaid("replay_bad", "remote.fair_replay_bad", { reason });
+    }
+  }
 
   // -- joining -------------------------------------------------------------------------------
 
-  _askName() {
-    const panel = document.createElement("form");
-    const fields = /** @type {any} */ (panel.elements); // its input, by name
-    panel.className = "remote-panel";
-    panel.dataset.remotePanel = "guest";
-    panel.dataset.remoteState = "name";
-    panel.innerHTML = `<p data-remote-words></p>
-      <label><span data-i18n="remote.your_name">Your name</span>
-        <input name="name" required maxlength="${MAX_NAME_CHARS}" autocomplete="nickname"></label>
-      <button type="submit" class="btn btn-primary" data-remote-join></button>`;
-    const remembered = stored("remote_name") ?? "";
-    fields.name.value = remembered;
-    const join = (name) => {
-      panel.dataset.remoteState = "joining";
-      fields.name.disabled = true;
-      this._word();
-      this._join(name);
-    };
-    panel.addEventListener("submit", (event) => {
-      event.preventDefault();
-      const name = fields.name.value.trim();
-      if (!name) return;
-      store("remote_name", name);
-      join(name);
-    });
-    this._panel = panel;
-    const place = () => {
-      document.documentElement.dataset.remote = "guest"; // no engine loads here (style.css)
-      document.querySelector(".boot-card")?.append(panel);
-      this._fairness = fairnessPanel(document.querySelector(".boot-card") ?? document.body);
-      this._word();
-    };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
-    else place();
-    onLanguage(() => this._word());
-    // This browser took the seat before (a reload, the link opened again): take it back.
-    if (remembered && stored("remote_seat", this.invite.room)) join(remembered);
-  }
-
-  _word() {
-    const panel = this._panel;
-    if (!hasWords()) return; // the page's words are loading: onLanguage comes next
-    translatePage(panel);
-    const seat = this.invite.seat; // a seat parameter is worded by the catalog (i18n.js)
-    const state = panel.dataset.remoteState;
-    // Seated, before the game: who else has joined (the panel goes with the loading card).
-    const joined = state === "seated" ? (this._lobby ?? []).filter((s) => s.name && s.seat !== seat)
-      .map((s) => t("remote.joined", { name: s.name, seat: s.seat })) : [];
-    panel.querySelector("[data-remote-words]").textContent = [t(`remote.guest_${state}`, { seat }), ...joined].join(" ");
-    panel.querySelector("[data-remote-join]").textContent = t("remote.take_seat", { seat });
-    panel.querySelector("[data-remote-join]").hidden = state !== "name";
-    panel.querySelector("label").hidden = state === "seated";
-  }
-
-  async _join(name) {
-    const { room, secret, relays, seat } = this.invite;
-    let token = stored("remote_seat", room);
-    if (!token) {
-      token = newToken();
-      store("remote_seat", token, room);
+  /** Takes the seat under this name (the form's, or the one remembered): the host's engine
+   * judges the name, and the host refuses a name, or the seat, with words to show. */
+  join(typed) {
+    const name = String(typed ?? "").trim();
+    if (!name) return;
+    store("remote_name", name);
+    remoteName(name);
+    remoteStage("joining");
+    requestDraw();
+    this._stopJoining = false;
+    this._name = name;
+    if (this._room) {
+      this._askSeat();
+      return;
     }
+    this._open();
+  }
+
+  // The join message, with this browser's token at the room (a new one the first time).
+  _joinMessage() {
+    const { seat, ticket, room } = this.invite;
+    if (!this._token) {
+      this._token = stored("remote_seat", room);
+      if (!this._token) {
+        this._token = newToken();
+        store("remote_seat", this._token, room);
+      }
+    }
+    return JSON.stringify({ t: "join", seat, name: this._name, token: this._token, ticket });
+  }
+
+  _askSeat() {
+    if (this._host !== null || this._stopJoining) return;
+    const join = this._joinMessage();
+    for (const peer of this._room.peers()) this._room.send(join, peer);
+  }
+
+  async _open() {
+    const { room, secret, relays } = this.invite;
     const offer = readOffer(location.href);
     if (offer) {
       // A pairing link (manual.js): no relay; the answer goes back to the host by hand.
       const pair = answerPair(offer, iceServers(relays, savedTurn()));
       this._room = pair.room;
-      this._setState("pairing");
-      pair.answer.then((blob) => showAnswer(this._panel, blob), () => this._setState("bad_offer"));
+      remoteStage("pairing");
+      requestDraw();
+      pair.answer.then((blob) => {
+        remoteAnswer(blob);
+        requestDraw();
+      }, () => {
+        remoteStage("bad_offer");
+        requestDraw();
+      });
     } else {
       const { openRoom } = await import("./room.js");
       this._room = openRoom({ room, secret, relays });
       setTimeout(() => {
-        if (this._host === null && this._panel.dataset.remoteState === "joining") this._setState("unreachable");
+        if (this._host === null && app.remote.stage === "joining") {
+          remoteStage("unreachable");
+          requestDraw();
+        }
       }, NO_HOST_MS);
     }
-    this._room.onMessage((text, peer) => this._receive(text, peer));
-    const join = JSON.stringify({ t: "join", seat, name, token });
+    // One message after another: a "seated" is checked (a digest, awaited) before the view
+    // that follows it is taken.
+    this._room.onMessage((text, peer) => {
+      this._inbox = this._inbox.then(() => this._receive(text, peer)).catch((error) => console.error(error));
+    });
     this._room.onJoin((peer) => {
       this.connectedAt ??= Date.now(); // the first connection to a peer (bench/remote.py)
-      if (this._host === null) this._room.send(join, peer);
+      if (this._host === null && !this._stopJoining) this._room.send(this._joinMessage(), peer);
     });
     // A join sent while a connection is still settling may be lost: ask again until seated,
     // and again whenever the host's page is gone (a reload, a lost connection).
-    setInterval(() => {
-      if (this._host === null) for (const peer of this._room.peers()) this._room.send(join, peer);
-    }, JOIN_RETRY_MS);
+    setInterval(() => this._askSeat(), JOIN_RETRY_MS);
     this._room.onLeave((peer) => {
       if (peer !== this._host) return;
       this._host = null;
       this._room.quiet?.(false); // announce again: the host's page (or its next one) finds us
-      this._panel.dataset.remoteState = "host_left";
+      remoteStage("host_left");
       this.presence.host(true);
     });
-  }
-
-  _setState(state) {
-    this._panel.dataset.remoteState = state;
-    this._word();
   }
 }

@@ -1,25 +1,41 @@
 // A host's table: this tab's engine (its worker) and computer players, with guests on other
 // devices. Wraps the tab's EngineClient with the same surface, so the page's flow runs
 // unchanged: the first deal waits until every guest's seat is taken and seats them; a "step"
-// on a guest's turn waits for that guest's card and plays it with seat_play (the engine
-// checks it as any card); after every change each guest is sent its own seat_view, and
-// nothing else about the game.
+// on a guest's turn waits for that guest's card and plays it (play for the guest's seat: the
+// engine checks it as any card); after every change each guest is sent its own view, which
+// the engine's reply carries beside this device's (guests), and nothing else about the game.
+//
+// It speaks the protocol only: what the table shows (the lobby, who is here, the pairings by
+// hand) goes into the page's state through state.js's remote* functions, and the remote panel
+// draws it (remote/panel.js); the panel's buttons are intents of app.js, which call startNow,
+// startPair, acceptAnswer and presence.give here.
+//
+// A seat is taken only with its own ticket (invite.js): a link edited to another seat is
+// refused with words for that page, as is a second seat for one page, and a second device
+// while the seat's own is connected; a name only once the engine's check_name passes it.
+// A guest's asks (a hint, a review, the master in its seat) reach the worker one slice at a
+// time, the guests in turn, so that no guest holds this device's own requests for long.
 
-import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
-import { FairDeal } from "./commit.js";
-import { inviteUrl, SEAT_KEYS } from "./invite.js";
+import { remoteInvites, remoteLobby, remoteOpened, remotePair, remoteStarted, requestDraw } from "../state.js";
+import { loadSettings } from "../storage.js";
+import { FairDeal } from "./fair.js";
+import { inviteUrl } from "./invite.js";
 import { hosting, keep } from "./kept.js";
+import { joinRooms, offerPair } from "./manual.js";
 import { HostPresence } from "./presence.js";
-import { joinRooms, pairByHand } from "./manual.js";
 import { iceServers } from "./relays.js";
 import { savedTurn } from "./turn.js";
-import { loadSettings } from "../storage.js";
-import { ASKS, ONE_AT_A_TIME, RATE, readIntent } from "./wire.js";
+import { ONE_AT_A_TIME, RATE, proofOf, readIntent } from "./wire.js";
 
 const FAIR_ROUND_MS = 5_000; // a new match waits this long at most for the guests' new seeds
-// A guest's ask for more of the master's game plays on this long (seat_rerun_next slices of
-// 50 ms, this device's requests between them), then answers: the guest's page draws progress.
+// A guest's ask for more of the master's game plays on this long (rerun_next slices of 50 ms
+// for its seat, this device's requests between them), then answers: the guest's page draws
+// progress.
 const RERUN_ASK_MS = 300;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+// The words a page refused its seat is shown (a message of the catalogs), by reason.
+const JOIN_REFUSALS = { no_seat: "remote.refused_no_seat", bad_ticket: "remote.refused_ticket",
+  one_seat: "remote.refused_one_seat", seat_in_use: "remote.refused_in_use" };
 
 export class HostClient {
   /** The table the address asks for (readHosting), in the room kept for it if any (kept.js). */
@@ -34,8 +50,8 @@ export class HostClient {
     this._resumed = resumed; // the room kept: the saved game is loaded, not dealt again
     this.refused = {}; // reason -> how many messages were refused for it
     this.ready = engine.ready;
-    // seat -> {name, token, peer, lastIntent, computer: the level standing in, or null,
-    // working: the kinds of work (ONE_AT_A_TIME) of this guest's asks in progress}
+    // seat -> {ticket, name, token, peer, lastIntent, computer: the level standing in, or
+    // null, working: the kinds of work (ONE_AT_A_TIME) of this guest's asks in progress}
     this.seats = new Map(seats.map(([seat, s]) => [seat, { ...s, peer: null, lastIntent: 0, working: new Set() }]));
     this._peers = new Map(); // peer -> seat
     this._rates = new Map(); // peer -> times of its recent messages
@@ -53,7 +69,12 @@ export class HostClient {
     this._seatedAll = new Promise((resolve) => {
       this._allSeated = resolve;
     });
-    this._showLobby();
+    this._asks = new Map(); // seat -> its asks waiting for a slice of the worker, in order
+    this._served = -1; // the seat whose ask had the last slice (the guests take turns)
+    this._serving = false;
+    this._sending = Promise.resolve(); // the guests' views, in order, each after its card's hold
+    this._pairs = new Map(); // seat -> the pairing by hand in progress ({pair, joined})
+    remoteOpened("host", { invites: this._invites() });
     this.presence = new HostPresence(this);
     this._opened = this._open(); // the relays' room (room.js loads first)
     this._checkSeated();
@@ -91,11 +112,9 @@ export class HostClient {
     return hello.seats.map((_, i) => (hello.people.default[0] + i) % seats).find((seat) => !this.seats.has(seat));
   }
 
-  // What each request does comes from the engine's hello (engine.effect, engine.givesView):
-  // the first request that starts a game deals it here; a reply that is a view of the table is
-  // this device's latest view, and the guests are sent theirs, unless it starts another match
-  // (a view with a table of its own: a game opened, or the day's deal, once this table's match
-  // is under way), whose seats are not the guests'.
+  // What each request does comes from the engine's hello (engine.effect): the first request
+  // that starts a game deals it here; a reply that is a view of this table carries the
+  // guests' views beside this device's, and each guest is sent its own (tellGuests).
   async request(type, payload = {}) {
     await this.engine.ready;
     if (!this._started && this.engine.effect(type) === "starts") {
@@ -104,10 +123,7 @@ export class HostClient {
     // A new match keeps the guests (the page's own settings know only this device's people).
     if (type === "new_game") return this._deal(payload);
     if (type === "step" && this._guestToMove()) return this._guestCard(this._view.to_move);
-    const reply = await this.engine.request(type, payload);
-    const another = this.engine.effect(type) === "starts" && reply.table;
-    if (this.engine.givesView(type) && !another) this._tellGuests(reply);
-    return reply;
+    return this.tellGuests(await this.engine.request(type, payload));
   }
 
   // -- the game ----------------------------------------------------------------------------
@@ -127,17 +143,22 @@ export class HostClient {
     for (const key of ["level", "levels", "rules", "games", "suit"]) if (payload[key] !== undefined) deal[key] = payload[key];
     if (this._started) await this._newFairRound(); // a new match: new seeds, never the last match's
     deal.seed = await this.fair.dealSeed(this.engine); // never ?seed=: nobody chooses the cards
-    const view = await this.engine.request("new_game", deal);
+    const reply = await this.engine.request("new_game", deal);
     this._forgetTurn();
-    this._started = true;
-    this._lobby.hidden = true;
-    this._tellGuests(view);
+    this._begin();
+    const view = this.tellGuests(reply);
     this.presence.changed();
     return view;
   }
 
-  // The name this device's saved settings give the person in seat, "" when none or when a
-  // guest took it (two people of one name cannot sit at a table).
+  // The table is dealt (or loaded): the lobby goes.
+  _begin() {
+    this._started = true;
+    remoteStarted();
+    requestDraw();
+  }
+
+  // The names this device's saved settings give its people, "" for a seat a guest takes.
   _savedName(seat) {
     const name = loadSettings().people?.find((p) => p.seat === seat)?.name ?? "";
     const taken = [...this.seats.values()].some((s) => s.name?.toLowerCase() === name.toLowerCase());
@@ -155,11 +176,10 @@ export class HostClient {
     const loaded = await this.engine.request("load", saved);
     this._forgetTurn();
     await this.presence.restore();
-    this._started = true;
-    this._lobby.hidden = true;
-    await this._changed(loaded);
+    this._begin();
+    const view = this.tellGuests(loaded);
     this.presence.changed();
-    return loaded;
+    return view;
   }
 
   // A new game: a card awaited for the last one (by a flow the page has left) is not taken,
@@ -193,36 +213,37 @@ export class HostClient {
         });
         this._turn = null;
       }
-      if (intent === null) {
-        const reply = await this.engine.request("step");
-        this._tellGuests(reply);
-        return reply;
-      }
+      if (intent === null) return this.tellGuests(await this.engine.request("step"));
       try {
-        const reply = await this.engine.request("seat_play", { seat, card: intent.card });
-        this._tellGuests(reply);
-        return reply;
+        return this.tellGuests(await this.engine.request("play", { guest: seat, card: intent.card }));
       } catch (error) {
         this._refuse(this.seats.get(seat).peer, error.code ?? "refused", intent.n, error.message, error.text);
       }
     }
   }
 
-  // This device's reply goes to its page at once; the guests' views follow (their seat_view
-  // requests are queued to the worker now, in order, so each guest gets them in order).
-  _tellGuests(reply) {
-    this._changed(reply).catch((error) => console.error("a guest's view was not sent", error));
+  /** Sends each guest its view of a reply (the engine's guests, beside this device's view, in
+   * every reply that is a view of a table with guests) once the card it shows has been held
+   * as long as this page holds it (a computer's: event.hold_ms), the views in the order they
+   * came; returns this device's view, for its page. A reply of another match (a game
+   * opened, the day's deal) has no guests. */
+  tellGuests(reply) {
+    if (!reply || typeof reply.status !== "string" || !reply.guests) return reply;
+    const { guests, ...view } = reply;
+    this._view = view;
+    if (this._early && !this._onTurn(this._early.seat)) this._early = null; // undone meanwhile
+    const due = performance.now() + (view.event?.hold_ms ?? 0);
+    this._sending = this._sending.then(() => sleep(due - performance.now())).then(() => {
+      for (const [seat, s] of this.seats) if (s.peer && this._started && guests[seat]) this._send(s.peer, { t: "view", view: guests[seat] });
+      return this._revealAtEnd(view);
+    }).catch((error) => console.error("a guest's view was not sent", error));
+    return view;
   }
 
-  // Takes a reply as this device's view and sends each guest its own.
-  async _changed(reply) {
-    if (!reply || typeof reply.status !== "string") return;
-    this._view = reply;
-    if (this._early && !this._onTurn(this._early.seat)) this._early = null; // undone meanwhile
-    await Promise.all([...this.seats.keys()].map((seat) => this._sendView(seat, reply.event ?? null)));
+  // Once the match is over (not before: the seeds deal its every game), every guest gets its
+  // recipe and the seeds.
+  async _revealAtEnd(reply) {
     if (reply.status === "game_over" && reply.match?.is_over && !this._revealed) {
-      // The match is over (not before: the seeds deal its every game): every guest gets its
-      // recipe and the seeds.
       this._revealed = true;
       this.keep();
       const reveal = this.fair.reveal(await this.engine.request("record"));
@@ -230,11 +251,13 @@ export class HostClient {
     }
   }
 
-  async _sendView(seat, event = null) {
+  // The table as the guest at seat sees it now (a guest just seated): the engine's view gives
+  // every guest's.
+  async _sendView(seat) {
     const peer = this.seats.get(seat).peer;
     if (!peer || !this._started) return;
-    const view = await this.engine.request("seat_view", { seat });
-    this._send(peer, { t: "view", view: { ...view, event } });
+    const view = (await this.engine.request("view")).guests?.[seat];
+    if (view) this._send(peer, { t: "view", view });
   }
 
   // -- the guests ----------------------------------------------------------------------------
@@ -247,7 +270,7 @@ export class HostClient {
       const seat = this._peers.get(peer);
       this._peers.delete(peer);
       if (seat !== undefined && this.seats.get(seat).peer === peer) this.seats.get(seat).peer = null;
-      this._drawLobby();
+      this._lobby();
       this.presence.changed();
     });
   }
@@ -265,31 +288,73 @@ export class HostClient {
     if (peer && n !== null) this._send(peer, { t: "refused", code: reason, message, n, ...(text ? { text } : {}) });
   }
 
-  // A guest's question (a hint, a review, its next card, the master in its seat): the engine
-  // answers it for the seat the guest holds (never one the guest names), from that seat's
-  // observation. A review's next card is searched in slices, a seat_review_next each, so
-  // this device's requests go between them; the guest is answered once the card is done.
-  // The master's game plays on in slices too (seat_rerun_next), for RERUN_ASK_MS or to its
-  // end, the guest's page drawing its progress between. A guest has one ask of each work
-  // (ONE_AT_A_TIME) at a time: another meanwhile is refused (busy).
-  async _answer(peer, seat, { what, n, fields }) {
+  // A join refused, with words for the page that asked (it holds no seat: n is null); retype:
+  // its name is what is refused, so that its page asks for another.
+  _refuseJoin(peer, reason, text = { id: JOIN_REFUSALS[reason] }, retype = false) {
+    this.refused[reason] = (this.refused[reason] ?? 0) + 1;
+    this._send(peer, { t: "refused", code: reason, message: reason, n: null, text, ...(retype ? { retype } : {}) });
+  }
+
+  // A guest's question (a hint, a review, its next card, the master in its seat): the engine's
+  // request of that name made for the seat the guest holds (never one the guest names), from
+  // that seat's observation. A guest has one ask of each work (ONE_AT_A_TIME) at a time:
+  // another meanwhile is refused (busy). The asks wait in a queue per guest and reach the
+  // worker one slice at a time (_serve).
+  _answer(peer, seat, { what, n, fields }) {
     const held = this.seats.get(seat);
     const work = ONE_AT_A_TIME[what];
-    if (work && held.working.has(work)) return this._refuse(peer, "busy", n, `a ${work} ask of this seat is in progress`, { id: "error.busy" });
-    if (work) held.working.add(work);
-    try {
-      const ask = () => this.engine.request(ASKS[what], { ...fields, seat });
-      const asked = performance.now();
-      let result = await ask();
-      while (what === "review_next" && !result.move) result = await ask();
-      while (what === "rerun_next" && !result.finished && performance.now() - asked < RERUN_ASK_MS) result = await ask();
-      this._send(peer, { t: "answer", n, result });
-    } catch (error) {
-      this._refuse(peer, error.code ?? "refused", n, error.message, error.text);
-    } finally {
-      if (work) held.working.delete(work);
-    }
+    if (held.working.has(work)) return this._refuse(peer, "busy", n, `a ${work} ask of this seat is in progress`, { id: "error.busy" });
+    held.working.add(work);
+    const queue = this._asks.get(seat) ?? [];
+    queue.push({ peer, seat, what, n, fields, work, asked: performance.now() });
+    this._asks.set(seat, queue);
+    this._serve();
     return undefined;
+  }
+
+  // Serves the guests' asks: one request to the worker at a time, each a slice of 50 ms at
+  // most (a guest's hint, review and rerun are searched in slices), the guests in turn, an ask
+  // not done going back to the end of its guest's queue. This device's own requests go
+  // straight to the worker, so they wait for one slice at most, however many guests ask.
+  async _serve() {
+    if (this._serving) return;
+    this._serving = true;
+    try {
+      for (let ask = this._nextAsk(); ask; ask = this._nextAsk()) {
+        let result = null;
+        let failure = null;
+        try {
+          result = await this.engine.request(ask.what, { ...ask.fields, guest: ask.seat });
+        } catch (error) {
+          failure = error;
+        }
+        if (!failure && this._more(ask, result)) {
+          this._asks.get(ask.seat).push(ask);
+          continue;
+        }
+        this.seats.get(ask.seat)?.working.delete(ask.work);
+        if (failure) this._refuse(ask.peer, failure.code ?? "refused", ask.n, failure.message, failure.text);
+        else this._send(ask.peer, { t: "answer", n: ask.n, result });
+      }
+    } finally {
+      this._serving = false;
+    }
+  }
+
+  // The next guest's ask to serve: the first of the next guest after the last one served.
+  _nextAsk() {
+    const seats = [...this._asks.keys()].filter((seat) => this._asks.get(seat).length).sort((a, b) => a - b);
+    if (!seats.length) return null;
+    const seat = seats.find((s) => s > this._served) ?? seats[0];
+    this._served = seat;
+    return this._asks.get(seat).shift();
+  }
+
+  // Whether an ask needs another slice before it is answered: a hint still searched, a
+  // review's card not done yet, the master's game played on for less than RERUN_ASK_MS.
+  _more({ what, asked }, result) {
+    return (what === "hint" && result.thinking === true) || (what === "review_next" && !result.move)
+      || (what === "rerun_next" && !result.finished && performance.now() - asked < RERUN_ASK_MS);
   }
 
   _tooFast(peer) {
@@ -325,15 +390,26 @@ export class HostClient {
     return this._guestToMove() && this._view.to_move === seat;
   }
 
-  async _join({ seat, name, token }, peer) {
+  // A page asks for a seat with the seat's ticket: its own token takes it back as it is; a
+  // page holding no seat takes a seat no page holds (checking its name first, while the table
+  // is not dealt), or one whose page is gone (the same invitation on another device). A ticket
+  // of another seat, a second seat for one page, and a seat whose page is connected are
+  // refused, with words for that page.
+  async _join({ seat, name, token, ticket }, peer) {
     const held = this.seats.get(seat);
-    if (!held) return this._refuse(null, "no_seat");
-    if (held.token !== null && held.token !== token) return this._refuse(null, "seat_taken");
-    if (held.token === null) {
-      const taken = [...this.seats.values()].some((s) => s.name?.toLowerCase() === name.toLowerCase());
-      if (!name || taken) return this._refuse(null, "bad_name");
-      if (this._started) return this._refuse(null, "seat_taken");
-      Object.assign(held, { name, token });
+    if (!held) return this._refuseJoin(peer, "no_seat");
+    if (ticket !== held.ticket) return this._refuseJoin(peer, "bad_ticket");
+    const other = this._peers.get(peer);
+    if (other !== undefined && other !== seat) return this._refuseJoin(peer, "one_seat");
+    if (held.token !== token) {
+      if (held.peer !== null && held.peer !== peer) return this._refuseJoin(peer, "seat_in_use");
+      if (held.token === null && this._started) return this._refuseJoin(peer, "no_seat");
+      if (held.token === null) {
+        const kept = await this._checkName(name, seat, peer);
+        if (kept === null || this.seats.get(seat) !== held || held.token !== null) return undefined;
+        held.name = kept;
+      }
+      held.token = token; // the seat's own page: from now on, this token takes it back
     }
     const before = held.peer;
     // The same peer asking again lost our answer (a connection still settling): answer again.
@@ -342,17 +418,31 @@ export class HostClient {
       held.lastIntent = 0; // a page opened again counts its intents from 1
       held.peer = peer;
       this._peers.set(peer, seat);
-      this._drawLobby();
     }
     this._send(peer, { t: "seated", seat, hello: await this.engine.ready, commit: await this.fair.commitment,
-      ...(this.fair.leftOut(seat) ? { left_out: true } : {}) });
+      proof: await proofOf(held.ticket, seat, token), ...(this.fair.leftOut(seat) ? { left_out: true } : {}) });
     const seats = [...this.seats].map(([at, s]) => ({ seat: at, name: s.name }));
     for (const s of this.seats.values()) if (s.peer) this._send(s.peer, { t: "lobby", seats });
     if (this._started) await this._sendView(seat);
+    this._lobby();
     if (before !== peer) this.presence.changed();
     else this.presence.tell(peer);
     this._checkSeated();
     return undefined;
+  }
+
+  // A new guest's name as the engine keeps it, judged by its rule and against the names at the
+  // table (the other guests', this device's people's); null when it is refused, and the page
+  // told why in its words.
+  async _checkName(name, seat, peer) {
+    const taken = [...this.seats].filter(([at, s]) => at !== seat && s.name).map(([, s]) => s.name);
+    taken.push(...(loadSettings().people ?? []).filter((p) => !this.seats.has(p.seat) && p.name).map((p) => p.name));
+    try {
+      return (await this.engine.request("check_name", { name, taken })).name;
+    } catch (error) {
+      this._refuseJoin(peer, "bad_name", error.text ?? { id: "error.bad_name" }, true);
+      return null;
+    }
   }
 
   // A guest's seed, sent once it had the commitment; another seed from the same seat later
@@ -391,6 +481,7 @@ export class HostClient {
   // The first deal waits for every guest's seat and seed.
   _checkSeated() {
     const seats = [...this.seats.keys()];
+    this._lobby();
     if (seats.every((seat) => this.seats.get(seat).token !== null) && this.fair.hasAll(seats)) this._allSeated();
   }
 
@@ -402,70 +493,56 @@ export class HostClient {
 
   // -- the lobby: one invitation per guest's seat ------------------------------------------
 
-  _showLobby() {
-    const lobby = document.createElement("section");
-    lobby.className = "remote-panel";
-    lobby.dataset.remotePanel = "host";
-    lobby.setAttribute("aria-live", "polite");
-    lobby.innerHTML = `<p data-i18n="remote.host_lead">Send each friend the link of their seat.</p><ul></ul>
-      <p class="remote-note" data-i18n="remote.who_sees"></p>
-      <button type="button" class="btn" data-remote-start data-i18n="remote.start_now">Start now</button>`;
-    lobby.querySelector("[data-remote-start]").addEventListener("click", () => this.startNow());
-    for (const seat of this.seats.keys()) {
-      const li = document.createElement("li");
-      li.dataset.seat = SEAT_KEYS[seat];
-      const link = document.createElement("a");
-      link.href = inviteUrl(location.href, this.hosting, seat);
-      link.dataset.invite = SEAT_KEYS[seat];
-      const copy = document.createElement("button");
-      copy.type = "button";
-      copy.className = "btn";
-      copy.dataset.i18n = "remote.copy";
-      copy.addEventListener("click", () => navigator.clipboard?.writeText(link.href).catch(() => {}));
-      const state = document.createElement("span");
-      state.dataset.remoteSeatState = "";
-      li.append(link, " ", copy, " ", state);
-      // A pairing may start before the relays' room is open (its module still loading).
-      pairByHand({ hosting: this.hosting, addRoom: (room) => this._opened.then(() => this._room.add(room)),
-        ice: iceServers(this.hosting.relays, savedTurn()) }, seat, li);
-      lobby.querySelector("ul").append(li);
-      import("./qr.js").then(({ qrCode }) => {
-        li.append(qrCode(link.href, ""));
-        this._drawLobby();
-      });
-    }
-    this._lobby = lobby;
-    const place = () => {
-      document.querySelector(".boot-card")?.append(lobby);
-      this._drawLobby();
-    };
-    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", place);
-    else place();
-    onLanguage(() => this._drawLobby());
+  // Each guest's seat's invitation: this page's address with the room and the seat's ticket.
+  _invites() {
+    return Object.fromEntries([...this.seats].map(([seat, s]) => [seat, inviteUrl(location.href, this.hosting, seat, s.ticket)]));
+  }
+
+  // What the lobby shows: the seats taken, and what the deal waits for (a guest to take a
+  // seat, the guests' seeds for a fair deal).
+  _lobby() {
+    const joined = [...this.seats].filter(([, s]) => s.token !== null).map(([seat]) => seat);
+    const waiting = joined.length < this.seats.size ? "guests" : this.fair.hasAll(joined) ? null : "seeds";
+    remoteLobby(joined, this._started ? null : waiting);
+    requestDraw();
   }
 
   /** Starts before every guest is seated: the seats not taken go to computer players. */
   startNow() {
-    for (const [seat, s] of this.seats) {
-      if (s.token !== null) continue;
-      this.seats.delete(seat);
-      this._lobby.querySelector(`[data-seat=${SEAT_KEYS[seat]}]`).remove();
-    }
+    for (const [seat, s] of this.seats) if (s.token === null) this.seats.delete(seat);
+    remoteInvites(this._invites());
+    this._lobby();
     this._allSeated();
   }
 
-  _drawLobby() {
-    const lobby = this._lobby;
-    if (!hasWords()) return; // the page's words are loading: onLanguage comes next
-    translatePage(lobby);
-    lobby.querySelector("[data-remote-start]").hidden = [...this.seats.values()].every((s) => s.token !== null);
-    for (const [seat, s] of this.seats) {
-      const li = lobby.querySelector(`[data-seat=${SEAT_KEYS[seat]}]`);
-      li.querySelector("a").textContent = t("remote.invite_for", { seat });
-      li.querySelector("svg")?.setAttribute("aria-label", t("remote.qr_for", { seat }));
-      li.dataset.joined = String(s.token !== null);
-      li.querySelector("[data-remote-seat-state]").textContent = s.token === null
-        ? t("remote.waiting_for", { seat }) : t("remote.joined", { name: s.name, seat });
-    }
+  /** Pairs a guest's seat by hand (manual.js): its offer, as a pairing link, to send the guest. */
+  async startPair(seat) {
+    if (!this.seats.has(seat) || this._pairs.has(seat)) return;
+    const pair = offerPair(iceServers(this.hosting.relays, savedTurn()));
+    const entry = { pair, joined: false };
+    this._pairs.set(seat, entry);
+    remotePair(seat, { link: null, state: "offering" });
+    requestDraw();
+    // A pairing may start before the relays' room is open (its module still loading).
+    this._opened.then(() => this._room.add(pair.room));
+    pair.room.onJoin(() => {
+      entry.joined = true;
+      remotePair(seat, { state: "connected" });
+      requestDraw();
+    });
+    const offer = await pair.offer;
+    remotePair(seat, { link: `${inviteUrl(location.href, this.hosting, seat, this.seats.get(seat).ticket)}&offer=${offer}` });
+    requestDraw();
+  }
+
+  /** Takes the guest's answer pasted under its seat's pairing link. */
+  async acceptAnswer(seat, text) {
+    const entry = this._pairs.get(seat);
+    if (!entry) return;
+    const taken = await entry.pair.accept(String(text ?? ""));
+    // The guest may have joined while the answer was taken (a busy machine): it stays so.
+    if (entry.joined) return;
+    remotePair(seat, { state: taken ? "connecting" : "bad_answer" });
+    requestDraw();
   }
 }

@@ -1,11 +1,14 @@
 // The addresses of a remote table. The room and its secret travel after "#", which browsers
-// never send to the page's host: #join=ROOM&key=SECRET&seat=north[&relays=ws://…,…]
-// (relays only when they are not the pinned ones). The host's page is opened with
+// never send to the page's host: #join=ROOM&key=SECRET&seat=north&ticket=TICKET
+// [&relays=ws://…,…] (relays only when they are not the pinned ones). The room's key is every
+// guest's (it encrypts the signalling); the ticket is the seat's own, 128 random bits the host
+// draws for it: a link edited to another seat carries the wrong ticket, and is refused. The host's page is opened with
 // ?remote=north,east (the guests' seats, by seat key) and optionally ?relays=….
 
 import { DEFAULT_RELAYS, parseRelays } from "./relays.js";
 
 export const ROOM_ID = /^[A-Za-z0-9_-]{8,64}$/; // a room's id and its secret
+const TICKET = /^[0-9a-f]{32}$/; // a seat's own secret (wire.js's newToken)
 // The seats' names in these addresses, by seat number. They are the engine's seat keys (its
 // hello's seats; tests/test_web_sources.py holds the two equal), written here because a
 // guest's page has no engine of its own: it learns the hello from the host only once seated,
@@ -19,8 +22,8 @@ function randomId(bytes = 16) {
   return btoa(String.fromCharCode(...data)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
-/** The invitation a page address holds after "#": {room, secret, seat, relays}, or null (none,
- * or one that cannot be read: link.js says so). */
+/** The invitation a page address holds after "#": {room, secret, seat, ticket, relays}, or
+ * null (none, or one that cannot be read: link.js says so). */
 export function readInvite(href) {
   const hash = new URL(href).hash.slice(1);
   if (!hash.startsWith("join=")) return null;
@@ -28,9 +31,10 @@ export function readInvite(href) {
   const room = params.get("join");
   const secret = params.get("key");
   const seat = SEAT_KEYS.indexOf(params.get("seat"));
+  const ticket = params.get("ticket") ?? "";
   const relays = params.has("relays") ? parseRelays(params.get("relays")) : { relays: DEFAULT_RELAYS };
-  if (!ROOM_ID.test(room) || !ROOM_ID.test(secret ?? "") || seat < 0 || relays.error) return null;
-  return { room, secret, seat, relays: relays.relays };
+  if (!ROOM_ID.test(room) || !ROOM_ID.test(secret ?? "") || seat < 0 || !TICKET.test(ticket) || relays.error) return null;
+  return { room, secret, seat, ticket, relays: relays.relays };
 }
 
 // The guests' seats of ?remote=north,east (numbers), or null when they are not 1 to 3
@@ -55,11 +59,11 @@ export function readHosting(href) {
   return { guests, relays: relays.relays, room: randomId(), secret: randomId() };
 }
 
-/** The invitation address for a guest's seat at the host's table. */
-export function inviteUrl(href, { room, secret, relays }, seat) {
+/** The invitation address for a guest's seat at the host's table, with its ticket. */
+export function inviteUrl(href, { room, secret, relays }, seat, ticket) {
   const url = new URL(href);
   url.search = "";
-  const params = new URLSearchParams({ join: room, key: secret, seat: SEAT_KEYS[seat] });
+  const params = new URLSearchParams({ join: room, key: secret, seat: SEAT_KEYS[seat], ticket });
   const pinned = relays.length === DEFAULT_RELAYS.length && relays.every((r, i) => r === DEFAULT_RELAYS[i]);
   if (!pinned) params.set("relays", relays.join(","));
   url.hash = params.toString();

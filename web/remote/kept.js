@@ -1,6 +1,6 @@
 // The host's room kept in this browser (docs/remote.md#drops-reloads-and-waiting): its id and
-// secret, the guests' names and tokens, the computers standing in for them and the fair
-// deal's secret and seeds, by room (storage.js's "remote_host", in localStorage). A host who
+// secret, each seat's ticket, the guests' names and tokens, the computers standing in for them
+// and the fair deal's secret and seeds, by room (storage.js's "remote_host", in localStorage). A host who
 // reloads the tab, or closes it and opens the table's address again, reopens the same room:
 // every invitation and every guest's token still holds.
 //
@@ -14,6 +14,7 @@
 
 import { idsOf, keyName, readJson, readText, writeJson, writeText } from "../storage.js";
 import { ROOM_ID } from "./invite.js";
+import { newToken } from "./wire.js";
 
 const RELOAD_GRACE_MS = 2_000; // how long a reloaded tab waits for its old page's lock
 const KEEP_ROOMS = 4; // rooms no tab holds that are kept, the newest; older ones are forgotten
@@ -46,16 +47,17 @@ function fitting(kept, room, asked) {
 /**
  * The room a host's page opens: this tab's own (a reload), else the newest kept room of the
  * same table still in play that no other tab holds (the tab was closed and the address
- * opened again), with its seats' names, tokens and stand-ins; else the new one the address
- * asked for. Returns {hosting, seats: [[seat, {name, token, computer}]], resumed, fair: the
- * fair deal kept, or null}.
+ * opened again), with its seats' tickets, names, tokens and stand-ins; else the new one the
+ * address asked for, each seat with a new ticket. Returns {hosting, seats: [[seat, {ticket,
+ * name, token, computer}]], resumed, fair: the fair deal kept, or null}.
  */
 export async function hosting(asked) {
   const mine = readText("remote_tab");
   const kept = idsOf("remote_host").map((id) => fitting(readJson("remote_host", id).value, id, asked))
     .filter(Boolean).sort((a, b) => (Number(b.saved) || 0) - (Number(a.saved) || 0));
   const order = [...kept.filter((k) => k.room === mine), ...kept.filter((k) => k.room !== mine && !k.over)];
-  const fresh = (seat) => [seat, { name: null, token: null, computer: null }];
+  const fresh = (seat) => [seat, { ticket: newToken(), name: null, token: null, computer: null }];
+  const ticket = (kept) => (typeof kept.ticket === "string" && /^[0-9a-f]{32}$/.test(kept.ticket) ? kept.ticket : newToken());
   for (const [i, room] of order.entries()) {
     // The first room may be held a moment late by the page that had it (reloaded, or closed
     // just before this one opened).
@@ -64,7 +66,7 @@ export async function hosting(asked) {
     forgetOld();
     const seats = asked.guests.map((seat) => {
       const s = room.seats.find((k) => k?.seat === seat);
-      return s ? [seat, { name: s.name ?? null, token: s.token ?? null, computer: s.computer ?? null }] : fresh(seat);
+      return s ? [seat, { ticket: ticket(s), name: s.name ?? null, token: s.token ?? null, computer: s.computer ?? null }] : fresh(seat);
     });
     return { hosting: { ...asked, room: room.room, secret: room.secret }, seats, resumed: true, fair: room.fair ?? null };
   }
@@ -74,11 +76,11 @@ export async function hosting(asked) {
   return { hosting: asked, seats: asked.guests.map(fresh), resumed: false, fair: null };
 }
 
-/** Keeps the host's room, seats and fair deal ({secret, seeds}: commit.js) for a reload of
+/** Keeps the host's room, seats and fair deal ({secret, seeds}: fair.js) for a reload of
  * this tab or a new one; over: its match is over (a new tab then opens a new room). */
 export function keep(hostingNow, seats, fair, over) {
   const { guests, relays, room, secret } = hostingNow;
-  const kept = [...seats].map(([seat, s]) => ({ seat, name: s.name, token: s.token, computer: s.computer }));
+  const kept = [...seats].map(([seat, s]) => ({ seat, ticket: s.ticket, name: s.name, token: s.token, computer: s.computer }));
   // storage blocked or full: a reload opens a new room (the guests need new links)
   writeJson("remote_host", { guests, relays, room, secret, seats: kept, fair, over, saved: Date.now() }, room);
 }

@@ -10,10 +10,10 @@
 //   const rooms = joinRooms(openRoom(...));  rooms.add(room)   one room surface over several
 //   const pair = offerPair(ice);  await pair.offer;  await pair.accept(answer)   (the host)
 //   const pair = answerPair(offer, ice);  await pair.answer   (the guest)
-// pair.room has room.js's surface: onMessage, onJoin, onLeave, send, peers, leave.
+// pair.room has room.js's surface: onMessage, onJoin, onLeave, send, peers, leave. What people
+// see of a pairing (its link, the answer to paste or to send back) is in the page's state
+// (app.remote.pairs, app.remote.answer), drawn by remote/panel.js.
 
-import { hasWords, onLanguage, t, translatePage } from "../i18n.js";
-import { SEAT_KEYS, inviteUrl } from "./invite.js";
 import { MAX_MESSAGE_CHARS } from "./wire.js";
 
 const MAX_BLOB_CHARS = 8_000;
@@ -163,102 +163,4 @@ export function joinRooms(first) {
   };
   joined.add(first);
   return joined;
-}
-
-// -- what people see -------------------------------------------------------------------------
-
-function copyButton(source) {
-  const copy = document.createElement("button");
-  copy.type = "button";
-  copy.className = "btn";
-  copy.dataset.i18n = "remote.copy";
-  copy.addEventListener("click", () => navigator.clipboard?.writeText(source()).catch(() => {}));
-  return copy;
-}
-
-/**
- * The host's "Pair by hand" for one guest's seat, in that seat's line of the lobby: the offer
- * link with a copy button, a field for the answer, and what happened.
- * @param {{hosting: any, addRoom: (room: any) => void, ice: any[]}} host
- * @param {number} seat
- * @param {HTMLElement} where
- */
-export function pairByHand({ hosting, addRoom, ice }, seat, where) {
-  const start = document.createElement("button");
-  start.type = "button";
-  start.className = "btn";
-  start.dataset.pairStart = SEAT_KEYS[seat];
-  start.dataset.i18n = "remote.pair_start";
-  where.append(" ", start);
-  start.addEventListener("click", async () => {
-    start.hidden = true;
-    const box = document.createElement("div");
-    box.className = "pair";
-    box.dataset.pair = SEAT_KEYS[seat];
-    box.innerHTML = `<p data-i18n="remote.pair_offer_lead"></p><a data-pair-offer></a>
-      <label><span data-i18n="remote.pair_answer"></span><textarea rows="3" data-pair-answer spellcheck="false"></textarea></label>
-      <button type="button" class="btn btn-primary" data-pair-connect data-i18n="remote.pair_connect"></button>
-      <p data-pair-said role="status"></p>`;
-    where.append(box);
-    const said = box.querySelector("[data-pair-said]");
-    const link = box.querySelector("a");
-    const pair = offerPair(ice);
-    addRoom(pair.room);
-    link.after(" ", copyButton(() => link.href));
-    const word = () => {
-      if (hasWords()) {
-        translatePage(box);
-        link.textContent = t("remote.pair_offer_for", { seat });
-        box.querySelector("svg")?.setAttribute("aria-label", t("remote.pair_qr_for", { seat }));
-      }
-    };
-    onLanguage(word);
-    word();
-    link.href = `${inviteUrl(location.href, hosting, seat)}&offer=${await pair.offer}`;
-    // Its QR code too, for a guest beside the host (a phone's camera opens the link); loaded
-    // with the host's table only, as the invitations' are.
-    import("./qr.js").then(({ qrCode }) => {
-      box.querySelector("[data-pair-answer]").closest("label").before(qrCode(link.href, ""));
-      word();
-    });
-    let joined = false;
-    box.querySelector("[data-pair-connect]").addEventListener("click", async () => {
-      const taken = await pair.accept(box.querySelector("textarea").value);
-      // The guest may have joined while the answer was taken (a busy machine): it stays so.
-      if (joined) return;
-      box.dataset.pairState = taken ? "connecting" : "bad_answer";
-      said.textContent = t(taken ? "remote.pair_connecting" : "remote.pair_bad_answer");
-    });
-    pair.room.onJoin(() => {
-      joined = true;
-      box.dataset.pairState = "connected";
-      said.textContent = t("remote.pair_connected", { seat });
-    });
-  });
-}
-
-/** The guest's answer to show: its text, with a copy button and its QR code, to send back
- * to the host. */
-export function showAnswer(where, blob) {
-  const box = document.createElement("div");
-  box.className = "pair";
-  box.dataset.pair = "answer";
-  box.innerHTML = `<p data-i18n="remote.pair_answer_lead"></p><textarea rows="3" readonly data-pair-answer spellcheck="false"></textarea>`;
-  box.querySelector("textarea").value = blob;
-  box.append(copyButton(() => blob));
-  where.append(box);
-  const word = () => {
-    if (!hasWords()) return;
-    translatePage(box);
-    box.querySelector("svg")?.setAttribute("aria-label", t("remote.pair_answer_qr"));
-  };
-  onLanguage(word);
-  word();
-  // The answer's QR code: a host with a phone scans it and pastes the text its camera reads.
-  // Loaded only here, on a pairing link (an ordinary guest's page loads no QR code).
-  import("./qr.js").then(({ qrCode }) => {
-    box.append(qrCode(blob, ""));
-    word();
-  });
-  return box;
 }

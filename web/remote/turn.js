@@ -2,7 +2,8 @@
 // direct connections fail for some pairs of networks, and no free TURN server can be named in
 // a static page without publishing its password. The setting (url, username, credential) is
 // kept by storage.js on this device only and added to the ICE servers of every table it opens
-// or joins (room.js); the Settings dialog's fieldset [data-turn-form] edits it.
+// or joins (room.js); the Settings dialog's fieldset [data-turn-form] edits it (its button is
+// the intent turn_save of app.js).
 
 import { t } from "../i18n.js";
 import { loadTurn, saveTurn } from "../storage.js";
@@ -38,30 +39,31 @@ export function savedTurn() {
   return "turn" in checked ? checked.turn : null;
 }
 
-/** Wires the Settings dialog's TURN fieldset: filled from storage, saved on its button. */
-export function bindTurnForm(fieldset = document.querySelector("[data-turn-form]")) {
+/** Fills the Settings dialog's TURN fieldset from storage (at start-up). */
+export function fillTurnForm(fieldset = document.querySelector("[data-turn-form]")) {
   if (!fieldset) return;
-  const field = (name) => /** @type {HTMLInputElement} */ (fieldset.querySelector(`[name=${name}]`));
-  const said = fieldset.querySelector("[data-turn-said]");
   const kept = savedTurn();
-  field("turnUrl").value = kept?.urls ?? "";
-  field("turnUsername").value = kept?.username ?? "";
-  field("turnCredential").value = kept?.credential ?? "";
-  // These fields are not the page's preferences: the prefs form's change handler skips them.
-  fieldset.addEventListener("change", (event) => event.stopPropagation());
-  fieldset.querySelector("[data-turn-save]").addEventListener("click", () => {
-    const checked = parseTurn({ url: field("turnUrl").value, username: field("turnUsername").value,
-      credential: field("turnCredential").value });
-    let state = "error";
-    let words;
-    if ("error" in checked) words = t(checked.error, checked.params);
-    else if (!saveTurn(checked.turn && { url: checked.turn.urls, username: checked.turn.username, credential: checked.turn.credential })) {
-      words = t("remote.turn_not_kept");
-    } else {
-      state = checked.turn ? "saved" : "cleared";
-      words = t(checked.turn ? "remote.turn_saved" : "remote.turn_cleared");
-    }
-    fieldset.dataset.turnState = state;
-    said.textContent = words;
-  });
+  field(fieldset, "turnUrl").value = kept?.urls ?? "";
+  field(fieldset, "turnUsername").value = kept?.username ?? "";
+  field(fieldset, "turnCredential").value = kept?.credential ?? "";
 }
+
+/** Saves the TURN fieldset's setting (its button's intent, turn_save), or says why not. */
+export function saveTurnForm(fieldset = document.querySelector("[data-turn-form]")) {
+  if (!fieldset) return;
+  const checked = parseTurn({ url: field(fieldset, "turnUrl").value, username: field(fieldset, "turnUsername").value,
+    credential: field(fieldset, "turnCredential").value });
+  let state = "error";
+  let words;
+  if ("error" in checked) words = t(checked.error, checked.params);
+  else if (!saveTurn(checked.turn && { url: checked.turn.urls, username: checked.turn.username, credential: checked.turn.credential })) {
+    words = t("remote.turn_not_kept");
+  } else {
+    state = checked.turn ? "saved" : "cleared";
+    words = t(checked.turn ? "remote.turn_saved" : "remote.turn_cleared");
+  }
+  fieldset.dataset.turnState = state;
+  fieldset.querySelector("[data-turn-said]").textContent = words;
+}
+
+const field = (fieldset, name) => /** @type {HTMLInputElement} */ (fieldset.querySelector(`[name=${name}]`));
