@@ -337,6 +337,49 @@ def test_the_same_challenge_played_with_the_same_cards_gives_the_same_record() -
     assert records[0] == records[1]
 
 
+def test_a_card_without_a_choice_shows_as_late_as_a_search_past_the_cap(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The page holds a computer's card to its level's cap (1 s for a master) so that one legal
+    # card and several look alike. Without the clock a search may take longer: here every
+    # search takes 2.5 s and a card with one legal card 1 ms. Held to the cap, that card came
+    # 1.5 s before any searched one and told a void; it now waits as long as the last search
+    # at its trick of the deal (the cap before any).
+    clock = JumpingClock()
+    monkeypatch.setattr("calypso_core.table.match.time.perf_counter", lambda: clock.now)
+
+    def quick(player: ComputerPlayer, state: Any) -> tuple[Any, None]:
+        legal = state.legal_moves()
+        clock.now += 2.5 if len(legal) > 1 else 0.001
+        return legal[0], None
+
+    monkeypatch.setattr(ComputerPlayer, "__call__", quick)
+    shown: dict[bool, list[tuple[int, bool, int]]] = {True: [], False: []}
+    for clocked in (False, True):
+        match = Match(Settings.from_request({"seed": "voids", "level": "master",
+                                             "clock": clocked}))
+        searched: set[int] = set()  # the tricks of this deal a search was made in
+        while not match.state.is_over:
+            state = match.state
+            if match.status != "waiting":
+                match.play(str(state.legal_moves()[0]))
+                continue
+            trick, forced = len(state.plays) % 52 // 4, len(state.legal_moves()) == 1
+            if len(state.plays) % 52 == 0:
+                searched.clear()
+            event = match.step()
+            shown[clocked].append((round(event["think_ms"] + event["hold_ms"]),
+                                   forced, trick in searched))
+            if not forced:
+                searched.add(trick)
+    unclocked = shown[False]
+    after_a_search = [ms for ms, forced, seen in unclocked if forced and seen]
+    assert len(after_a_search) >= 10
+    assert set(after_a_search) == {2500}  # as late as a search
+    assert {ms for ms, forced, _ in unclocked if not forced} == {2500}
+    assert {ms for ms, forced, seen in unclocked if forced and not seen} == {1000}  # the cap
+    assert {ms for ms, forced, _ in shown[True] if forced} == {1000}  # a clocked one: its cap
+
+
 # -- replays: the score is the reader's own ----------------------------------------------------
 
 
