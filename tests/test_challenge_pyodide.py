@@ -58,7 +58,7 @@ def test_a_challenge_plays_and_compares_the_same_in_cpython_and_pyodide(
 ) -> None:
     in_pyodide = json.loads(
         run_in_pyodide(CODE, build_module.fetch_pyodide(), engine_wheel(dist_dir), tmp_path,
-                       timeout=600))
+                       timeout=600, files=True))
     table.reset()
     printed: list[str] = []
     exec(CODE, {"print": printed.append})
