@@ -23,6 +23,7 @@ from .table import (
     TIMEOUT_MS,
     engine_request,
     hand,
+    next_deal,
     play_a_card,
     plays,
     settle,
@@ -53,10 +54,11 @@ def friends(browser: Browser, server_url: str) -> Iterator[dict[str, Any]]:
 
 def play_to_the_end(page: Page, last: bool = False) -> list[str]:
     """Plays the first playable card each turn (the last one with ``last``) to the end of the
-    match; the first hand seen (the person's cards of deal 1, as shown)."""
+    match, with "Next deal" at each deal's end; the first hand seen (the person's cards of
+    deal 1, as shown)."""
     settle(page)
     first = hand(page)
-    while settle(page) != "over":
+    while next_deal(page) != "over":
         if last:
             before = plays(page)
             page.locator(PLAYABLE).last.click()
