@@ -106,7 +106,7 @@ def test_the_friend_plays_the_same_cards_and_sees_the_comparison(friends: dict[s
     assert hand(ben) == friends["ann_hand"]  # deal 1's first hand, card for card
     play_to_the_end(ben, last=True)  # Ben plays otherwise: the games part
     part = ben.locator("[data-sheet-challenge]")
-    expect(part.locator("[data-challenge-lost]")).not_to_contain_text("…", timeout=TIMEOUT_MS)
+    compared(part)
     friends["ben_comparison"] = comparison_of(part)
     assert friends["ben_comparison"]["difference"] is not None
     part.get_by_label("Your name, as Ann will see it").fill("Ben")
@@ -116,6 +116,12 @@ def test_the_friend_plays_the_same_cards_and_sees_the_comparison(friends: dict[s
     assert axe_problems(ben, axe_script, "[data-sheet-challenge]") == []
     friends["reply"] = reply.input_value()
     friends["ben_record"] = shown_plays(ben)
+
+
+def compared(root: Any) -> None:
+    """Wait until the comparison (one game) is whole: the points lost come from the reviews,
+    the master's line last, each "…" until then."""
+    expect(root.locator("[data-challenge-game]")).not_to_contain_text("…", timeout=TIMEOUT_MS)
 
 
 def comparison_of(root: Any) -> dict[str, Any]:
@@ -137,7 +143,7 @@ def test_the_sender_opens_the_reply_and_sees_the_same_comparison(friends: dict[s
     ann.goto(friends["reply"])
     dialog = ann.locator("[data-dialog=challenge]")
     expect(dialog.get_by_role("heading", name="Ben's reply")).to_be_visible(timeout=TIMEOUT_MS)
-    expect(dialog.locator("[data-challenge-lost]")).not_to_contain_text("…", timeout=TIMEOUT_MS)
+    compared(dialog)
     mine, theirs = comparison_of(dialog), friends["ben_comparison"]
     assert mine["parted"] == theirs["parted"] != ["alike"]
     assert mine["difference"] == -theirs["difference"]
@@ -150,8 +156,7 @@ def test_the_sender_opens_the_reply_and_sees_the_same_comparison(friends: dict[s
     assert axe_problems(ann, axe_script, "[data-dialog=challenge]") == []
     # Opened again, the same reply counts once.
     ann.goto(friends["reply"])
-    expect(ann.locator("[data-dialog=challenge] [data-challenge-lost]")).not_to_contain_text(
-        "…", timeout=TIMEOUT_MS)
+    compared(ann.locator("[data-dialog=challenge]"))
     expect(ann.locator("[data-notice]")).to_contain_text("counted already")
     # Ann's own line and Ben's, once.
     rows_shown = ann.locator("[data-dialog=challenge] [data-standings] tbody th")
