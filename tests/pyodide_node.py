@@ -25,9 +25,9 @@ const pyodide = await loadPyodide({ indexURL: `${runtime}/`,
                                     ...(stdlib ? { stdLibURL: stdlib } : {}) });
 pyodide.FS.writeFile("/tmp/engine.whl", fs.readFileSync(wheel));
 pyodide.setStdout({ batched: (line) => process.stdout.write(line + "\\n") });
-pyodide.runPython(files
-  ? 'import sys, zipfile; zipfile.ZipFile("/tmp/engine.whl").extractall("/tmp/engine"); sys.path.insert(0, "/tmp/engine")'
-  : 'import sys; sys.path.insert(0, "/tmp/engine.whl")');
+const unzipped = 'import zipfile; zipfile.ZipFile("/tmp/engine.whl").extractall("/tmp/engine")';
+pyodide.runPython(files ? `${unzipped}; import sys; sys.path.insert(0, "/tmp/engine")`
+                        : 'import sys; sys.path.insert(0, "/tmp/engine.whl")');
 pyodide.runPython(fs.readFileSync(script, "utf8"));
 """
 
