@@ -13,7 +13,8 @@ import binascii
 import json
 from typing import Any
 
-from calypso_core import table
+from calypso_core import from_record, table
+from calypso_core.bots.puzzles import SET_FORMAT, SET_VERSION, dealt, puzzle_id
 
 LEVELS = ("random", "novice", "club", "expert", "master")
 
@@ -102,6 +103,21 @@ def run() -> None:
         ok("work", ms=50, budget=20, iterations=20)
     ok("daily")
     ok("daily", date="2026-01-01")
+    # Puzzles: a set of one (the first lead of a game), opened every way, answered, played on.
+    legal = [str(card) for card in dealt("paths").legal_moves()]
+    puzzle = [puzzle_id("paths", 0), 0, 0, legal[0], [[c, 150] for c in legal[1:]], ["pull"], 1500]
+    ok("puzzles", text=json.dumps({"format": SET_FORMAT, "version": SET_VERSION,
+                                   "games": [["paths", ""]], "puzzles": [puzzle]}))
+    ok("puzzle", day="2026-01-01")
+    ok("puzzle", near={"offset": 300, "recent": [], "salt": "paths"})
+    ok("puzzle_answer", card=legal[1], rate=True)
+    ok("puzzle_play", card=legal[0])
+    ok("puzzle_step")
+    mine = {**finished["record"], "plays": []}
+    own = [str(card) for card in from_record(mine).legal_moves()]
+    ok("puzzle", mine={"record": mine, "play": 0,
+                       "costs": [[c, 0 if c == own[0] else 150] for c in own]})
+    ok("puzzle_answer", card=own[0])
     # Refusals, each a different way.
     for request in ("{not json", json.dumps({"id": 2, "type": "no_such"}), "[]",
                     json.dumps({"id": 3, "type": "play", "card": "ZZ"})):

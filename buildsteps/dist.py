@@ -25,6 +25,9 @@ from .wheel import ENGINE_SITE, build_engine_wheel, mark_names_utf8
 MANIFEST = "build-info.json"
 SERVICE_WORKER = "sw.js"  # stamped with the build and its file list; see stamp_service_worker
 ICON_SIZES = (192, 512)  # PNG icons for the web app manifest, drawn by icon_png
+# Files the page fetches only when the person asks for them, never on a first visit: the
+# service worker keeps each once fetched (checked against its hash), not at its install.
+ON_DEMAND = ("puzzles.json",)
 
 
 def build(dist: Path = DIST) -> dict[str, Any]:
@@ -76,7 +79,8 @@ def build(dist: Path = DIST) -> dict[str, Any]:
                                "snapshot": snapshot_path,
                                "snapshot_sha256": snapshot_sha256,
                                "snapshot_modules": SNAPSHOT_MODULES,
-                               "snapshot_heap": snapshot_heap(snapshot)})
+                               "snapshot_heap": snapshot_heap(snapshot),
+                               "on_demand": list(ON_DEMAND)})
     log(f"built {dist} ({len(manifest['files']) + 1} files, build {manifest['build']})")
     return manifest
 
@@ -95,15 +99,17 @@ def finalize(dist: Path, info: dict[str, Any] | None = None) -> dict[str, Any]:
     code = worker.read_text() if worker.is_file() else None
     if code is not None:
         # The build hash covers the worker's code but not its stamp, which derives from the hash.
-        worker.write_text(stamp_service_worker(code, "unbuilt", {}))
+        worker.write_text(stamp_service_worker(code, "unbuilt", {}, {}))
     files = sorted(p for p in dist.rglob("*") if p.is_file())
     hashes = {p.relative_to(dist).as_posix(): sha256_of(p) for p in files}
     build_id = hashlib.sha256(json.dumps(hashes, sort_keys=True).encode()).hexdigest()[:16]
     if code is not None:
-        # The whole standard library is fetched only if a module the page's lacks is imported.
+        # The whole standard library is fetched only if a module the page's lacks is imported;
+        # the files fetched on demand are kept once fetched, not on a first visit.
         precache = {path: digest for path, digest in hashes.items()
-                    if path not in (SERVICE_WORKER, info.get("stdlib_full"))}
-        worker.write_text(stamp_service_worker(code, build_id, precache))
+                    if path not in (SERVICE_WORKER, info.get("stdlib_full"), *ON_DEMAND)}
+        on_demand = {path: hashes[path] for path in ON_DEMAND if path in hashes}
+        worker.write_text(stamp_service_worker(code, build_id, precache, on_demand))
     manifest = {
         # The build hash covers every other file, so it names the service worker's cache.
         "build": build_id,
@@ -115,12 +121,16 @@ def finalize(dist: Path, info: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 SW_STAMP = {"BUILD": re.compile(r"^const BUILD = .*;$", re.M),
-            "FILES": re.compile(r"^const FILES = .*;$", re.M)}
+            "FILES": re.compile(r"^const FILES = .*;$", re.M),
+            "ON_DEMAND": re.compile(r"^const ON_DEMAND = .*;$", re.M)}
 
 
-def stamp_service_worker(code: str, build_id: str, files: dict[str, str]) -> str:
-    """Write the build id and the precache list ({path: sha256}) into sw.js's two stamp lines."""
-    values = {"BUILD": json.dumps(build_id), "FILES": json.dumps(files, sort_keys=True)}
+def stamp_service_worker(code: str, build_id: str, files: dict[str, str],
+                         on_demand: dict[str, str] | None = None) -> str:
+    """Write the build id, the precache list and the files kept once fetched ({path: sha256})
+    into sw.js's three stamp lines."""
+    values = {"BUILD": json.dumps(build_id), "FILES": json.dumps(files, sort_keys=True),
+              "ON_DEMAND": json.dumps(on_demand or {}, sort_keys=True)}
     for name, pattern in SW_STAMP.items():
         line = f"const {name} = {values[name]};"
         code, count = pattern.subn(line.replace("\\", "\\\\"), code, count=1)

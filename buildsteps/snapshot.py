@@ -26,10 +26,11 @@ SNAPSHOT_FOLDER = "snapshot"
 # The table loads the handlers of a guest's seat (remote) and of the review, the rerun and
 # the work ahead (reviews) at their first request (table/transport.py), which a later
 # visit's first game may be: a friends' table, or a saved game that brings work ahead;
-# likewise the search bots (bots/levels.py), which a saved game's level may need.
+# likewise the search bots (bots/levels.py), which a saved game's level may need, and the
+# puzzles (table/puzzles.py), which a ?puzzle= link opens at once.
 SNAPSHOT_MODULES = ["calypso_core.table", "calypso_core.table.remote",
                     "calypso_core.table.seat_reviews", "calypso_core.table.reviews",
-                    "calypso_core.bots.search",
+                    "calypso_core.table.puzzles", "calypso_core.bots.search",
                     "calypso_stdlib_fallback"]
 # Pyodide issue #6254: a runtime restores a snapshot into its default heap, the initial
 # memory its .wasm declares (loadPyodide asks for the snapshot's size as INITIAL_MEMORY, which

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from protocol_calls import advance, call, finished_hosted_game, ok
+from puzzle_sets import made_set, made_set_text
 
 from calypso_core import table
 from calypso_core.table.fair import commitment, fair_seed
@@ -150,6 +151,18 @@ def a_comparison() -> Payload:
     return {"job": ok("challenge_compare", **payload, budget=1, iterations=1)["job"]}
 
 
+def a_puzzle(card: str = "") -> Payload:
+    """A game in play, and beside it a puzzle of a made set, open (and its solution played
+    out when ``card`` says so); the payload to answer it with its solution."""
+    a_game()
+    data = made_set(1)
+    ok("puzzles", text=json.dumps(data))
+    ok("puzzle", puzzle=data["puzzles"][0][0])
+    if card:
+        ok("puzzle_play", card=data["puzzles"][0][3])
+    return {"card": data["puzzles"][0][3]}
+
+
 # Each request type: how to reach a table where it succeeds; returns its payload.
 SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hello": lambda: a_game() and {},
@@ -184,6 +197,11 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "challenge_reply": a_challenge_played,
     "challenge_compare": lambda: {**a_challenge_played(), "budget": 1, "iterations": 1},
     "challenge_compare_next": a_comparison,
+    "puzzles": lambda: a_game() and {"text": made_set_text(1)},
+    "puzzle": lambda: a_puzzle() and {"puzzle": made_set(1)["puzzles"][0][0]},
+    "puzzle_answer": lambda: {**a_puzzle(), "rate": True},
+    "puzzle_play": a_puzzle,
+    "puzzle_step": lambda: a_puzzle("played") and {},
 }
 
 

@@ -27,7 +27,8 @@ LOADED_ON_FIRST_USE = [
     "calypso_core.table.ahead", "calypso_core.table.jobs", "calypso_core.table.rerun",
     "calypso_core.table.reviews", "calypso_core.table.remote", "calypso_core.table.fair",
     "calypso_core.bots.review", "calypso_core.bots.duplicate", "calypso_core.bots.search",
-    "calypso_core.fastsim",
+    "calypso_core.fastsim", "calypso_core.table.puzzles", "calypso_core.bots.puzzles",
+    "calypso_core.glicko",
 ]  # fmt: skip
 
 
@@ -60,6 +61,11 @@ def test_a_request_loads_its_module_at_first_use() -> None:
         "assert '\"ok\":true' in table.handle('{\"id\":2,\"type\":\"work\",\"ms\":1}')\n")
     assert {"calypso_core.table.reviews", "calypso_core.table.ahead",
             "calypso_core.table.jobs", "calypso_core.bots.review"} <= loaded
+    puzzles = modules_after(
+        "import calypso_core.table as table\n"
+        "assert 'no_puzzle' in table.handle('{\"id\":1,\"type\":\"puzzle_step\"}')\n")
+    assert {"calypso_core.table.puzzles", "calypso_core.bots.puzzles",
+            "calypso_core.glicko"} <= puzzles
 
 
 def test_the_snapshot_holds_every_module_the_page_loads_later() -> None:

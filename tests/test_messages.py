@@ -16,6 +16,7 @@ from protocol_calls import ok
 
 from calypso_core import Card, Rules
 from calypso_core.bots import LEVELS
+from calypso_core.bots.puzzles import THEMES
 from calypso_core.messages import (
     LANGUAGES,
     MessageError,
@@ -183,6 +184,9 @@ FAMILIES: dict[str, tuple[str, set[str]]] = {
                                                      "unreachable", "pairing", "bad_offer",
                                                      "refused"}),
     "remote.lobby_": ("t(`remote.lobby_${waiting}`)", {"guests", "seeds"}),
+    "puzzles.theme.": ("t(`puzzles.theme.${k}`)", set(THEMES)),
+    "puzzles.difficulty_": ("t(`puzzles.difficulty_${store.OFFSETS.indexOf(p.record.offset)}`)",
+                            {"0", "1", "2", "3", "4"}),
     "error.": ("msg(`error.${error.code}`)", set()),  # the codes: see the test below
     "tour.": ("t(`tour.${step.key}.title`)", set()),  # the steps: see the test below
 }

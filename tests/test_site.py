@@ -184,12 +184,14 @@ def stamped(code: str, name: str) -> Any:
 def test_the_service_worker_is_stamped_with_the_build_and_each_file_hash(dist_dir: Path) -> None:
     info = json.loads((dist_dir / "build-info.json").read_text())
     code = (dist_dir / "sw.js").read_text()
-    build, files = (stamped(code, name) for name in ("BUILD", "FILES"))
+    build, files, on_demand = (stamped(code, name) for name in ("BUILD", "FILES", "ON_DEMAND"))
     assert build == info["build"]
     on_disk = {p.relative_to(dist_dir).as_posix() for p in dist_dir.rglob("*") if p.is_file()}
-    # The whole standard library is left to the network: fetched only if a module is missing.
-    assert set(files) == on_disk - {"sw.js", "build-info.json", info["stdlib_full"]}
-    for path, digest in files.items():
+    # The whole standard library is left to the network: fetched only if a module is missing;
+    # the files fetched on demand (the puzzles' set) are kept once asked for, not installed.
+    assert set(on_demand) == set(info["on_demand"]) == {"puzzles.json"}
+    assert set(files) == on_disk - {"sw.js", "build-info.json", info["stdlib_full"], *on_demand}
+    for path, digest in {**files, **on_demand}.items():
         assert hashlib.sha256((dist_dir / path).read_bytes()).hexdigest() == digest, path
     assert set(info["files"]) == on_disk - {"build-info.json"}
 

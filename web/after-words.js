@@ -44,6 +44,7 @@ export const better = (best, reason) => (reason?.length
   ? t("review.better_because", { card: best, reason }) : t("review.better", { card: best }));
 export const noCostly = (finished) => t(finished ? "review.none_costly" : "review.none_costly_yet");
 export const tryAgain = () => t("review.try_again");
+export const practise = () => t("puzzles.practise_position");
 export const showInReplay = () => t("review.show_in_replay");
 export const costlyCount = (n) => (n ? t("review.costly_count", { count: n }) : "");
 export const nextCostly = () => t("review.next_costly");

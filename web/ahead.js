@@ -89,7 +89,8 @@ async function runLoop(windowMs) {
   work.more = true; // cards played since the last loop may wait
   let kept = false;
   try {
-    while (work.more && run === app.run) {
+    // Not while the puzzles are open: their requests would wait behind a window of work.
+    while (work.more && run === app.run && !app.puzzle.open) {
       const ms = Math.floor(Math.min(windowMs(), MAX_WINDOW_MS));
       if (ms < MIN_WINDOW_MS) break;
       // The test budgets (dev.js) of the review and the rerun apply here too.

@@ -33,6 +33,16 @@ import { app, onDraw, requestDraw, takeOpenChallenge, takeOpenSheet } from "./st
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
+// The puzzles load at their first use, no part of a first visit: a handle on their module once
+// it is imported (the page's state of the puzzles is app.puzzle).
+const puzzles = { module: /** @type {typeof import("./puzzles.js") | null} */ (null) };
+
+/** Calls fn with the puzzles' module, importing it the first time. */
+async function withPuzzles(fn) {
+  puzzles.module ??= await import("./puzzles.js");
+  return fn(puzzles.module);
+}
+
 function draw() {
   // The table with friends' panel first: its lobby and its name form come before any view.
   drawRemote(app.remote, app.hello, requestDraw);
@@ -41,18 +51,22 @@ function draw() {
     return;
   }
   page.showBar(app.hello); // the bar and the engine's version from the first view on
+  // While the puzzles are open the table shows the puzzle (table-view.js draws it as any
+  // position), and the game in play waits behind it.
+  const puzzle = app.puzzle.open ? puzzles.module?.tableUi(app.puzzle) ?? null : null;
+  const table = puzzle?.table ?? app.table;
   const ui = {
-    view: app.view,
-    table: app.table,
-    names: namesOf(app.table),
+    view: puzzle?.view ?? app.view,
+    table,
+    names: namesOf(table),
     hello: app.hello,
-    busy: app.busy,
-    dealEnd: app.dealEnd,
+    busy: puzzle ? app.puzzle.busy : app.busy,
+    dealEnd: puzzle ? null : app.dealEnd,
     animate: app.speed.move > 0,
     focusHand: app.focusHand,
-    hint: app.hint,
-    chosen: app.chosen,
-    undoAllowed: app.prefs.undo,
+    hint: puzzle ? null : app.hint,
+    chosen: puzzle ? null : app.chosen,
+    undoAllowed: !puzzle && app.prefs.undo,
     showCut: true,
     review: app.review,
     offer: app.offer,
@@ -63,35 +77,50 @@ function draw() {
   // change should be in by then.
   panels.drawLog($("[data-log]"), ui);
   panels.drawAids($("[data-aids]"), ui);
-  drawScoreSheet(ui);
-  rerun.drawMaster($("[data-sheet-master]"), ui);
-  daily.drawDaily($("[data-sheet-daily]"), ui);
-  drawSheetChallenge($("[data-sheet-challenge]"), ui);
-  drawChallengeDialog($("[data-challenge-dialog]"), ui);
-  review.draw(ui);
+  puzzles.module?.draw(app.puzzle);
+  if (!puzzle) {
+    drawScoreSheet(ui);
+    rerun.drawMaster($("[data-sheet-master]"), ui);
+    daily.drawDaily($("[data-sheet-daily]"), ui);
+    drawSheetChallenge($("[data-sheet-challenge]"), ui);
+    drawChallengeDialog($("[data-challenge-dialog]"), ui);
+    review.draw(ui);
+  }
   render(ui);
-  if (takeOpenSheet()) openDialog("score_sheet");
-  if (takeOpenChallenge()) openOnly("challenge");
+  if (!puzzle && takeOpenSheet()) openDialog("score_sheet");
+  if (!puzzle && takeOpenChallenge()) openOnly("challenge");
 }
+
+// What the table's keys do while the puzzles are open: a card answers the puzzle; a hint,
+// an undo and the game's last trick are the game's, not the puzzle's.
+const inPuzzles = () => app.puzzle.open;
+// A game dealt, opened or continued leaves the puzzles for the table.
+const leavingPuzzles = (then) => (intent) => {
+  if (inPuzzles()) puzzles.module?.close();
+  return then(intent);
+};
 
 // Each intent of the input (input.js) and what it does.
 const INTENTS = {
-  play_card: ({ card }) => flow.playCard(card),
+  play_card: ({ card }) => (inPuzzles() ? withPuzzles((p) => p.answer(card)) : flow.playCard(card)),
   cancel_choice: () => flow.cancelChoice(),
   focus_hand: () => focusHand(),
   reveal: () => flow.reveal(),
-  hint: () => flow.hint(),
-  undo: () => flow.undo(),
-  next_game: () => flow.nextGame(),
-  next_deal: () => flow.nextDeal(),
+  hint: () => inPuzzles() || flow.hint(),
+  undo: () => inPuzzles() || flow.undo(),
+  next_game: leavingPuzzles(() => flow.nextGame()),
+  next_deal: () => inPuzzles() || flow.nextDeal(),
   new_game: () => dialogs.openNewGame(),
-  deal: () => dialogs.deal(),
+  deal: leavingPuzzles(() => dialogs.deal()),
   level_all: () => forms.setAllLevels(),
   seats_changed: () => forms.updateNewGameForm(),
-  new_match: () => flow.startGame(app.settings),
+  new_match: leavingPuzzles(() => flow.startGame(app.settings)),
   show_scores: () => openDialog("score_sheet"),
   close_scores: () => closeDialog("score_sheet"),
-  last_trick: () => dialogs.showLastTrick(),
+  last_trick: () => {
+    const puzzle = inPuzzles() ? puzzles.module?.tableUi(app.puzzle) : null;
+    return puzzle ? dialogs.showLastTrick(puzzle.view, puzzle.table) : inPuzzles() || dialogs.showLastTrick();
+  },
   menu: () => {
     daily.drawGiveUp();
     openOnly("menu");
@@ -103,11 +132,11 @@ const INTENTS = {
   prefs: () => dialogs.changePrefs(),
   language: ({ lang }) => setLanguage(lang, { save: true }),
   saves: () => dialogs.showSaves(),
-  open_save: ({ save }) => dialogs.openSave(save),
+  open_save: leavingPuzzles(({ save }) => dialogs.openSave(save)),
   delete_save: ({ save }) => dialogs.deleteSave(save),
   export: () => replay.exportGame(),
   import: () => $("[data-import-file]").click(),
-  import_file: ({ file }) => replay.importFile(file, daily.keptOpenDates()),
+  import_file: leavingPuzzles(({ file }) => replay.importFile(file, daily.keptOpenDates())),
   replay: () => replay.openReplay({ at: 0 }),
   replay_first: () => replay.replayStep("first"),
   replay_prev: () => replay.replayStep(-1),
@@ -122,9 +151,14 @@ const INTENTS = {
   tour_back: () => tour.back(),
   tour_skip: () => tour.end(),
   tour_decline: () => dialogs.declineTour(),
-  daily: () => daily.startDaily(),
-  daily_take_over: () => daily.takeOver(),
-  give_up: () => daily.giveUp($("[data-dialog=menu] [data-action=give_up]")),
+  daily: leavingPuzzles(() => daily.startDaily()),
+  daily_take_over: leavingPuzzles(() => daily.takeOver()),
+  give_up: () => {
+    const button = $("[data-dialog=menu] [data-action=give_up]");
+    // Its second press deals the day's practice: the puzzles leave for it.
+    if (button.dataset.confirm && inPuzzles()) puzzles.module?.close();
+    return daily.giveUp(button);
+  },
   share_copy: () => daily.copyShareLine(),
   review: () => review.reviewInPlay(),
   review_game: () => review.reviewInPlay(),
@@ -155,12 +189,30 @@ const INTENTS = {
   },
   challenge_make: () => challenge.makeFromSheet(),
   challenge_rename: () => challenge.rename(),
-  challenge_play: () => challenge.play(daily.startDaily),
+  challenge_play: leavingPuzzles(() => challenge.play(daily.startDaily)),
   challenge_reply: () => challenge.makeReply(),
   challenge_open: ({ value }) => challenge.openEntry(value),
   challenge_forget: ({ value }) => challenge.forgetEntry(value),
   challenge_copy: ({ value }) => challenge.copyLink(value),
   challenge_share: ({ value }) => challenge.shareLink(value),
+  puzzles: () => withPuzzles((p) => p.open({})),
+  puzzle_day: () => withPuzzles((p) => p.open({ day: true })),
+  puzzle_next: () => withPuzzles((p) => p.next(0)),
+  puzzle_easier: () => withPuzzles((p) => p.next(-1)),
+  puzzle_harder: () => withPuzzles((p) => p.next(1)),
+  puzzle_try: () => withPuzzles((p) => p.tryAgain()),
+  puzzle_solution: () => withPuzzles((p) => p.showSolution()),
+  puzzle_play_on: () => withPuzzles((p) => p.playOn()),
+  puzzle_next_card: () => withPuzzles((p) => p.nextCard()),
+  puzzle_back_to: () => withPuzzles((p) => p.backToPuzzle()),
+  puzzle_dashboard: () => withPuzzles((p) => p.dashboard()),
+  puzzle_close: () => withPuzzles((p) => p.close()),
+  puzzle_mine: ({ value }) => withPuzzles((p) => p.open({ mine: value })),
+  puzzle_remove: ({ value }) => withPuzzles((p) => p.removeMine(value)),
+  review_practise: async ({ value }) => {
+    const key = await review.practise(value);
+    if (key) withPuzzles((p) => p.open({ mine: key }));
+  },
   close_dialog: () => closeAllDialogs(),
   copy_seed: () => copy(String(app.table?.settings.seed ?? "")),
   // A table with friends (web/remote/): the remote panel's buttons, to its client.
@@ -229,4 +281,6 @@ addEventListener("hashchange", () => {
 });
 page.keepFocusOnClose();
 fillTurnForm();
-main();
+main().then((link) => {
+  if (link?.puzzle) withPuzzles((p) => p.open({ puzzle: link.puzzle }));
+});

@@ -16,6 +16,8 @@ import * as storage from "./storage.js";
 
 const client = engine();
 
+/** Starts the page; returns the link it was opened with (link.js), once its game is dealt,
+ * or null when no game could be. */
 export async function main() {
   // Which saved game this tab plays is settled while the engine boots (see saves.js).
   const address = location.href;
@@ -26,7 +28,7 @@ export async function main() {
   } catch (error) {
     page.setEngineFailed();
     page.renderBootError(error);
-    return;
+    return null;
   }
   page.renderBoot({ stage: "ready", fraction: 1 });
   forms.fillNewGameForm(app.hello);
@@ -42,13 +44,14 @@ export async function main() {
   if (app.view) {
     page.setEngineReady();
     offerTour();
-  } else {
-    page.setEngineFailed();
+    // A challenge (or a reply to one) in the address: shown once the game in play is dealt,
+    // which it leaves as it is until the person chooses to play it.
+    const challenge = readAddress(address);
+    if (challenge) await openAddress(challenge);
+    return link;
   }
-  // A challenge (or a reply to one) in the address: shown once the game in play is dealt,
-  // which it leaves as it is until the person chooses to play it.
-  const challenge = readAddress(address);
-  if (challenge && app.view) await openAddress(challenge);
+  page.setEngineFailed();
+  return null;
 }
 
 // Deals the first game: this tab's saved one (for a link, the one it dealt before), else the

@@ -65,9 +65,10 @@ export function deal() {
 
 // -- around play ----------------------------------------------------------------------------
 
-export function showLastTrick() {
-  if (!app.view) return;
-  panels.drawLastTrick($("[data-last-trick]"), app.view, namesOf(app.table));
+/** The last trick of the table shown: the game in play's, or a puzzle's (its view and table). */
+export function showLastTrick(view = app.view, table = app.table) {
+  if (!view) return;
+  panels.drawLastTrick($("[data-last-trick]"), view, namesOf(table));
   openOnly("last_trick");
 }
 

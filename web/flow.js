@@ -77,7 +77,7 @@ function take(view) {
 // Sounds for what a move did: a card, a trick won or lost, a calypso completed.
 function soundFor(before, after) {
   const event = after.event;
-  if (!event || !app.prefs.sound) return;
+  if (!event || !app.prefs.sound || app.puzzle.open) return; // the game moves on behind a puzzle
   const made = after.seats.some((s, i) => s.completed > (before?.seats[i]?.completed ?? s.completed));
   const last = after.log.tricks.at(-1);
   const mine = after.viewer ?? namesOf(app.table).peopleSeats()[0];
@@ -275,7 +275,7 @@ async function advance(run, pending = null, pause = Promise.resolve(), pauseEnd 
     after.gameOver(app.view, app.table);
     ahead.afterGame();
   } else if (status === "your_turn" && !playAhead(run)) {
-    if (app.prefs.sound) sound.play("turn");
+    if (app.prefs.sound && !app.puzzle.open) sound.play("turn");
     ahead.whileThinking();
   } else if (status === "handoff") {
     ahead.whileThinking();

@@ -12,6 +12,9 @@
 // a date it refuses is said in a notice, the usual game dealt instead. The other game
 // parameters do not apply to it and are left out, with a notice.
 //
+// ?puzzle=ID opens that puzzle over the game (puzzles.js; the engine says if no puzzle has the
+// id), once: it leaves the address like a game's parameters.
+//
 // A link's game is dealt once: app.js replaces the address with one without the game's
 // parameters (history.replaceState), so a reload resumes the game instead of dealing it
 // again, and saves.js remembers the link with the game's save (`key`), so opening the same
@@ -38,7 +41,7 @@ export function linkKey(href) {
 
 /**
  * Reads a page address's query against the engine's hello. Returns {deal, speed, notices,
- * url}: deal is null or {seed, settings, key} (settings: the checked level, games and suit;
+ * url, puzzle}: puzzle is the id of ?puzzle= (or null); deal is null or {seed, settings, key} (settings: the checked level, games and suit;
  * key: the link's game parameters, to recognise it later), or {daily: the date's text, key}
  * for the Calypso of a day; speed is the checked speed or null; notices are messages about
  * refused parameters; url is the address without the
@@ -94,7 +97,9 @@ export function readLink(href, hello) {
   }
   notices.push(...remoteProblems(href, hello));
   for (const name of GAME_PARAMS) params.delete(name);
-  return { deal, speed, notices, url: url.href };
+  const puzzle = params.get("puzzle");
+  params.delete("puzzle");
+  return { deal, speed, notices, url: url.href, puzzle };
 }
 
 // The notice for game parameters beside ?daily=, which deals a game of its own.

@@ -167,6 +167,7 @@ async function run() {
       const next = await client.request("review_next", { job: started.job });
       if (token !== app.review.token) return;
       reviewMoved(next);
+      if (next.move.grade === "blunder") practise(app.review.moves.length - 1);
       requestDraw();
     }
     reviewFinished(Math.round(performance.now() - app.review.startedAt));
@@ -193,6 +194,19 @@ export function cancel() {
 export function resume() {
   if (app.review.running || !app.review.source) return;
   run();
+}
+
+/** Puts the blunder at ``value`` (an index of the review's cards) in the person's mistakes to
+ * practise (web/puzzle-store.js, loaded now): the game's record as reviewed, cut at the card;
+ * returns its key there, or null when the review holds no blunder there. */
+export async function practise(value) {
+  const move = app.review.moves[Number(value)]?.move;
+  const record = app.review.source?.record ?? client.game?.record;
+  if (move?.grade !== "blunder" || !record) return null;
+  const store = await import("./puzzle-store.js");
+  const entry = store.blunderEntry(record, move);
+  store.addToQueue([entry]);
+  return entry.key;
 }
 
 // -- try again --------------------------------------------------------------------------------
@@ -370,6 +384,7 @@ function drawSummary(el, r, { view, hello }) {
       h("p", { class: "review-better", text: W.better(move.best, move.reason) }),
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
+        move.grade === "blunder" ? h("button", { type: "button", class: "btn", "data-action": "review_practise", "data-value": index, text: W.practise() }) : null,
         replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
       : h("p", { "data-review-none": true, text: W.noCostly(isFinished(r)) }));
     return parts;

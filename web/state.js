@@ -50,6 +50,13 @@ const state = {
   // game it is of (key), and the comparison in progress or done.
   challenge: { shown: null, openNext: false, made: null, answer: null,
     compare: { key: null, token: 0, running: false, done: 0, total: 0, result: null, reply: null, problem: null } },
+  // The puzzles (puzzles.js), while open: the set's size and themes, the device's record and
+  // queue (puzzle-store.js), the puzzle shown (the engine's info, view and table), the
+  // answers tried (the first one rated), whether the solution is shown, and the line played on
+  // from the position ({view, over}) while the person steps through it.
+  puzzle: { open: false, busy: false, token: 0, problem: null, notice: null, set: null, record: null,
+    queue: null, info: null, view: null, table: null, answers: [], solution: false, line: null,
+    before: null },
   // A table with friends (web/remote/), what its panel draws (remote/panel.js); null at a
   // table of this device alone. See remoteOpened below.
   remote: null,
@@ -379,6 +386,68 @@ export function compareFailed(problem) {
 /** The comparison's loop has ended. */
 export function compareIdle() {
   compareWith({ running: false });
+}
+
+// -- the puzzles (puzzles.js) --
+
+const puzzleWith = (changes) => {
+  state.puzzle = { ...state.puzzle, ...changes };
+};
+
+/** The puzzles open over the table, with the device's record and queue, and what to say of
+ * them (``notice``: messages, when one of them could not be read and was set aside). */
+export function openPuzzles(record, queue, notice) {
+  puzzleWith({ open: true, problem: null, notice, record, queue });
+}
+
+/** Back to the game in play: the puzzle shown goes. */
+export function closePuzzles() {
+  puzzleWith({ open: false, busy: false, token: state.puzzle.token + 1, notice: null, info: null, view: null,
+    table: null, answers: [], solution: false, line: null, before: null });
+}
+
+/** A request of the puzzles is on its way: returns its token (a later one supersedes it). */
+export function puzzleBusy() {
+  puzzleWith({ busy: true, token: state.puzzle.token + 1 });
+  return state.puzzle.token;
+}
+
+/** The request is answered (or failed: ``problem``, a message, or null). */
+export function puzzleIdle(problem = null) {
+  puzzleWith({ busy: false, problem });
+}
+
+/** The set is loaded: {count, themes}. */
+export function puzzleSetLoaded(set) {
+  puzzleWith({ set });
+}
+
+/** A puzzle is shown: the engine's reply {puzzle, view} to "puzzle". */
+export function puzzleShown({ puzzle, view }) {
+  puzzleWith({ info: puzzle, view, table: view.table, answers: [], solution: false, line: null,
+    before: null });
+}
+
+/** An answer judged (the engine's reply to "puzzle_answer"), with the record after it and the
+ * rating before it (null: not rated). */
+export function puzzleAnswered(answer, record, before) {
+  puzzleWith({ answers: [...state.puzzle.answers, answer], record,
+    before: state.puzzle.answers.length ? state.puzzle.before : before });
+}
+
+/** The solution is shown. */
+export function puzzleSolutionShown() {
+  puzzleWith({ solution: true });
+}
+
+/** The line played on from the position: {view, over}, or null: back at the position. */
+export function puzzleLine(line) {
+  puzzleWith({ line });
+}
+
+/** The device's record (the difficulty changed) or queue. */
+export function puzzleKept({ record = state.puzzle.record, queue = state.puzzle.queue }) {
+  puzzleWith({ record, queue });
 }
 
 // -- a table with friends (web/remote/: the host's and the guests' clients change it, the

@@ -1,9 +1,11 @@
 // The offline service worker: keeps one build of the whole site (Pyodide and the wheels
 // included) in one cache and answers from it first, so the game starts without a network.
 //
-// build.py stamps the two lines below: BUILD, the content hash of the build (as in
-// build-info.json), and FILES, every file of the build but this one, build-info.json and
-// the whole standard library (fetched only if a module is missing), with its sha256. The rest of this file is the same for every build.
+// build.py stamps the three lines below: BUILD, the content hash of the build (as in
+// build-info.json); FILES, every file of the build but this one, build-info.json, the whole
+// standard library (fetched only if a module is missing) and the files fetched on demand,
+// with its sha256; and ON_DEMAND, those files (the puzzles' set), with theirs: a first visit
+// never fetches them. The rest of this file is the same for every build.
 //
 //   install   fetches every file of this build and checks it against its hash
 //             (build-info.json against BUILD) before filling this build's cache: a
@@ -13,8 +15,9 @@
 //             its check, else fetched again past it. What the boot did not load (the runtime
 //             snapshot that later visits start from) is all that crosses the network.
 //   activate  deletes this scope's caches of other builds and takes control of open pages.
-//   fetch     answers the build's own files from this build's cache only; anything else
-//             goes to the network untouched.
+//   fetch     answers the build's own files from this build's cache only; a file fetched on
+//             demand is fetched (and checked) the first time it is asked for, then kept in the
+//             same cache; anything else goes to the network untouched.
 //
 // A new build waits while a page uses the old one, until that page asks it to take over
 // ({type: "skip_waiting"}, sent by the "new version" button of sw-register.js); pages then
@@ -22,6 +25,7 @@
 
 const BUILD = "unbuilt";
 const FILES = {};
+const ON_DEMAND = {};
 
 // This script's global scope, as the type checker knows a service worker's.
 const worker = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (self));
@@ -54,7 +58,7 @@ async function fetchChecked(path, cache = "default") {
       if (found !== BUILD) throw new Mismatch(`${path} is from build ${found}, not ${BUILD}`);
     } else {
       const digest = hex(await crypto.subtle.digest("SHA-256", body));
-      if (digest !== FILES[path]) throw new Mismatch(`${path} does not match build ${BUILD}`);
+      if (digest !== (FILES[path] ?? ON_DEMAND[path])) throw new Mismatch(`${path} does not match build ${BUILD}`);
     }
   } catch (error) {
     // The HTTP cache may hold another build's copy (a host lets it keep files for minutes).
@@ -91,6 +95,11 @@ async function removeOtherBuilds() {
 async function fromCache(request, path) {
   const cache = await caches.open(CACHE);
   const cached = await cache.match(here(path));
+  if (!cached && Object.hasOwn(ON_DEMAND, path)) {
+    const response = await fetchChecked(path); // asked for at last: kept from now on
+    await cache.put(here(path), response.clone());
+    return response;
+  }
   if (!cached) return fetch(request); // storage was cleared under us: the network still works
   if (request.method === "HEAD") {
     const { status, statusText, headers } = cached;
@@ -118,6 +127,6 @@ worker.addEventListener("fetch", (event) => {
   if (url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
   // The scope's own URL (with any ?seed=… query) is the page.
   const path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length)) || "index.html";
-  if (path !== INFO && !Object.hasOwn(FILES, path)) return;
+  if (path !== INFO && !Object.hasOwn(FILES, path) && !Object.hasOwn(ON_DEMAND, path)) return;
   event.respondWith(fromCache(request, path));
 });

@@ -7,7 +7,8 @@ same in slices), ``play_game`` plays a whole game with four bots, ``run_match`` 
 match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
-(docs/review.md), one card at a time.
+(docs/review.md), one card at a time. ``parse_set`` reads a set of puzzles and ``Puzzle`` is
+one (docs/puzzles.md).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -32,6 +33,16 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 # looked up from text.
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
+    from .puzzles import (
+        THEMES,
+        Puzzle,
+        PuzzleError,
+        PuzzleSet,
+        parse_set,
+        puzzle_id,
+        solution_reason,
+        themes_of,
+    )
     from .review import CardReview, CardReviewer, GameReview, review_position, seat_plays
 
 
@@ -46,10 +57,20 @@ def __getattr__(name: str) -> Any:
         return {"CardReview": review.CardReview, "CardReviewer": review.CardReviewer,
                 "GameReview": review.GameReview, "review_position": review.review_position,
                 "seat_plays": review.seat_plays}[name]
+    if name in _PUZZLES:
+        from . import puzzles
+
+        return {"THEMES": puzzles.THEMES, "Puzzle": puzzles.Puzzle,
+                "PuzzleError": puzzles.PuzzleError, "PuzzleSet": puzzles.PuzzleSet,
+                "parse_set": puzzles.parse_set, "puzzle_id": puzzles.puzzle_id,
+                "solution_reason": puzzles.solution_reason,
+                "themes_of": puzzles.themes_of}[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 _REVIEW = ("CardReview", "CardReviewer", "GameReview", "review_position", "seat_plays")
+_PUZZLES = ("THEMES", "Puzzle", "PuzzleError", "PuzzleSet", "parse_set", "puzzle_id",
+            "solution_reason", "themes_of")
 
 __all__ = [
     "ALL_LEVELS",
@@ -59,20 +80,28 @@ __all__ = [
     "MAX_REVIEW_ITERATIONS",
     "MAX_SEARCH_ITERATIONS",
     "REVIEW_ITERATIONS",
+    "THEMES",
     "Bot",
     "CardReview",
     "CardReviewer",
     "GameReview",
     "Knowledge",
     "MatchResult",
+    "Puzzle",
+    "PuzzleError",
+    "PuzzleSet",
     "Suggestion",
     "finish",
     "make_bot",
+    "parse_set",
     "play_game",
+    "puzzle_id",
     "review_position",
     "run_match",
     "seat_plays",
+    "solution_reason",
     "suggest",
     "suggest_steps",
+    "themes_of",
     "think_time",
 ]

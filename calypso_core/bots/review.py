@@ -238,7 +238,16 @@ class CardReviewer:
             self.review = self._finish()
         return self.review
 
-    def _finish(self) -> CardReview:
+    def gaps(self) -> list[tuple[float, float]]:
+        """How far each legal card (in ``legal``'s order) falls behind the best card, and the
+        standard error of that gap, over the layouts searched so far: what its cost is judged
+        from (the best card's own gap is 0). The puzzles' miner judges a position by these."""
+        codes, samples = self._codes, self._samples
+        values = self._values()
+        best = codes.index(max(codes, key=lambda c: values[c]))
+        return [paired_gap(samples, best, i) for i in range(len(codes))]
+
+    def _values(self) -> dict[int, float]:
         codes, samples = self._codes, self._samples
         # The means as one search sums them: layout by layout, in order.
         totals = [0.0] * len(codes)
@@ -247,15 +256,17 @@ class CardReviewer:
             for i, value in enumerate(row):
                 totals[i] += weight * value
                 weights[i] += weight
-        values = {code: totals[i] / weights[i] for i, code in enumerate(codes)}
+        return {code: totals[i] / weights[i] for i, code in enumerate(codes)}
+
+    def _finish(self) -> CardReview:
+        codes = self._codes
+        values = self._values()
         best = codes.index(max(codes, key=lambda c: values[c]))
+        gaps = self.gaps()
         order = sorted(range(len(codes)), key=lambda i: (-values[codes[i]], codes[i]))
-        options = tuple(
-            Option(self.legal[i], values[codes[i]], cost_of(*paired_gap(samples, best, i)))
-            for i in order
-        )
+        options = tuple(Option(self.legal[i], values[codes[i]], cost_of(*gaps[i])) for i in order)
         mine = codes.index(int(self.card))
-        gap, error = paired_gap(samples, best, mine)
+        gap, error = gaps[mine]
         reason = None if best == mine else reason_for(self._knowledge, codes[best], codes)
         return CardReview(
             play=self.play,
@@ -269,7 +280,7 @@ class CardReviewer:
             cost=cost_of(gap, error),
             gap_error=error,
             reason=reason,
-            layouts=len(samples),
+            layouts=len(self._samples),
             options=options,
         )
 

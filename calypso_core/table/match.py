@@ -157,7 +157,7 @@ class Match:
     def play(self, card: Any) -> dict[str, Any]:
         """The person whose hand is shown plays a card, on their turn; returns the move."""
         state = self.state
-        code = _parse_card(card)
+        code = parse_card(card)
         status = self.status
         if status == "game_over":
             raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
@@ -173,7 +173,7 @@ class Match:
     def play_remote(self, seat: Any, card: Any) -> dict[str, Any]:
         """The guest at ``seat`` plays a card, on their turn; returns the move."""
         seat = self.guest_seat(seat)
-        code = _parse_card(card)
+        code = parse_card(card)
         state = self.state
         if state.is_over:
             raise ProtocolError("game_over", f"{code} cannot be played: the game is over")
@@ -442,7 +442,7 @@ class Match:
         }
 
 
-def _parse_card(card: Any) -> Card:
+def parse_card(card: Any) -> Card:
     """A card's code as a person sent it, checked."""
     if not isinstance(card, str) or len(card) > 4:
         raise ProtocolError("bad_card", f"card must be text such as \"QH\", not {brief_repr(card)}")

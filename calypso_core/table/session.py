@@ -50,7 +50,7 @@ class _Session:
 
     def __init__(self) -> None:
         self.match: Match | None = None
-        self.aids_for: tuple[int, int] | None = None
+        self.aids_for: tuple[Match, int, int] | None = None
         self.aids: dict[int, dict[str, Any]] = {}
 
 
@@ -201,10 +201,12 @@ _DEVICE_ONLY = ("think_ms", "hold_ms")
 
 def seat_aids(match: Match, seat: int) -> dict[str, Any]:
     """The memory aids of ``seat`` in the position in play."""
-    # Built once per position and seat: "view", "aids" and the guests' views reuse them.
+    # Built once per position and seat: "view", "aids" and the guests' views reuse them. The
+    # match is part of the position: a puzzle's match (table/puzzles.py) is not the one in play.
     position = (len(match.history), len(match.state.plays))
-    if _session.aids_for != position:
-        _session.aids_for, _session.aids = position, {}
+    held = _session.aids_for
+    if held is None or held[0] is not match or held[1:] != position:
+        _session.aids_for, _session.aids = (match, *position), {}
     if seat not in _session.aids:
         _session.aids[seat] = memory_aids(match.state.observation(seat))
     return _session.aids[seat]

@@ -31,17 +31,18 @@ holds), and answer from that seat's observation, labelled for that guest. Its vi
 
 **Loaded on first use.** The handlers of ``remote`` (a stand-in, the fair deal),
 ``reviews`` (the review, the rerun, work ahead, and with them ``jobs``, ``ahead``, ``rerun``,
-``fair`` and the bots' review) and ``challenges`` (a challenge among friends) are imported
-at the first request that needs them, not with the table: a game's first deal uses none of
-them, and the page imports the engine from source on a first visit (README, Start-up). Their
-entries in ``REQUESTS`` are declared here like the others (effect, view flag, keys); only the
-function behind them waits. The import is a plain one inside a function, so the type checker
-follows it.
+``fair`` and the bots' review), ``challenges`` (a challenge among friends) and ``puzzles``
+(the puzzles, the bots' puzzles and Glicko-2) are imported at the first request that needs
+them, not with the table: a game's first deal uses none of them, and the page imports the
+engine from source on a first visit (README, Start-up). Their entries in ``REQUESTS`` are
+declared here like the others (effect, view flag, keys); only the function behind them waits.
+The import is a plain one inside a function, so the type checker follows it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from typing import Any, Literal, NamedTuple
 
@@ -120,6 +121,18 @@ def _reviews(kind: str) -> Handler:
     return _on_first_use(_reviews_handlers, kind)
 
 
+def _puzzles_handlers() -> dict[str, Handler]:
+    from . import puzzles
+
+    return {"puzzles": puzzles.load_set, "puzzle": puzzles.open_puzzle,
+            "puzzle_answer": puzzles.answer, "puzzle_play": puzzles.play_on,
+            "puzzle_step": puzzles.step}
+
+
+def _puzzles(kind: str) -> Handler:
+    return _on_first_use(_puzzles_handlers, kind)
+
+
 def _on_first_use(handlers: Callable[[], dict[str, Handler]], kind: str) -> Handler:
     """Request ``kind``'s handler from ``handlers``' module, imported at the first call."""
 
@@ -172,9 +185,21 @@ REQUESTS: dict[str, Request] = {
         {"challenge", "reply", "name", "budget", "iterations"}), "reads"),
     "challenge_compare_next": Request(_challenge("challenge_compare_next"), frozenset({"job"}),
                                       "reads"),
+    "puzzles": Request(_puzzles("puzzles"), frozenset({"text"}), "reads"),
+    "puzzle": Request(_puzzles("puzzle"), frozenset({"puzzle", "near", "day", "mine"}), "reads"),
+    "puzzle_answer": Request(_puzzles("puzzle_answer"), frozenset({"card", "rate", "rating"}),
+                             "reads"),
+    "puzzle_play": Request(_puzzles("puzzle_play"), frozenset({"card"}), "reads"),
+    "puzzle_step": Request(_puzzles("puzzle_step"), frozenset(), "reads"),
 }
 
-reset = session.reset
+def reset() -> None:
+    """Forget the match in play, the jobs, the work ahead and the puzzles (for tests)."""
+    session.reset()
+    if f"{__package__}.puzzles" in sys.modules:  # loaded: it may hold a set and a puzzle
+        from . import puzzles
+
+        puzzles.reset()
 
 
 def handle(request: str) -> str:

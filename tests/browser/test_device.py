@@ -155,6 +155,8 @@ def test_at_every_speed_a_deals_end_waits_for_next_deal_and_the_log_follows_the_
     expect(page.locator("[data-status]")).to_contain_text("Deal 1 is over: Next deal goes on.")
     expect(page.locator("[data-log] [data-log-trick]")).to_have_count(13)
     page.locator(NEXT_DEAL).click()
+    # Taken before settling: until the click is taken the table still waits for it.
+    expect(table_).not_to_have_attribute("data-state", "next_deal")
     assert settle(page) == "ready"
     expect(summary).to_be_hidden()
     # The log is of the deal being played, as the bar says.

@@ -59,9 +59,21 @@ def test_after_one_visit_the_game_boots_and_plays_offline_under_a_sub_path(
         const cache = await caches.open((await caches.keys())[0]);
         return (await cache.keys()).map((request) => request.url);
     }""")
-    precached = [*(path for path in info["files"] if path not in ("sw.js", info["stdlib_full"])),
-                 "build-info.json"]
+    left = ("sw.js", info["stdlib_full"], *info["on_demand"])  # fetched when asked for
+    precached = [*(path for path in info["files"] if path not in left), "build-info.json"]
     assert sorted(cached) == sorted(url + path for path in precached)
+    # The puzzles' set is no part of a first visit: fetched when the puzzles are opened, and
+    # kept then for offline use.
+    assert info["on_demand"] == ["puzzles.json"]
+    assert url + "puzzles.json" not in requested
+    page.click(".bar [data-action=menu]")
+    page.click("[data-dialog=menu] [data-action=puzzles]")
+    expect(page.locator("[data-puzzle-panel]")).to_have_attribute("data-state", "asking",
+                                                                    timeout=TIMEOUT_MS)
+    assert url + "puzzles.json" in requested
+    assert page.evaluate("""async () => Boolean(await (await caches.open((await caches.keys())[0]))
+        .match("puzzles.json"))""")
+    page.locator("[data-puzzle-panel]").get_by_role("button", name="Back to the game").click()
     # Every URL is relative: nothing was asked for outside the sub-path.
     assert requested and all(u.startswith(url) for u in requested), [
         u for u in requested if not u.startswith(url)]
@@ -99,9 +111,14 @@ def test_after_one_visit_the_game_boots_and_plays_offline_under_a_sub_path(
         page.locator("[data-engine-error]").text_content())
     play_a_card(page)
     assert plays(page) > 0
+    page.click(".bar [data-action=menu]")
+    page.click("[data-dialog=menu] [data-action=puzzles]")  # offline too, once opened online
+    expect(page.locator("[data-puzzle-panel]")).to_have_attribute("data-state", "asking",
+                                                                    timeout=TIMEOUT_MS)
     served = {r.url: r.from_service_worker for r in responses}
     assert served and all(served.values()), served
-    assert {url + "pyodide/pyodide.asm.wasm", url + info["engine_wheel"]} <= set(served)
+    assert {url + "pyodide/pyodide.asm.wasm", url + info["engine_wheel"],
+            url + "puzzles.json"} <= set(served)
 
 
 def next_build(build_module: ModuleType, dist_dir: Path, folder: Path, marker: str) -> str:
