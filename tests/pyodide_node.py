@@ -1,8 +1,10 @@
 """Run Python in Pyodide under Node with the engine's wheel: engine checks without a browser.
 
 The pinned runtime (``build.fetch_pyodide``) boots in Node; the engine wheel that dist/
-ships (its compiled modules) goes on ``sys.path`` as a zip (a pure wheel imports as one), so
-the code under test is the page's own. What the Python code prints comes back as text.
+ships (its compiled modules) goes on ``sys.path`` as a zip (a pure wheel imports as one), or
+with ``files`` unzipped into files, as the page's worker installs it (the engine reads its
+message catalogs beside their module: a name checked reads them), so the code under test is the
+page's own. What the Python code prints comes back as text.
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ from pathlib import Path
 RUNNER = """
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
-const [runtime, wheel, script, stdlib] = process.argv.slice(2);
+const [runtime, wheel, script, stdlib, files] = process.argv.slice(2);
 const { loadPyodide } = await import(pathToFileURL(`${runtime}/pyodide.mjs`).href);
 const pyodide = await loadPyodide({ indexURL: `${runtime}/`,
                                     ...(stdlib ? { stdLibURL: stdlib } : {}) });
 pyodide.FS.writeFile("/tmp/engine.whl", fs.readFileSync(wheel));
 pyodide.setStdout({ batched: (line) => process.stdout.write(line + "\\n") });
-pyodide.runPython('import sys; sys.path.insert(0, "/tmp/engine.whl")');
+const unzipped = 'import zipfile; zipfile.ZipFile("/tmp/engine.whl").extractall("/tmp/engine")';
+pyodide.runPython(files ? `${unzipped}; import sys; sys.path.insert(0, "/tmp/engine")`
+                        : 'import sys; sys.path.insert(0, "/tmp/engine.whl")');
 pyodide.runPython(fs.readFileSync(script, "utf8"));
 """
 
@@ -44,16 +48,17 @@ def engine_wheel(dist: Path) -> Path:
 
 
 def run_in_pyodide(code: str, runtime: Path, wheel: Path, folder: Path, timeout: int = 300,
-                   stdlib: Path | None = None) -> str:
+                   stdlib: Path | None = None, *, files: bool = False) -> str:
     """Run ``code`` in Pyodide under Node with the engine importable; return what it printed.
-    ``stdlib`` is a standard library zip in place of the runtime's whole one."""
+    ``stdlib`` is a standard library zip in place of the runtime's whole one; ``files``: the
+    engine is unzipped into files first, as the page has it."""
     node = shutil.which("node") or shutil.which("nodejs")
     assert node, "Node.js is needed to run Pyodide outside a browser"
     script = folder / "script.py"
     script.write_text(code, encoding="utf-8")
     done = subprocess.run(
         [node, "--input-type=module", "-", str(runtime), str(wheel), str(script),
-         *([str(stdlib)] if stdlib else [])],
+         str(stdlib or ""), "files" if files else ""],
         input=RUNNER, capture_output=True, text=True, timeout=timeout, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]

@@ -135,6 +135,28 @@ def a_fair_check() -> Payload:
             "commitment": commitment(host)}
 
 
+def a_challenge() -> str:
+    """A challenge nobody has played yet, on random players' terms; a game in play beside."""
+    a_game()
+    link: str = ok("challenge_make", settings={"seed": "dare", "level": "random"},
+                   name="Ann")["link"]
+    return link
+
+
+def a_challenge_played() -> Payload:
+    """A challenge's match dealt and played to its end: the payload that names it."""
+    link = a_challenge()
+    view = advance(ok("challenge_start", challenge=link))
+    while view["status"] != "game_over":
+        view = advance(ok("play", card=view["legal"][0]))
+    return {"challenge": link, "name": "Ben"}
+
+
+def a_comparison() -> Payload:
+    payload = a_challenge_played()
+    return {"job": ok("challenge_compare", **payload, budget=1, iterations=1)["job"]}
+
+
 def a_puzzle(card: str = "") -> Payload:
     """A game in play, and beside it a puzzle of a made set, open (and its solution played
     out when ``card`` says so); the payload to answer it with its solution."""
@@ -176,6 +198,12 @@ SCENARIOS: dict[str, Callable[[], Payload]] = {
     "work": lambda: {**after_a_card(), "ms": 50, "budget": 1},
     "fair_deal": lambda: a_game() and {"host": "a" * 32, "guests": {"0": "b" * 32}},
     "fair_check": a_fair_check,
+    "challenge_make": lambda: a_finished_game() and {"name": "Ann"},
+    "challenge_read": lambda: {"challenge": a_challenge()},
+    "challenge_start": lambda: {"challenge": a_challenge(), "name": "Ben"},
+    "challenge_reply": a_challenge_played,
+    "challenge_compare": lambda: {**a_challenge_played(), "budget": 1, "iterations": 1},
+    "challenge_compare_next": a_comparison,
     "puzzles": lambda: a_game() and {"text": made_set_text(1)},
     "puzzle": lambda: a_puzzle() and {"puzzle": made_set(1)["puzzles"][0][0]},
     "puzzle_answer": lambda: {**a_puzzle(), "rate": True},

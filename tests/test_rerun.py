@@ -130,11 +130,11 @@ def test_the_daily_seed_is_the_date_in_iso_form() -> None:
     assert daily_seed(datetime.date(2024, 2, 29)) == "daily:2024-02-29"
 
 
-def test_the_daily_match_is_one_standard_game_against_masters() -> None:
+def test_the_daily_match_is_one_standard_game_against_masters_without_the_clock() -> None:
     settings = daily_settings("2025-01-31")
     assert settings == Settings(
         seed="daily:2025-01-31", rules=Rules(), levels=DAILY_LEVELS, games=1, suit=None,
-        people=(Person(seat=2, name=""),),
+        people=(Person(seat=2, name=""),), clock=False,
     )
     assert DAILY_LEVELS == ("master", "master", "human", "master")
     assert daily_settings(datetime.date(2025, 1, 31)) == settings

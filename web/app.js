@@ -6,6 +6,8 @@
 // suit=S|H|D|C, humans=south,north); link.js checks them. Games are saved by saves.js.
 
 import { main } from "./boot.js";
+import * as challenge from "./challenge.js";
+import { drawChallengeDialog, drawSheetChallenge } from "./challenge-view.js";
 import * as daily from "./daily.js";
 import * as dialogs from "./dialogs.js";
 import { $, forgetDrawn } from "./dom.js";
@@ -27,7 +29,7 @@ import * as review from "./review.js";
 import * as savedGames from "./saved-games.js";
 import * as saves from "./saves.js";
 import { drawScoreSheet } from "./sheet.js";
-import { app, onDraw, requestDraw, takeOpenSheet } from "./state.js";
+import { app, onDraw, requestDraw, takeOpenChallenge, takeOpenSheet } from "./state.js";
 import { focusHand, render } from "./table-view.js";
 import * as tour from "./tour.js";
 
@@ -69,6 +71,7 @@ function draw() {
     review: app.review,
     offer: app.offer,
     master: app.master,
+    challenge: app.challenge,
   };
   // The panels first: render() ends by focusing the hand, which lays the page out, so every
   // change should be in by then.
@@ -79,10 +82,13 @@ function draw() {
     drawScoreSheet(ui);
     rerun.drawMaster($("[data-sheet-master]"), ui);
     daily.drawDaily($("[data-sheet-daily]"), ui);
+    drawSheetChallenge($("[data-sheet-challenge]"), ui);
+    drawChallengeDialog($("[data-challenge-dialog]"), ui);
     review.draw(ui);
   }
   render(ui);
   if (!puzzle && takeOpenSheet()) openDialog("score_sheet");
+  if (!puzzle && takeOpenChallenge()) openOnly("challenge");
 }
 
 // What the table's keys do while the puzzles are open: a card answers the puzzle; a hint,
@@ -179,6 +185,19 @@ const INTENTS = {
     const record = rerun.masterRecord();
     if (record) replay.openReplay({ record });
   },
+  challenges: () => challenge.showList(),
+  challenge_new: () => {
+    const { seed, guests, ...settings } = forms.readNewGameForm();
+    return challenge.makeBeforePlaying(flow.newGamePayload(settings, seed));
+  },
+  challenge_make: () => challenge.makeFromSheet(),
+  challenge_rename: () => challenge.rename(),
+  challenge_play: leavingPuzzles(() => challenge.play(daily.startDaily)),
+  challenge_reply: () => challenge.makeReply(),
+  challenge_open: ({ value }) => challenge.openEntry(value),
+  challenge_forget: ({ value }) => challenge.forgetEntry(value),
+  challenge_copy: ({ value }) => challenge.copyLink(value),
+  challenge_share: ({ value }) => challenge.shareLink(value),
   puzzles: () => withPuzzles((p) => p.open({})),
   puzzle_day: () => withPuzzles((p) => p.open({ day: true })),
   puzzle_next: () => withPuzzles((p) => p.next(0)),
@@ -245,6 +264,7 @@ flow.onAfter({
   gameOver: (view, table) => {
     daily.gameOver(view, table);
     rerun.start(view, table);
+    challenge.gameOver(view, table);
   },
 });
 // Loading progress is shown from the worker's first report, while the page's words load;
@@ -257,6 +277,11 @@ page.redrawBoot();
 requestDraw(); // what was drawn while the words loaded (a table with friends' lobby), worded
 onLanguage(reword);
 bindInput((intent) => INTENTS[intent.type]?.(intent));
+// A challenge's address opened in a page already open (only what follows its # changed).
+addEventListener("hashchange", () => {
+  const found = challenge.readAddress(location.href);
+  if (found && app.view) challenge.openAddress(found);
+});
 page.keepFocusOnClose();
 fillTurnForm();
 main().then((link) => {

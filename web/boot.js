@@ -2,6 +2,7 @@
 // then the first game is dealt — the saved one, else the one a link names, else a new one —
 // and, if even that fails, the page says why instead of going blank.
 
+import { openAddress, readAddress } from "./challenge.js";
 import { startDaily } from "./daily.js";
 import { engine } from "./engine.js";
 import { offerTour, setSpeed, show, startGame } from "./flow.js";
@@ -43,6 +44,10 @@ export async function main() {
   if (app.view) {
     page.setEngineReady();
     offerTour();
+    // A challenge (or a reply to one) in the address: shown once the game in play is dealt,
+    // which it leaves as it is until the person chooses to play it.
+    const challenge = readAddress(address);
+    if (challenge) await openAddress(challenge);
     return link;
   }
   page.setEngineFailed();

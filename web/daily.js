@@ -13,8 +13,11 @@
 // person may give it up (the Menu): the date stays played, with no result, and practice
 // with hints and undo is dealt. The score sheet gives a share line — the date, both sides'
 // scores and the result, your side's lead with the master in your seat on the same cards,
-// the streak, never a card — and the link to the day's deal.
+// the streak, never a card — and a link: once the kept attempt is over, a challenge on the
+// day's cards (challenge.js), so that friends who open it play the day and compare; else the
+// day's deal.
 
+import { dailyChallenge } from "./challenge.js";
 import { $, h, redraw } from "./dom.js";
 import { playSave } from "./dialogs.js";
 import { localToday } from "./engine-client.js";
@@ -170,11 +173,13 @@ export function drawDaily(el, ui) {
   const entry = date ? stats.dailyEntry(date) : null;
   const kept = Boolean(table.settings.straight);
   const streak = stats.streak(today()).current;
+  // Once the kept attempt is over, the line carries a challenge on the day's cards.
+  const challenge = date ? dailyChallenge(date) : null;
   el.hidden = !date;
-  redraw(el, JSON.stringify([date, entry, kept, streak]), () => {
+  redraw(el, JSON.stringify([date, entry, kept, streak, challenge]), () => {
     if (!date || !entry) return [];
     const finished = entry.you !== null;
-    const line = finished ? W.shareLine({ date, ...entry, streak, link: dailyLink(date) }) : null;
+    const line = finished ? W.shareLine({ date, ...entry, streak, link: challenge ?? dailyLink(date) }) : null;
     return [
       h("h3", { text: W.dailyTitle(date) }),
       h("p", { "data-daily-attempt": kept ? "kept" : "practice",

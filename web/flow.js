@@ -167,9 +167,8 @@ function seatsPayload(settings) {
   return { ...payload, level };
 }
 
-/** Deals a new match with these settings (and seed, when given); refused: what to say
- * before the engine's refusal (problemNotice). */
-export async function startGame(settings, seed, refused = msg("problem.deal")) {
+/** What new_game is sent for these settings (and seed, when given). */
+export function newGamePayload(settings, seed) {
   /** @type {Record<string, any>} */
   const payload = {
     ...seatsPayload(settings),
@@ -178,6 +177,13 @@ export async function startGame(settings, seed, refused = msg("problem.deal")) {
     suit: settings.suit ?? "random",
   };
   if (seed !== undefined && seed !== null && seed !== "") payload.seed = seed;
+  return payload;
+}
+
+/** Deals a new match with these settings (and seed, when given); refused: what to say
+ * before the engine's refusal (problemNotice). */
+export async function startGame(settings, seed, refused = msg("problem.deal")) {
+  const payload = newGamePayload(settings, seed);
   const started = await show(() => client.request("new_game", payload), msg("problem.deal"), refused);
   if (started && app.view.match.game === 0 && app.view.plays === 0) showCut();
   return started;

@@ -46,6 +46,11 @@ const state = {
   // The master in your seat (rerun.js): the game it is of (key), its progress and result.
   master: { key: null, token: 0, running: false, done: 0, total: 0, result: null, problem: null,
     startedAt: 0, ms: null },
+  // A challenge among friends (challenge.js): what its dialog shows, the link made of the
+  // finished match (made) or the reply to the challenge it answers (answer), each with the
+  // game it is of (key), and the comparison in progress or done.
+  challenge: { shown: null, openNext: false, made: null, answer: null,
+    compare: { key: null, token: 0, running: false, done: 0, total: 0, result: null, reply: null, problem: null } },
   // The puzzles (puzzles.js), while open: the set's size and themes, the device's record and
   // queue (puzzle-store.js), the puzzle shown (the engine's info, view and table), the
   // answers tried (the first one rated), whether the solution is shown, and the line played on
@@ -346,6 +351,59 @@ export function masterFailed(problem) {
 /** The master's loop has ended. */
 export function masterIdle() {
   masterWith({ running: false });
+}
+
+// -- a challenge among friends (challenge.js) --
+
+const challengeWith = (changes) => {
+  state.challenge = { ...state.challenge, ...changes };
+};
+const compareWith = (changes) => challengeWith({ compare: { ...state.challenge.compare, ...changes } });
+
+/** What the challenge dialog shows ({kind: offer | made | compare | list, ...}), or null;
+ * ``open``: the dialog opens at the next draw, once it shows it (its title takes the focus). */
+export function setChallengeShown(shown, { open = false } = {}) {
+  challengeWith({ shown, openNext: open || state.challenge.openNext });
+}
+
+/** Whether the challenge dialog is to open now; asked once by the draw. */
+export function takeOpenChallenge() {
+  const open = state.challenge.openNext;
+  if (open) challengeWith({ openNext: false });
+  return open;
+}
+
+/** The challenge link made of a finished match: {key (the game), link, summary}. */
+export function setChallengeMade(made) {
+  challengeWith({ made });
+}
+
+/** The challenge a finished match answers, and its reply once made: {key, id, link, sender,
+ * reply, name}. */
+export function setChallengeAnswer(answer) {
+  challengeWith({ answer });
+}
+
+/** A comparison of ``key`` begins: returns its loop's token, which a later one supersedes. */
+export function compareRunning(key) {
+  compareWith({ key, token: state.challenge.compare.token + 1, running: true, done: 0, total: 0, result: null,
+    reply: null, problem: null });
+  return state.challenge.compare.token;
+}
+
+/** The engine's reply about the comparison: how far it is, and what it found so far. */
+export function compareProgress({ done, total, result, reply }) {
+  compareWith({ done, total, result, ...(reply !== undefined ? { reply } : {}) });
+}
+
+/** The comparison stopped on the engine's refusal. */
+export function compareFailed(problem) {
+  compareWith({ problem });
+}
+
+/** The comparison's loop has ended. */
+export function compareIdle() {
+  compareWith({ running: false });
 }
 
 // -- the puzzles (puzzles.js) --

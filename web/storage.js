@@ -29,6 +29,7 @@ const ENTRIES = Object.freeze({
   remote_tab: entry("calypso.remote-tab.v1", { session: true }), // the room this tab hosts
   turn: entry("calypso.turn.v1"), // a person's own TURN server (remote/turn.js)
   remote_seed: entry("calypso.remote-seed.v1", { family: true }), // a guest's seed of a fair deal, by room
+  challenges: entry("calypso.challenges.v1"), // the challenges sent and received (challenge-store.js)
   puzzles: entry("calypso.puzzles.v1"), // the puzzles' rating, difficulty and history (puzzle-store.js)
   puzzles_aside: entry("calypso.puzzles.unreadable"),
   puzzles_mine: entry("calypso.puzzles-mine.v1"), // the person's own mistakes to practise

@@ -181,7 +181,7 @@ def play_game(
     return state
 
 
-def finish(steps: Generator[None, None, _T]) -> _T:
+def finish(steps: Generator[object, None, _T]) -> _T:
     """What a generator of slices (``choose_steps``, ``search_steps``) returns, run to its end."""
     while True:
         try:

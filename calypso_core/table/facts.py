@@ -83,23 +83,33 @@ def check_name(data: dict[str, Any]) -> dict[str, Any]:
     """A name a person typed (a guest's, before the host gives it a seat), judged by the one
     rule for names (table.naming) and against the names already ``taken`` at the table: the
     name as the table keeps it, or a refusal (``bad_name``) whose words say what to change."""
-    name, taken = data.get("name"), data.get("taken")
-    if not isinstance(name, str) or len(name) > _MAX_TYPED:
-        raise ProtocolError("bad_request", f"name must be a text of at most {_MAX_TYPED} "
-                            f"characters, not {brief_repr(name)}")
+    taken = data.get("taken")
     if taken is None:
         taken = []
     if not isinstance(taken, list) or not all(isinstance(t, str) for t in taken):
         raise ProtocolError("bad_request",
                             f"taken must be a list of names, not {brief_repr(taken)}")
+    kept = typed_name(data.get("name"))
+    if kept.casefold() in {collapsed(t).casefold() for t in taken}:
+        raise ProtocolError("bad_name", f"the name {brief_repr(kept)} is refused: "
+                            "error.same_name",
+                            message("error.same_name", name=kept))
+    return {"name": kept}
+
+
+def typed_name(name: Any, *, empty: bool = False) -> str:
+    """A name a person typed, as the table keeps it (spaces collapsed), judged by the one rule
+    for names (naming.py): refused ``bad_name`` with words that say what to change, an empty
+    one too unless ``empty`` (then the seat's name stands for it)."""
+    if not isinstance(name, str) or len(name) > _MAX_TYPED:
+        raise ProtocolError("bad_request", f"name must be a text of at most {_MAX_TYPED} "
+                            f"characters, not {brief_repr(name)}")
     kept = collapsed(name)
-    problem = message("error.name_empty") if not kept else name_problem(kept)
-    if problem is None and kept.casefold() in {collapsed(t).casefold() for t in taken}:
-        problem = message("error.same_name", name=kept)
+    problem = name_problem(kept) if kept or empty else message("error.name_empty")
     if problem is not None:
         raise ProtocolError("bad_name", f"the name {brief_repr(kept)} is refused: "
                             f"{problem['id']}", problem)
-    return {"name": kept}
+    return kept
 
 
 # The longest text check_name reads: room for a name of MAX_NAME_CHARS among spaces to collapse.

@@ -142,6 +142,7 @@ class RerunJob:
     seat: int  # whose rerun: the person's (at a friends' table, one of the people's)
     steps: Iterator[GameState | None]  # rerun.rerun_slices
     state: GameState | None = None  # the rerun after its last card
+    iterations: int | None = None  # the master's a move (None: its own)
 
     @property
     def finished(self) -> bool:
@@ -274,12 +275,17 @@ def start_rerun(settings: Settings, game: GameState, index: int, iterations: int
     else:
         state, steps = resume
     _jobs.started += 1
-    job = RerunJob(_jobs.started, settings, copy, index, seat, steps, state)
+    job = RerunJob(_jobs.started, settings, copy, index, seat, steps, state, iterations)
     if guest is None:
         _jobs.rerun = job
     else:
         _jobs.guest_reruns[guest] = job
     return job
+
+
+def last_rerun() -> RerunJob | None:
+    """This device's last rerun job, finished or not (a comparison reuses a finished one)."""
+    return _jobs.rerun
 
 
 def _rerun_check(words: str, check: Callable[[], _T]) -> _T:

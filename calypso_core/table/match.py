@@ -30,7 +30,7 @@ from ..game import GameState, IllegalMoveError, new_game
 from ..messages import Message, message
 from ..record import RecordError, from_record, to_record
 from .errors import ProtocolError
-from .players import ComputerPlayer, hint_steps, hold_ms, make_chooser, suggest
+from .players import ComputerPlayer, Pace, hint_steps, hold_ms, make_chooser, suggest
 from .sealed import opened_record, sealed_record
 from .settings import Settings
 from .story import truncated, undo_length
@@ -40,11 +40,12 @@ def computer_players(settings: Settings, game: int) -> dict[int, ComputerPlayer]
     """The computer players of game ``game`` (0-based) of a match, by seat.
 
     Each is seeded from the match seed, the game and its seat, so that replaying a game
-    (the master in your seat, ``table.rerun``) meets the same players.
+    (the master in your seat, ``table.rerun``) meets the same players; without the
+    settings' ``clock`` they search their whole budgets, and replay the same anywhere.
     """
     salt = f"bots:{settings.seed}:{game}"
     return {
-        seat: make_chooser(level, seat, f"{salt}:{seat}")
+        seat: make_chooser(level, seat, f"{salt}:{seat}", clock=settings.clock)
         for seat, level in enumerate(settings.levels)
         if settings.name_of(seat) is None
     }
@@ -72,6 +73,7 @@ class Match:
         self.history = history or []
         self.state = state if state is not None else self._deal(len(self.history))
         self.bots = self._make_bots()
+        self.pace = Pace()  # how long the players without the clock searched here
         self.stand_ins: dict[int, str] = {}  # a guest's seat -> the level playing for them
         # A guest's seat -> its hint's search in progress, and the cards played when it began.
         self.hints: dict[int, tuple[int, Generator[None, None, _Hint]]] = {}
@@ -228,10 +230,13 @@ class Match:
             )
         start = time.perf_counter()
         bot = self.bots[seat]
+        forced, trick = len(state.legal_moves()) == 1, len(state.plays) % 52 // 4
         card, note = bot(state)
         elapsed = time.perf_counter() - start
         state.play(card)
-        return self._moved(seat, card, note, elapsed, hold_ms(bot.level, elapsed))
+        hold = hold_ms(bot.level, elapsed) if bot.clock else \
+            self.pace.hold_ms(bot.level, trick, elapsed, forced)
+        return self._moved(seat, card, note, elapsed, hold)
 
     def _moved(self, seat: int, card: Card, note: Message | None, elapsed: float,
                hold: int = 0) -> dict[str, Any]:

@@ -40,25 +40,29 @@ def level_facts() -> list[dict[str, Any]]:
     return facts
 
 
-def make_chooser(level: str, seat: int, salt: str) -> ComputerPlayer:
+def make_chooser(level: str, seat: int, salt: str, *, clock: bool = True) -> ComputerPlayer:
     """A computer player; any failure of a bot falls back to a random legal card, noted.
 
     Its randomness is drawn afresh for every move from ``salt`` and the number of cards
-    played, so a move depends only on the position: after an undo, or a reload, the same
-    play brings the same replies.
+    played, and no bot is kept from one move to the next, so a move depends only on the
+    position: after an undo, or a reload, the same play brings the same replies. Without
+    ``clock`` a search level searches its whole budget however long that takes, so that the
+    move is the same on every device (a challenge); with it, a slow device may stop sooner.
     """
-    return ComputerPlayer(level, seat, salt)
+    return ComputerPlayer(level, seat, salt, clock=clock)
 
 
 class ComputerPlayer:
     """``make_chooser``'s player: called with the position, the card and a note; ``steps``
     gives the same in slices (the bot's ``choose_steps``)."""
 
-    def __init__(self, level: str, seat: int, salt: str) -> None:
+    def __init__(self, level: str, seat: int, salt: str, *, clock: bool = True) -> None:
         if level not in LEVELS:
             raise ProtocolError("bad_level", f"level {brief_repr(level)}: not one of "
                                 f"{', '.join(LEVELS)}")
-        self.level, self.seat, self.salt = level, seat, salt
+        self.level, self.seat, self.salt, self.clock = level, seat, salt, clock
+        # Only the search levels have a clock to turn off.
+        self.settings = {} if clock or think_time(level) is None else {"time_limit": None}
 
     def __call__(self, state: GameState) -> tuple[Card, Message | None]:
         return finish(self.steps(state))
@@ -68,7 +72,7 @@ class ComputerPlayer:
         legal = state.legal_moves()
         rng = random.Random(f"{self.salt}:{len(state.plays)}")
         try:
-            bot = make_bot(self.level, self.seat, rng)
+            bot = make_bot(self.level, self.seat, rng, **self.settings)
             card = yield from bot.choose_steps(state.observation(self.seat), legal)
             if card not in legal:
                 raise IllegalMoveError(f"{card} is not legal")
@@ -89,9 +93,32 @@ def hint_steps(state: GameState) -> Generator[None, None, tuple[Card, list[Messa
     return suggestion.card, list(suggestion.reason)
 
 
-def hold_ms(level: str, thought: float) -> int:
+def hold_ms(level: str, thought: float, searched: float = 0.0) -> int:
     """How long a card a computer player of ``level`` chose in ``thought`` seconds is held
     before it is shown: to the level's clock cap (hello's ``think_ms``), so that every card of
-    that player shows after the same time, whether it held one legal card or several."""
+    that player shows after the same time, whether it held one legal card or several. A
+    player without the clock may search past its cap: a card it did not search (one legal
+    card) is then held as long as a search it made took, ``searched`` (``Pace``)."""
     cap = think_time(level)
-    return 0 if cap is None else max(0, round((cap - thought) * 1000))
+    return 0 if cap is None else max(0, round((max(cap, searched) - thought) * 1000))
+
+
+class Pace:
+    """How long the computer players without the clock searched, so that a card they did not
+    search shows no sooner than one they did (``hold_ms``). A search takes its whole budget,
+    which may pass the level's cap (docs/challenge.md), and less as a deal's hands empty: a
+    card with one legal card is held as long as the last search of its level at the same trick
+    of a deal took on this device (the cap, before any). Kept for the device only: it is no part
+    of a game's record or replay."""
+
+    def __init__(self) -> None:
+        self._searched: dict[tuple[str, int], float] = {}
+
+    def hold_ms(self, level: str, trick: int, thought: float, forced: bool) -> int:
+        """The hold of a clockless player's card at ``trick`` (0-12) of a deal; a card it
+        searched (not ``forced``) is kept as that trick's pace."""
+        key = (level, trick)
+        if forced:
+            return hold_ms(level, thought, self._searched.get(key, 0.0))
+        self._searched[key] = thought
+        return hold_ms(level, thought)

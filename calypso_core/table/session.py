@@ -69,6 +69,10 @@ def reset() -> None:
         from . import ahead
 
         ahead.reset()
+    if _loaded("comparing"):
+        from . import comparing
+
+        comparing.reset()
 
 
 def _loaded(module: str) -> bool:

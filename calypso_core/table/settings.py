@@ -28,7 +28,7 @@ MAX_GAMES = 4
 MAX_SEED_CHARS = 100
 DEFAULT_PEOPLE: tuple[dict[str, Any], ...] = ({"seat": 2, "name": ""},)
 PERSON_KEYS = frozenset({"seat", "name", "remote"})
-SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight")
+SETTINGS_KEYS = ("seed", "rules", "levels", "people", "games", "suit", "straight", "clock")
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ class Settings:
     suit: Suit | None  # the first person's suit, or None for the seed's choice
     # Played straight (the kept attempt at the Calypso of the day): no hints, no undo.
     straight: bool = False
+    # The search levels stop at their clock caps; False: each computer move is searched at
+    # its level's whole budget, so that it depends on the position alone, on every device
+    # (a challenge, the Calypso of the day: table.challenge).
+    clock: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The settings as JSON-ready data, as ``from_request`` reads them."""
@@ -65,6 +69,7 @@ class Settings:
             "games": self.games,
             "suit": None if self.suit is None else str(self.suit),
             **({"straight": True} if self.straight else {}),
+            **({} if self.clock else {"clock": False}),
         }
 
     @classmethod
@@ -86,7 +91,8 @@ class Settings:
             people=people,
             games=_check_games(1 if data.get("games") is None else data["games"]),
             suit=_check_suit(data.get("suit")),
-            straight=_check_straight(data.get("straight")),
+            straight=_check_flag("straight", data.get("straight"), False),
+            clock=_check_flag("clock", data.get("clock"), True),
         )
 
     @property
@@ -319,13 +325,13 @@ def _check_games(games: Any) -> int:
     return games
 
 
-def _check_straight(straight: Any) -> bool:
-    if straight is None:
-        return False
-    if type(straight) is not bool:
-        raise ProtocolError("bad_settings", f"straight must be true or false, not "
-                            f"{brief_repr(straight)}")
-    return straight
+def _check_flag(key: str, value: Any, default: bool) -> bool:
+    if value is None:
+        return default
+    if type(value) is not bool:
+        raise ProtocolError("bad_settings", f"{key} must be true or false, not "
+                            f"{brief_repr(value)}")
+    return value
 
 
 def _check_suit(suit: Any) -> Suit | None:

@@ -31,12 +31,12 @@ holds), and answer from that seat's observation, labelled for that guest. Its vi
 
 **Loaded on first use.** The handlers of ``remote`` (a stand-in, the fair deal),
 ``reviews`` (the review, the rerun, work ahead, and with them ``jobs``, ``ahead``, ``rerun``,
-``fair`` and the bots' review) and ``puzzles`` (the puzzles, the bots' puzzles and Glicko-2)
-are imported at the first request that needs them, not with
-the table: a game's first deal uses none of them, and the page imports the engine from
-source on a first visit (README, Start-up). Their entries in ``REQUESTS`` are declared here
-like the others (effect, view flag, keys); only the function behind them waits. The import
-is a plain one inside a function, so the type checker follows it.
+``fair`` and the bots' review), ``challenges`` (a challenge among friends) and ``puzzles``
+(the puzzles, the bots' puzzles and Glicko-2) are imported at the first request that needs
+them, not with the table: a game's first deal uses none of them, and the page imports the
+engine from source on a first visit (README, Start-up). Their entries in ``REQUESTS`` are
+declared here like the others (effect, view flag, keys); only the function behind them waits.
+The import is a plain one inside a function, so the type checker follows it.
 """
 
 from __future__ import annotations
@@ -97,6 +97,21 @@ def _reviews_handlers() -> dict[str, Handler]:
     return {"review": reviews.review, "review_next": reviews.review_next,
             "review_line": reviews.review_line, "rerun": reviews.rerun,
             "rerun_next": reviews.rerun_next, "work": reviews.work}
+
+
+def _challenge_handlers() -> dict[str, Handler]:
+    from . import challenges
+
+    return {"challenge_make": challenges.challenge_make,
+            "challenge_read": challenges.challenge_read,
+            "challenge_start": challenges.challenge_start,
+            "challenge_reply": challenges.challenge_reply,
+            "challenge_compare": challenges.challenge_compare,
+            "challenge_compare_next": challenges.challenge_compare_next}
+
+
+def _challenge(kind: str) -> Handler:
+    return _on_first_use(_challenge_handlers, kind)
 
 
 def _remote(kind: str) -> Handler:
@@ -161,6 +176,17 @@ REQUESTS: dict[str, Request] = {
     "rerun": Request(_reviews("rerun"), frozenset({"iterations", "guest"}), "reads"),
     "rerun_next": Request(_reviews("rerun_next"), frozenset({"job", "guest"}), "reads"),
     "work": Request(_reviews("work"), frozenset({"ms", "budget", "iterations"}), "reads"),
+    "challenge_make": Request(_challenge("challenge_make"), frozenset({"name", "settings"}),
+                              "reads"),
+    "challenge_read": Request(_challenge("challenge_read"), frozenset({"challenge"}), "reads"),
+    "challenge_start": Request(_challenge("challenge_start"),
+                               frozenset({"challenge", "name", "practice"}), "starts", view=True),
+    "challenge_reply": Request(_challenge("challenge_reply"), frozenset({"challenge", "name"}),
+                               "reads"),
+    "challenge_compare": Request(_challenge("challenge_compare"), frozenset(
+        {"challenge", "reply", "name", "budget", "iterations"}), "reads"),
+    "challenge_compare_next": Request(_challenge("challenge_compare_next"), frozenset({"job"}),
+                                      "reads"),
     "puzzles": Request(_puzzles("puzzles"), frozenset({"text"}), "reads"),
     "puzzle": Request(_puzzles("puzzle"), frozenset({"puzzle", "near", "day", "mine"}), "reads"),
     "puzzle_answer": Request(_puzzles("puzzle_answer"), frozenset({"card", "rate", "rating"}),
