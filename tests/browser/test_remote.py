@@ -316,7 +316,9 @@ def test_a_guest_flooding_the_host_with_hints_holds_none_of_the_hosts_requests(
     assert p95 <= 200 and longest <= 1000, times
     after = refused(host)
     assert after.get("busy", 0) > counts.get("busy", 0)  # one hint of this guest's at a time
-    assert after.get("rate", 0) == counts.get("rate", 0)
+    # Not dropped by the rate limit instead: the asks come 53 ms apart, 19 a second against
+    # 20, so only a loaded machine's bunched deliveries may trip it, a few times at most.
+    assert after.get("rate", 0) - counts.get("rate", 0) <= sent // 10
     answers = [json.loads(text) for text in guest_messages(guest)[since:]]
     assert [a for a in answers if a["t"] == "answer" and "card" in a["result"]]  # served too
     play_until(host, guest, plays(guest) + 4)
