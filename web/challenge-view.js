@@ -168,7 +168,9 @@ export function drawSheetChallenge(el, ui) {
   redraw(part(el, "compare"), JSON.stringify([answer?.id, compare && [compare.done, compare.result, compare.running]]),
     () => (answer ? [h("h3", { text: t("challenge.from", { name: named(answer.sender) }) }),
       compare ? comparison(compare) : null] : []));
-  redraw(part(el, "send"), JSON.stringify([open, key, answer, made?.link, store.lastName()]), () => {
+  // The game's key holds its seed: kept out of the page (a data-key) until the sheet is open to
+  // one person, whose match is over (names.js nameableSeed: at a hand-off it re-deals a hand).
+  redraw(part(el, "send"), JSON.stringify([open, open && key, answer, made?.link, store.lastName()]), () => {
     if (!open) return [];
     if (answer) {
       return [
