@@ -29,7 +29,7 @@ from helpers import ALL_RULES
 
 from calypso_core import Card, GameState, Rules, new_game, trick_winner
 from calypso_core.bots import Knowledge, suggest
-from calypso_core.bots.lines import LINE_LAYOUTS, LineWatch, Played
+from calypso_core.bots.lines import LINE_LAYOUTS, LineWatch, Played, line_facts
 from calypso_core.bots.review import CardReview, CardReviewer
 from calypso_core.messages import LANGUAGES, Message, render
 from calypso_core.trick_reasons import trick_reason
@@ -481,6 +481,7 @@ class Line:
     state: GameState
     review: CardReview
     watch: LineWatch
+    values: list[tuple[float, float]]  # each kept layout's value with the best card and the played
 
     @property
     def me(self) -> int:
@@ -522,6 +523,17 @@ class Line:
 
     def completes(self, card: Card, seat: int) -> int:
         return sum(played.completed[seat] > 0 for played in self.kept(card))
+
+    def more_tricks(self) -> tuple[int, int]:
+        """In how many layouts the seat's side takes more of the deal's tricks from here on
+        with the best card than with the played one, and in how many fewer."""
+        pairs = list(zip(self.kept(self.review.best), self.kept(self.review.card), strict=True))
+        return (sum(b.ours > p.ours for b, p in pairs), sum(b.ours < p.ours for b, p in pairs))
+
+    def ends_better(self) -> tuple[int, int]:
+        """In how many kept layouts the best card ends the deal better valued for the seat's
+        side than the played one, and in how many worse."""
+        return (sum(b > p for b, p in self.values), sum(b < p for b, p in self.values))
 
 
 def _check_trick_fits(line: Line, card: Card, trick: tuple[int, tuple[int, ...], int]) -> None:
@@ -572,6 +584,14 @@ LINE_CLAIMS: dict[str, LineClaim] = {
         not x.ours(p["seat"])
         and p["played_count"] == x.completes(x.review.card, p["seat"])
         > p["best_count"] == x.completes(x.review.best, p["seat"])),
+    "review.line.more_tricks": lambda x, p: (
+        (p["more"], p["fewer"]) == x.more_tricks() and p["more"] > p["fewer"]),
+    "review.line.ends_better": lambda x, p: (
+        (p["better"], p["worse"]) == x.ends_better() and p["better"] > p["worse"]
+        and p["layouts"] == len(x.values)),
+    "review.line.on_average": lambda x, p: (
+        x.review.best_value > x.review.played_value and p["searched"] == x.review.layouts
+        and p["points"] == round(x.review.best_value - x.review.played_value)),
 }
 
 
@@ -582,11 +602,15 @@ def check_line(state: GameState, card: Card, play: int) -> list[str]:
     while reviewer.review is None:
         reviewer.step(LINE_BUDGET)
     review = reviewer.review
-    assert reviewer.watch is not None
-    line = Line(state, review, reviewer.watch)
+    assert reviewer.watch is not None and reviewer.judgement is not None
+    legal = reviewer.judgement.legal
+    best, mine = legal.index(review.best), legal.index(review.card)
+    values = [(row[best], row[mine]) for _, row in reviewer.judgement.samples[:LINE_LAYOUTS]]
+    line = Line(state, review, reviewer.watch, values)
     if review.cost == 0:
         assert review.line is None
         return []
+    assert review.line, f"{review.card} cost {review.cost} and says no line"
     for kept in (review.card, review.best):
         assert len(line.kept(kept)) == min(LINE_LAYOUTS, review.layouts)
         for trick in line.first_tricks(kept):
@@ -594,7 +618,8 @@ def check_line(state: GameState, card: Card, play: int) -> list[str]:
     said = review.line or []
     for message in said:
         params = message["params"]
-        assert params["card"] == str(review.card) and params["layouts"] == line.layouts()
+        assert params["card"] == str(review.card)
+        assert params.get("layouts", line.layouts()) == line.layouts()
         if "best_card" in params:
             assert params["best_card"] == str(review.best)
         assert LINE_CLAIMS[message["id"]](line, params), (message, review.card, review.best)
@@ -631,3 +656,25 @@ def test_every_line_of_the_review_states_facts_of_its_layouts_that_speak_for_the
 
 def test_every_line_message_is_said_and_checked() -> None:
     assert set(line_ids()) == set(LINE_CLAIMS)
+
+
+def test_a_costly_card_whose_layouts_differ_little_still_gets_a_line() -> None:
+    state = new_game("fallback")
+    k = Knowledge(state.observation(state.to_move))
+    best, played = (int(card) for card in state.legal_moves()[:2])
+    watch = LineWatch(k.seat & 1, lambda sim, side: 0.0)
+    same = Played((), (0, 0, 0, 0), 5)
+    watch.lines = {best: dict.fromkeys(range(3), same), played: dict.fromkeys(range(3), same)}
+    watch.held = dict.fromkeys(range(3), (15, 15, 15, 15))
+
+    def said(values: list[tuple[float, float]], average: float) -> list[tuple[str, Any]]:
+        return [(m["id"], m["params"]) for m in
+                line_facts(k, watch, best, played, values, average, 300)]
+
+    assert said([(10.0, 0.0), (10.0, 0.0), (0.0, 5.0)], 4.6) == [(
+        "review.line.ends_better", {"better": 2, "worse": 1, "layouts": 3,
+                                    "best_card": str(Card(best)), "card": str(Card(played))})]
+    assert said([(10.0, 0.0), (0.0, 5.0), (3.0, 3.0)], 4.6) == [(
+        "review.line.on_average", {"points": 5, "searched": 300,
+                                   "best_card": str(Card(best)), "card": str(Card(played))})]
+    assert said([(0.0, 5.0)], 0.0) == []

@@ -7,7 +7,10 @@ each seat completed by the end of the deal; ``line_facts`` turns the differences
 best card and the played one into sentences (message ids with their counts: "The Q♥ takes
 this trick for your side in 18 of 20 layouts; the 3♥ in 4", "after the 3♥, West takes it
 with the J♥ in 12 of 20 layouts, and the J♥ joins West's calypso"), each a fact of those
-layouts that speaks for the better card (tests/test_message_truth.py checks both). **The
+layouts that speaks for the better card (tests/test_message_truth.py checks both). When no
+such fact differs by ``FACT_MARGIN`` layouts, a costly card still gets one: in how many of
+those layouts the better card ends the deal better for the side, or, failing that, by how
+much on average over all the layouts searched. **The
 master's continuation**: ``continuation`` plays the card from the true position and lets the
 master play every seat for a trick or two, to step through after a deal is over (every card
 of it has been seen by then).
@@ -42,11 +45,13 @@ Trick = tuple[int, tuple[int, ...], int]  # leader, cards in the order played, w
 
 @dataclass(frozen=True)
 class Played:
-    """What one card led to in one layout: the first tricks settled from then on, and the
-    calypsos each seat completed from then to the end of the deal."""
+    """What one card led to in one layout: the first tricks settled from then on, the
+    calypsos each seat completed from then to the end of the deal, and how many of the
+    deal's tricks from this one on the seat's side took."""
 
     tricks: tuple[Trick, ...]
     completed: tuple[int, int, int, int]
+    ours: int
 
 
 class LineWatch:
@@ -90,7 +95,9 @@ class LineWatch:
             for card in solve_line(child, self.side, self.evaluate):
                 end.play_unchecked(card)
         done = tuple(end.completed(seat) - self._before[seat] for seat in range(4))
-        played = Played(tuple(self._log[:LINE_TRICKS]), (done[0], done[1], done[2], done[3]))
+        ours = sum(winner & 1 == self.side for _, _, winner in self._log)
+        played = Played(tuple(self._log[:LINE_TRICKS]), (done[0], done[1], done[2], done[3]),
+                        ours)
         self.lines.setdefault(code, {})[layout] = played
 
 
@@ -110,23 +117,43 @@ class Fact:
     said: list[Message]
 
 
-def line_facts(k: Knowledge, watch: LineWatch, best: int, played: int) -> list[Message]:
+def line_facts(k: Knowledge, watch: LineWatch, best: int, played: int,
+               values: list[tuple[float, float]], average: float, searched: int
+               ) -> list[Message]:
     """What the best card does that the played one does not, in the layouts ``watch`` kept:
     at most ``MOST_FACTS`` facts, strongest first, each holding in at least ``FACT_MARGIN``
-    more layouts with the card it speaks for. Empty when nothing differs that much."""
+    more layouts with the card it speaks for. Failing those, the same of the deal's tricks
+    the side takes from here on (``_more_tricks``); failing that, in how many of the kept
+    layouts the best card ends the deal better and worse (``values``: each kept layout's
+    value with the best card and with the played one), when better more often; failing
+    that, the best card's lead over the played one on average (``average``) over all the
+    ``searched`` layouts, when it has one. Empty when nothing speaks for the best card."""
     with_best, with_played = watch.lines.get(best, {}), watch.lines.get(played, {})
     layouts = sorted(with_best.keys() & with_played.keys())
-    if not layouts:
-        return []
-    b = [with_best[i] for i in layouts]
-    p = [with_played[i] for i in layouts]
-    held = [watch.held[i] for i in layouts]
-    names = {"best_card": str(CARDS[best]), "card": str(CARDS[played]), "layouts": len(layouts)}
-    facts = [_takes_trick(k, b, p, names), _trumped(k, b, p, held, names),
-             *_completions(k, b, p, names)]
-    found = sorted((f for f in facts if f is not None and f.strength >= FACT_MARGIN),
-                   key=lambda f: -f.strength)
-    return [m for fact in found[:MOST_FACTS] for m in fact.said]
+    names = {"best_card": str(CARDS[best]), "card": str(CARDS[played])}
+    if layouts:
+        b = [with_best[i] for i in layouts]
+        p = [with_played[i] for i in layouts]
+        held = [watch.held[i] for i in layouts]
+        kept = names | {"layouts": len(layouts)}
+        facts = [_takes_trick(k, b, p, kept), _trumped(k, b, p, held, kept),
+                 *_completions(k, b, p, kept)]
+        found = sorted((f for f in facts if f is not None and f.strength >= FACT_MARGIN),
+                       key=lambda f: -f.strength)
+        if found:
+            return [m for fact in found[:MOST_FACTS] for m in fact.said]
+        tricks = _more_tricks(b, p, kept)
+        if tricks.strength >= FACT_MARGIN:
+            return tricks.said
+    better = sum(with_b > with_p for with_b, with_p in values)
+    worse = sum(with_b < with_p for with_b, with_p in values)
+    if better > worse:
+        return [message("review.line.ends_better", better=better, worse=worse,
+                        layouts=len(values), **names)]
+    if average > 0:
+        return [message("review.line.on_average", points=round(average), searched=searched,
+                        **names)]
+    return []
 
 
 def _ours(k: Knowledge, seat: int) -> bool:
@@ -203,6 +230,15 @@ def _completions(k: Knowledge, b: list[Played], p: list[Played], names: dict[str
                 "review.line.they_complete", seat=seat, best_count=with_b,
                 played_count=with_p, **names)]))
     return facts
+
+
+def _more_tricks(b: list[Played], p: list[Played], names: dict[str, Any]) -> Fact:
+    """The seat's side takes more of the deal's tricks from this one on with the better card
+    than with the played one in more layouts than fewer."""
+    more = sum(x.ours > y.ours for x, y in zip(b, p, strict=True))
+    fewer = sum(x.ours < y.ours for x, y in zip(b, p, strict=True))
+    return Fact(more - fewer, [message("review.line.more_tricks", more=more, fewer=fewer,
+                                       **names)])
 
 
 # -- the master's continuation ----------------------------------------------------------------

@@ -102,7 +102,7 @@ class CardReview:
     layouts: int
     options: tuple[Option, ...]
     # What the best card does that the played one does not, in the search's layouts
-    # (lines.line_facts): said for a costly card, when something differs enough.
+    # (lines.line_facts): said for every costly card the search kept lines for.
     line: list[Message] | None = None
     budget: int = REVIEW_ITERATIONS  # the search's iterations (none searched for a forced card)
 
@@ -380,7 +380,9 @@ class CardReviewer:
         reason = None if best == mine else reason_for(self._knowledge, codes[best], codes)
         line = None
         if cost > 0 and self.watch is not None:
-            line = line_facts(self._knowledge, self.watch, codes[best], codes[mine]) or None
+            values = [(row[best], row[mine]) for _, row in self._samples[:self.watch.layouts]]
+            line = line_facts(self._knowledge, self.watch, codes[best], codes[mine], values,
+                              found.values[best] - found.values[mine], found.layouts) or None
         return CardReview(
             play=self.play,
             seat=self.seat,
