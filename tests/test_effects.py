@@ -85,6 +85,13 @@ def a_guests_review() -> Payload:
     return {"guest": guest, "job": ok("review", guest=guest, deal=0, budget=1)["job"]}
 
 
+def a_guests_reviewed_card() -> Payload:
+    payload = a_guests_review()
+    while "move" not in (reply := ok("review_next", **payload)):
+        pass
+    return {**payload, "play": reply["move"]["play"]}
+
+
 def a_guests_rerun() -> Payload:
     guest = a_guests_finished_game()["guest"]
     return {"guest": guest, "job": ok("rerun", guest=guest, iterations=1)["job"]}
@@ -218,6 +225,7 @@ GUEST_SCENARIOS: dict[str, Callable[[], Payload]] = {
     "hint": lambda: {"guest": at_a_guests_turn()["guest"]},
     "review": lambda: {**a_guests_finished_game(), "deal": 0, "budget": 1},
     "review_next": a_guests_review,
+    "review_line": a_guests_reviewed_card,
     "rerun": lambda: {**a_guests_finished_game(), "iterations": 1},
     "rerun_next": a_guests_rerun,
 }

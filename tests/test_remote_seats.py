@@ -11,10 +11,16 @@ import re
 from typing import Any
 
 import pytest
-from protocol_calls import error, ok, recipe
+from protocol_calls import call, error, ok, recipe
 
-from calypso_core import from_record, new_game
-from calypso_core.bots import MASTER_ITERATIONS, REVIEW_ITERATIONS, review_position, seat_plays
+from calypso_core import Card, from_record, new_game
+from calypso_core.bots import (
+    MASTER_ITERATIONS,
+    REVIEW_ITERATIONS,
+    continuation,
+    review_position,
+    seat_plays,
+)
 from calypso_core.bots.hints import suggest, suggest_steps
 from calypso_core.messages import message, render
 from calypso_core.table import match, players, seat_reviews
@@ -388,6 +394,107 @@ def test_a_guests_review_asked_wrongly_is_refused_and_changes_nothing() -> None:
     assert ok("record") == before
     # The refusals ended nothing: the job goes on.
     assert ok("review_next", guest=GUEST, job=job)["job"] == job
+
+
+def lined(job: int, play: int, seat: int = GUEST) -> tuple[dict[str, Any], int]:
+    """A guest's "Play it out" asked until it is done: the lines, and how many replies said
+    it was still thinking (a slice of the masters' searches each)."""
+    slices = 0
+    while (reply := ok("review_line", guest=seat, job=job, play=play)).get("thinking"):
+        assert reply == {"job": job, "play": play, "thinking": True}
+        slices += 1
+    return reply, slices
+
+
+@pytest.mark.parametrize("slice_ms", [0, 50])
+def test_a_guests_line_is_the_line_this_device_plays_for_that_seats_review_however_sliced(
+        monkeypatch: pytest.MonkeyPatch, slice_ms: int) -> None:
+    monkeypatch.setattr(seat_reviews, "SLICE_MS", slice_ms)  # 0: one layout of a search a reply
+    view = played_to(hosted("remote-line"), 56, random.Random(12))  # the first deal over
+    started = ok("review", guest=GUEST, deal=0, budget=BUDGET)
+    cards, _ = reviewed(started["job"])
+    moves = [c["move"] for c in cards if c["move"]["cost"] > 0]
+    assert len(moves) >= 2
+    # The same seat's review on this device (of the game's record, the same seed and budget).
+    record = recipe()["record"]
+    mine = ok("review", record=record, seat=GUEST, deal=0, budget=BUDGET)
+    for _ in range(mine["total"]):
+        ok("review_next", job=mine["job"])
+    state = from_record(record)
+    first, second = moves[0]["play"], moves[1]["play"]
+    ok("review_line", guest=GUEST, job=started["job"], play=second)  # begun, then left
+    for play in (first, second):
+        line, slices = lined(started["job"], play)
+        here = ok("review_line", job=mine["job"], play=play)
+        assert line == {**here, "job": started["job"]}  # the same cards, trick by trick
+        assert slices > 0 or slice_ms > 0  # sliced: the host's requests waited one slice
+        move = next(m for m in moves if m["play"] == play)
+        position = replayed(state, play)
+        for branch, card in zip(line["lines"], dict.fromkeys((move["card"], move["best"])),
+                                strict=True):
+            played = continuation(position, Card.parse(card), seed=started["seed"])
+            shown = [c for t in branch["tricks"] for c in t["cards"]][len(position.trick):]
+            assert branch["card"] == card and shown == [card, *map(str, played)]
+        # Asked again, the same lines at once.
+        assert ok("review_line", guest=GUEST, job=started["job"], play=play) == line
+    assert view["plays"] == 56 and ok("record")["record"]["plays"] == record["plays"]
+
+
+def test_a_guests_line_asked_wrongly_is_refused_and_the_line_begun_goes_on(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(seat_reviews, "SLICE_MS", 0)
+    people = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
+              {"seat": 1, "name": "Cat", "remote": True}]
+    view = ok("new_game", seed="remote-line-refused", people=people, level="random")
+    rng = random.Random(13)
+    while view["plays"] < 52:
+        if view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] in (GUEST, 1):
+            seat = view["to_move"]
+            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
+        else:
+            view = ok("step")
+    ben = ok("review", guest=GUEST, deal=0, budget=40)["job"]
+    cat = ok("review", guest=1, deal=0, budget=40)["job"]
+    host = ok("review", seat=HOST, deal=0, budget=40)["job"]
+    play = ok("review_next", job=host)["move"]["play"]
+    mine = reviewed(ben)[0][0]["move"]["play"]
+    theirs = reviewed(cat, seat=1)[0][0]["move"]["play"]
+    before = ok("record")
+    assert ok("review_line", guest=GUEST, job=ben, play=mine)["thinking"]  # begun
+    # Another's review, this device's or another guest's: not the guest's to play out.
+    assert error_text("review_line", guest=GUEST, job=host, play=play) == (
+        "no_job", f"review job {host} is not the review of the guest at North (the review of "
+        f"the guest at North is job {ben})")
+    assert error("review_line", guest=GUEST, job=cat, play=theirs) == "no_job"
+    assert error("review_line", guest=1, job=ben, play=mine) == "no_job"
+    assert error_text("review_line", job=ben, play=mine) == (
+        "no_job", f"review job {ben} is not the review (the review is job {host})")
+    # A card not reviewed, or not a card's index; not a job's number; not a guest.
+    assert error_text("review_line", guest=GUEST, job=ben, play=mine + 1) == (
+        "bad_request", f"play {mine + 1} is not a card reviewed in review job {ben}")
+    for wrong in (str(mine), True, None, 1.5):
+        assert error("review_line", guest=GUEST, job=ben, play=wrong) == "bad_request"
+    assert error_text("review_line", guest=GUEST, job=str(ben), play=mine) == (
+        "bad_request", f"review_line needs the review's job number, not '{ben}'")
+    assert error("review_line", guest=HOST, job=ben, play=mine) == "not_a_guest"
+    assert error("review_line", guest="0", job=ben, play=mine) == "not_a_guest"
+    assert ok("record") == before
+    # None of it replaced the line begun: it goes on, and ends as it would have.
+    line, slices = lined(ben, mine)
+    assert slices > 0 and [x["card"] for x in line["lines"]]
+    # A new review ends the lines of the one before.
+    again = ok("review", guest=GUEST, deal=0, budget=40)["job"]
+    assert error("review_line", guest=GUEST, job=ben, play=mine) == "no_job"
+    assert error("review_line", guest=GUEST, job=again, play=mine) == "bad_request"  # not yet
+
+
+def error_text(kind: str, **payload: Any) -> tuple[str, str]:
+    """A refused request's code and its words."""
+    reply = call(kind, **payload)
+    assert not reply["ok"], reply
+    return reply["error"]["code"], reply["error"]["message"]
 
 
 # -- the master in a guest's seat (docs/remote.md#the-master-in-your-seat) -----------------------

@@ -8,8 +8,9 @@ match.
 ``Knowledge`` is a seat's card counting from its observation (the table's memory aids).
 ``review_position`` and ``seat_plays`` review a seat's cards in points lost
 (docs/review.md), one card at a time; ``judge`` judges every legal card of a position as the
-review does, and ``continuation`` plays on after a card as the master would. ``parse_set``
-reads a set of puzzles and ``Puzzle`` is one (docs/puzzles.md).
+review does, and ``continuation`` plays on after a card as the master would
+(``continuation_steps`` the same in slices). ``parse_set`` reads a set of puzzles and
+``Puzzle`` is one (docs/puzzles.md).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from .levels import ALL_LEVELS, LEVELS, make_bot, think_time
 # looked up from text.
 if TYPE_CHECKING:
     from .duplicate import MatchResult, run_match
-    from .lines import continuation
+    from .lines import continuation, continuation_steps
     from .puzzles import (
         THEMES,
         Puzzle,
@@ -62,10 +63,10 @@ def __getattr__(name: str) -> Any:
         from . import duplicate
 
         return duplicate.MatchResult if name == "MatchResult" else duplicate.run_match
-    if name == "continuation":
+    if name in ("continuation", "continuation_steps"):
         from . import lines
 
-        return lines.continuation
+        return lines.continuation if name == "continuation" else lines.continuation_steps
     if name in _REVIEW:
         from . import review
 
@@ -111,6 +112,7 @@ __all__ = [
     "PuzzleSet",
     "Suggestion",
     "continuation",
+    "continuation_steps",
     "finish",
     "judge",
     "make_bot",

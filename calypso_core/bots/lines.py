@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -252,17 +253,26 @@ def continuation(position: GameState, card: Card, *, seed: int | str,
     are complete (this one included) or the deal ends: the likely play after the card.
     Their randomness comes from ``seed`` and the cards played, so the same seed gives the
     same line, with the same masters after any card."""
+    steps = continuation_steps(position, card, seed=seed, tricks=tricks, iterations=iterations)
+    return [chosen for chosen in steps if chosen is not None]
+
+
+def continuation_steps(position: GameState, card: Card, *, seed: int | str,
+                       tricks: int = CONTINUATION_TRICKS,
+                       iterations: int = CONTINUATION_ITERATIONS
+                       ) -> Generator[Card | None, None, None]:
+    """``continuation`` in slices: each card once its master has chosen it, and None between
+    two layouts of a master's search, so that a worker can answer other requests within a
+    card. The same cards however it is sliced (the masters' clock is off)."""
     state = position.clone()
     state.play(card)
     deal = position.deal
     target = len(position.tricks) + tricks
-    cards = []
     while not state.is_over and state.deal == deal and len(state.tricks) < target:
         seat = state.to_move
         legal = state.legal_moves()
         rng = random.Random(f"line:{seed}:{len(state.plays)}")
         bot = make_bot("master", seat, rng, iterations=iterations, time_limit=None)
-        chosen = bot.choose(state.observation(seat), legal)
+        chosen = yield from bot.choose_steps(state.observation(seat), legal)
         state.play(chosen)
-        cards.append(chosen)
-    return cards
+        yield chosen

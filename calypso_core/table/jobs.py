@@ -16,7 +16,9 @@ At a friends' table each guest's review and each guest's master in your seat is 
 its own, by seat (``review`` and ``rerun`` made for a guest: table.seat_reviews), beside this
 device's: one never replaces nor steps another. A guest's card is reviewed in slices of its
 search (``ReviewJob.work``), and a guest's rerun plays on in slices (``RerunJob.work``), so
-that the host's own requests wait for one slice at most.
+that the host's own requests wait for one slice at most. The master's line after a card of a
+guest's review (``review_line`` made for a guest) is a job of that guest's too (``LineJob``,
+its masters' searches played in slices), kept until the guest asks about another card.
 
 A reviewed card is remembered by its game, the plays up to it, the budget and the seed: a
 card reviews the same alone or in a whole game (docs/review.md), so the review of a deal
@@ -36,10 +38,11 @@ from ..bots import (
     CardReview,
     CardReviewer,
     GameReview,
+    continuation_steps,
     review_position,
     seat_plays,
 )
-from ..cards import SUIT_LETTERS, brief_repr
+from ..cards import SEAT_NAMES, SUIT_LETTERS, Card, brief_repr
 from ..game import GameState, new_game
 from ..kernel import DEALS
 from ..messages import Message, message
@@ -121,6 +124,15 @@ class ReviewJob:
             position.play(card)
         return position
 
+    def reviewed(self, play: Any) -> CardReview:
+        """The review of play ``play`` (its index in the game's plays), once the job has
+        reviewed it."""
+        move = next((m for m in self.moves if m.play == play), None)
+        if move is None or type(play) is not int:
+            raise ProtocolError("bad_request", f"play {brief_repr(play)} is not a card reviewed "
+                                f"in review job {self.number}")
+        return move
+
     def summary(self) -> dict[str, Any]:
         """The points lost so far, overall and in each deal of the job (with its grades)."""
         review = GameReview(self.seat, tuple(self.moves))
@@ -195,16 +207,82 @@ class RerunJob:
                 "side": self.side}
 
 
+@dataclass
+class LineJob:
+    """The likely play after a card of review ``review`` (``play``, its index in the game's
+    plays) and after the better card: masters in every seat play on from the true position
+    (``bots.continuation``), one line after the other, in slices (``work``)."""
+
+    review: int  # the review job's number
+    play: int
+    position: GameState  # the true position before the card (every hand: never sent)
+    cards: tuple[Card, ...]  # the card played, then the better one (once when the same)
+    steps: list[Iterator[Card | None]]  # each card's continuation_steps
+    found: list[list[Card]]  # the cards of each line so far
+    at: int = 0  # the line being played
+
+    @classmethod
+    def of(cls, job: ReviewJob, move: CardReview) -> LineJob:
+        """The lines after ``move``, a card ``job`` reviewed, none of their cards played yet."""
+        position = job.position(move.play)
+        cards = tuple(dict.fromkeys((move.card, move.best)))
+        return cls(job.number, move.play, position, cards,
+                   [continuation_steps(position, card, seed=job.seed) for card in cards],
+                   [[] for _ in cards])
+
+    @property
+    def finished(self) -> bool:
+        """Whether every line is played to its end."""
+        return self.at == len(self.steps)
+
+    def work(self, ms: float | None = None) -> bool:
+        """Play the lines on for about ``ms`` milliseconds (to their end when None), stopping
+        within a master's search (the same lines however sliced); whether they are done."""
+        end = None if ms is None else time.perf_counter() + ms / 1000
+        while not self.finished:
+            for card in self.steps[self.at]:
+                if card is not None:
+                    self.found[self.at].append(card)
+                if end is not None and time.perf_counter() >= end:
+                    return False
+            self.at += 1
+        return True
+
+    def reply(self) -> dict[str, Any]:
+        """``review_line``'s reply, once finished: each line's card and the tricks it makes
+        from the position on (the trick on the table first)."""
+        assert self.finished
+        lines = [{"card": str(card), "tricks": _tricks_after(self.position, [card, *found])}
+                 for card, found in zip(self.cards, self.found, strict=True)]
+        return {"job": self.review, "play": self.play, "lines": lines}
+
+
+def _tricks_after(position: GameState, cards: list[Card]) -> list[dict[str, Any]]:
+    """The tricks the cards make from ``position`` on (its trick on the table first): leader,
+    cards and winner (null while unfinished)."""
+    state = position.clone()
+    done = len(state.tricks)
+    for card in cards:
+        state.play(card)
+    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
+              for t in state.tricks[done:]]
+    if state.trick:
+        tricks.append({"leader": state.leader, "cards": [str(c) for c in state.trick],
+                       "winner": None})
+    return tricks
+
+
 class _Jobs:
     """The review and the rerun in progress (each None when there is none), each guest's
-    review and rerun by seat, the number of the last job started, and the cards reviewed so
-    far."""
+    review, rerun and line by seat, the number of the last job started, and the cards
+    reviewed so far."""
 
     def __init__(self) -> None:
         self.review: ReviewJob | None = None
         self.rerun: RerunJob | None = None
         self.guests: dict[int, ReviewJob] = {}
         self.guest_reruns: dict[int, RerunJob] = {}
+        self.guest_lines: dict[int, LineJob] = {}
         self.started = 0
         self.reviewed: dict[Hashable, dict[int, CardReview]] = {}  # by budget
 
@@ -217,6 +295,7 @@ def end_jobs() -> None:
     _jobs.review = _jobs.rerun = None
     _jobs.guests = {}
     _jobs.guest_reruns = {}
+    _jobs.guest_lines = {}
 
 
 def reset() -> None:
@@ -330,16 +409,30 @@ def review_job(number: Any, guest: int | None = None) -> ReviewJob:
     return job
 
 
-def reviewed_job(number: Any) -> ReviewJob:
-    """The review ``number`` names, finished or not (its cards reviewed so far)."""
-    job = _jobs.review
+def reviewed_job(number: Any, guest: int | None = None) -> ReviewJob:
+    """The review ``number`` names, finished or not (its cards reviewed so far): this
+    device's, or (``guest``) the guest's at that seat."""
+    job = _jobs.review if guest is None else _jobs.guests.get(guest)
     if type(number) is not int:
         raise ProtocolError("bad_request", f"review_line needs the review's job number, not "
                             f"{brief_repr(number)}")
     if job is None or job.number != number:
-        now = f"the review is job {job.number}" if job else "there is no review"
-        raise ProtocolError("no_job", f"review job {number} is not the review ({now})")
+        whose = "review" if guest is None else f"review of the guest at {SEAT_NAMES[guest]}"
+        now = f"the {whose} is job {job.number}" if job else f"there is no {whose}"
+        raise ProtocolError("no_job", f"review job {number} is not the {whose} ({now})")
     return job
+
+
+def guest_line(number: Any, play: Any, guest: int) -> LineJob:
+    """The lines after play ``play`` of review ``number`` of the guest at seat ``guest``: the
+    ones begun at its last ask when it asks about the same card again, else new ones (which
+    replace them)."""
+    job = reviewed_job(number, guest)
+    move = job.reviewed(play)
+    line = _jobs.guest_lines.get(guest)
+    if line is None or (line.review, line.play) != (job.number, move.play):
+        line = _jobs.guest_lines[guest] = LineJob.of(job, move)
+    return line
 
 
 def rerun_job(number: Any, guest: int | None = None) -> RerunJob:

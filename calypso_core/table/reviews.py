@@ -1,14 +1,14 @@
 """After the game: the review of one seat's cards (``review``, then ``review_next`` a card at
 a time), the master in the person's seat (``rerun``, then ``rerun_next``), and the work done
-ahead on both while the page waits (``work``, table.ahead). Each of the four made for the
-guest at a seat of a remote table (``guest``) is that guest's (table.seat_reviews)."""
+ahead on both while the page waits (``work``, table.ahead). Each of them but ``work``, made for
+the guest at a seat of a remote table (``guest``), is that guest's (table.seat_reviews)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, continuation
-from ..cards import SEAT_NAMES, Card, brief_repr
+from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS
+from ..cards import SEAT_NAMES, brief_repr
 from ..game import GameState
 from ..messages import Message
 from . import ahead, jobs, seat_reviews
@@ -95,34 +95,14 @@ def review_line(data: dict[str, Any]) -> dict[str, Any]:
     plays, once reviewed) and after the better card: masters in every seat, each from its
     own view, play on from the true position for a trick or two (bots.lines.continuation).
     Every card of a deal under review has been seen by its end, so the tricks show no card
-    the reviewed person did not see."""
+    the reviewed person did not see. For a guest, the same lines in slices."""
+    guest = _guest("review_line", data)
+    if guest is not None:
+        return seat_reviews.guest_review_line(guest, data)
     job = jobs.reviewed_job(data.get("job"))
-    play = data.get("play")
-    move = next((m for m in job.moves if m.play == play), None)
-    if move is None:
-        raise ProtocolError("bad_request", f"play {brief_repr(play)} is not a card reviewed in "
-                            f"review job {job.number}")
-    position = job.position(move.play)
-    lines = []
-    for card in dict.fromkeys((move.card, move.best)):
-        cards = continuation(position, card, seed=job.seed)
-        lines.append({"card": str(card), "tricks": _tricks_after(position, [card, *cards])})
-    return {"job": job.number, "play": play, "lines": lines}
-
-
-def _tricks_after(position: GameState, cards: list[Card]) -> list[dict[str, Any]]:
-    """The tricks the cards make from ``position`` on (its trick on the table first): leader,
-    cards and winner (null while unfinished)."""
-    state = position.clone()
-    done = len(state.tricks)
-    for card in cards:
-        state.play(card)
-    tricks = [{"leader": t.leader, "cards": [str(c) for c in t.cards], "winner": t.winner}
-              for t in state.tricks[done:]]
-    if state.trick:
-        tricks.append({"leader": state.leader, "cards": [str(c) for c in state.trick],
-                       "winner": None})
-    return tricks
+    line = jobs.LineJob.of(job, job.reviewed(data.get("play")))
+    line.work()
+    return line.reply()
 
 
 def rerun(data: dict[str, Any]) -> dict[str, Any]:

@@ -1,9 +1,9 @@
 """A guest's review and its master in your seat at a friends' table (docs/remote.md#a-guests-
-review): ``review``, ``review_next``, ``rerun`` and ``rerun_next`` made for the guest at a seat
-(``guest``; table.reviews hands them here). The host's engine reviews the guest's cards, from
-that seat's view only, with the same reviewer, budget and seed as a review on this device,
-and plays the finished game again with the master in the guest's seat, for the guest's page
-to draw with the same views.
+review): ``review``, ``review_next``, ``review_line``, ``rerun`` and ``rerun_next`` made for the
+guest at a seat (``guest``; table.reviews hands them here). The host's engine reviews the
+guest's cards, from that seat's view only, with the same reviewer, budget and seed as a
+review on this device, and plays the finished game again with the master in the guest's
+seat, for the guest's page to draw with the same views.
 
 What a guest may ask for: the deals that are over (a deal once its last card is played, as
 the review offered after a deal on this device) or, once the game is over, the whole game;
@@ -14,7 +14,10 @@ guest's, and a guest steps no job but its own. A guest's ``review_next`` works o
 card for ``SLICE_MS`` at most, so that the table's requests (the guests' cards, this device's)
 wait for one slice at most; its reply carries the card once it is done.
 A card's review holds only that seat's position as it saw it (``views.seen_by``): its own
-hand, the trick, what every seat showed.
+hand, the trick, what every seat showed. "Play it out" on a costly card (``review_line``) plays
+the master's line after it and after the better card in slices of ``SLICE_MS`` too, as a
+job of the guest's (``jobs.guest_line``): the same lines as this device's for that review,
+however sliced; the deal is over, so every card of them was seen by the guest by its end.
 
 The master in a guest's seat (docs/remote.md#the-master-in-your-seat) is the rerun of the
 person on this device (table.rerun): the master plays every person's seat, the computer
@@ -76,6 +79,17 @@ def guest_review_next(seat: int, data: dict[str, Any]) -> dict[str, Any]:
         reply.update(move=move.to_json(), position=seen_by(position, seat),
                      summary=job.summary())
     return reply
+
+
+def guest_review_line(seat: int, data: dict[str, Any]) -> dict[str, Any]:
+    """Play on the master's lines after card ``play`` of the review ``job`` of the guest at
+    ``seat`` and after the better card for ``SLICE_MS`` at most: ``{job, play, thinking:
+    true}`` until they are done (asked again, they go on where they stopped), then what
+    ``review_line``'s reply carries (the same lines)."""
+    line = jobs.guest_line(data.get("job"), data.get("play"), seat)
+    if not line.work(SLICE_MS):
+        return {"job": line.review, "play": line.play, "thinking": True}
+    return line.reply()
 
 
 def guest_rerun(match: Match, seat: int, data: dict[str, Any]) -> dict[str, Any]:
