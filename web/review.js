@@ -7,7 +7,7 @@
 // position before a costly card, where the person picks another card and is told what it
 // would have cost — from the values the review already has, with no new search — and "Play
 // it out": the master plays on from the real cards after both cards ("review_line"), a card
-// at a time for a trick or two.
+// at a time for a trick or two (a guest's too: the host's engine plays its lines in slices).
 //
 // A review is of the game in play (a deal once it is over, or the whole game) or of a game in
 // the replay (a finished or opened one). While it runs, the master in your seat waits
@@ -414,7 +414,6 @@ function drawSummary(el, r, { view, hello }) {
     ];
     const list = costly(r);
     const replayable = r.source.record !== null || view?.status === "game_over";
-    const guest = document.documentElement.dataset.remote === "guest";
     parts.push(h("h3", { text: W.costlyTitle() }));
     parts.push(list.length
       ? h("ol", { class: "review-list", "data-review-list": true }, list.map(({ index, move }) => h("li", {
@@ -425,8 +424,7 @@ function drawSummary(el, r, { view, hello }) {
       move.line ? h("p", { class: "review-line", "data-review-line": true, text: W.line(move.line) }) : null,
       h("div", { class: "review-actions" },
         h("button", { type: "button", class: "btn", "data-action": "review_try", "data-value": index, text: W.tryAgain() }),
-        // A guest's page asks the host's engine, which plays no line for it (remote/guest.js).
-        guest ? null : h("button", { type: "button", class: "btn", "data-action": "review_line", "data-value": index, text: W.playItOut() }),
+        h("button", { type: "button", class: "btn", "data-action": "review_line", "data-value": index, text: W.playItOut() }),
         move.grade === "blunder" ? h("button", { type: "button", class: "btn", "data-action": "review_practise", "data-value": index, text: W.practise() }) : null,
         replayable ? h("button", { type: "button", class: "btn", "data-action": "review_show", "data-value": index, text: W.showInReplay() }) : null))))
       : h("p", { "data-review-none": true, text: W.noCostly(isFinished(r)) }));

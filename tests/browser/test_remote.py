@@ -412,12 +412,14 @@ def test_a_guest_reviews_the_deal_just_over_with_the_hosts_engine_from_its_seat(
     guest.keyboard.press("Escape")
 
     # Hostile asks: another seat, a deal not over, the whole game before its end, another's
-    # job, a second review card while one is searched: refused, counted, nothing changed.
+    # job (to review on, or to play out a card of), a second review card while one is
+    # searched: refused, counted, nothing changed.
     before = engine_request(host, "record")["result"]
     counts = refused(host)
     (other,) = send_as_guest(guest, [{"t": "ask", "what": "review", "seat": 2}])
     for ask, code in (({"deal": 3}, "deal_not_over"), ({}, "game_not_over"),
-                      ({"what": "review_next", "job": 10**6}, "no_job")):
+                      ({"what": "review_next", "job": 10**6}, "no_job"),
+                      ({"what": "review_line", "job": 10**6, "play": 0}, "no_job")):
         (n,) = send_as_guest(guest, [{"t": "ask", "what": "review", **ask}])
         assert reply_to(guest, n)["code"] == code  # one at a time: else "busy"
     # Nearly the full budget: a card the host's work ahead may have reviewed already (at the
@@ -796,6 +798,22 @@ def test_a_guest_reviews_its_game_at_the_end_and_was_sent_no_hidden_card_before(
         screenshots(guest, f"remote-guest-review-{name}")
     assert size is not None
     guest.set_viewport_size(size)  # the tests below see the page as before
+    # Play it out: the host's engine plays the master's lines after a costly card and after
+    # the better one, in slices between its own requests; the guest steps through both.
+    assert costly.count(), "the guest's 52 cards had no costly card"
+    costly.first.locator("[data-action=review_line]").click()
+    expect(dialog.locator("[data-line-card]")).to_have_count(2, timeout=TIMEOUT_MS)
+    (answer,) = [json.loads(text)["result"] for text in guest_messages(guest)[since:]
+                 if '"lines"' in text]
+    after_card = dialog.locator("[data-line-played=true]")
+    expect(after_card).to_have_attribute("data-line-card", answer["lines"][0]["card"])
+    step = dialog.locator("[data-line-step]")
+    expect(step).to_have_attribute("data-line-step", "1")
+    expect(after_card.locator("[data-card]").last).to_have_attribute(
+        "data-card", answer["lines"][0]["card"])
+    dialog.locator("[data-action=review_line_next]").click()
+    expect(step).to_have_attribute("data-line-step", "2")
+    screenshots(guest, "remote-guest-line")
     guest.keyboard.press("Escape")
     check_the_master_in_the_guests_seat(host, guest, since, screenshots)
     # A new match at this table: a new secret, never revealed (the test below checks it).

@@ -10,8 +10,8 @@
 //   play {card}               sends the intent; the first view the host sends after it (one
 //                             kept from before is passed over), or the host's refusal
 //   hint, review,             asks the host (ASK_FIELDS in wire.js: the payload's fields it
-//   review_next, rerun,       names, never a seat), whose engine answers for this seat from
-//   rerun_next                its observation only; its answer, or its refusal. The host
+//   review_next, review_line, names, never a seat), whose engine answers for this seat from
+//   rerun, rerun_next         its observation only; its answer, or its refusal. The host
 //                             serves its guests' asks in turn, a slice of its worker each
 //   anything else             refused with remote_unavailable
 //

@@ -13,8 +13,9 @@
 // A seat is taken only with its own ticket (invite.js): a link edited to another seat is
 // refused with words for that page, as is a second seat for one page, and a second device
 // while the seat's own is connected; a name only once the engine's check_name passes it.
-// A guest's asks (a hint, a review, the master in its seat) reach the worker one slice at a
-// time, the guests in turn, so that no guest holds this device's own requests for long.
+// A guest's asks (a hint, a review and its lines, the master in its seat) reach the worker one
+// slice at a time, the guests in turn, so that no guest holds this device's own requests for
+// long.
 
 import { remoteInvites, remoteLobby, remoteOpened, remotePair, remoteStarted, requestDraw } from "../state.js";
 import { loadSettings } from "../storage.js";
@@ -350,10 +351,11 @@ export class HostClient {
     return this._asks.get(seat).shift();
   }
 
-  // Whether an ask needs another slice before it is answered: a hint still searched, a
-  // review's card not done yet, the master's game played on for less than RERUN_ASK_MS.
+  // Whether an ask needs another slice before it is answered: the engine still thinking (a
+  // hint, a card's lines played out), a review's card not done yet, the master's game played
+  // on for less than RERUN_ASK_MS.
   _more({ what, asked }, result) {
-    return (what === "hint" && result.thinking === true) || (what === "review_next" && !result.move)
+    return result.thinking === true || (what === "review_next" && !result.move)
       || (what === "rerun_next" && !result.finished && performance.now() - asked < RERUN_ASK_MS);
   }
 

@@ -38,15 +38,19 @@ export const ASK_FIELDS = {
   hint: {},
   review: { deal: (value) => value === null || whole(0)(value), budget: whole(1) },
   review_next: { job: whole(1) },
+  review_line: { job: whole(1), play: whole(0) },
   rerun: { iterations: whole(1) },
   rerun_next: { job: whole(1) },
 };
 /** The work each ask starts or steps, a search that costs the host's worker its time — a
- * hint, a review, or the master in the guest's seat: a guest has one ask of each work at a
- * time (host.js refuses another as busy, and serves the guests' asks in turn, a slice each). The two are kept apart so that a
+ * hint, a review, the master's line after a reviewed card ("Play it out"), or the master in
+ * the guest's seat: a guest has one ask of each work at a time (host.js refuses another as
+ * busy, and serves the guests' asks in turn, a slice each). They are kept apart so that a
  * review asked for while a rerun's ask is in flight is not refused (the guest's page holds
- * its rerun while it reviews: rerun.hold). */
-export const ONE_AT_A_TIME = { hint: "hint", review: "review", review_next: "review", rerun: "rerun", rerun_next: "rerun" };
+ * its rerun while it reviews: rerun.hold), nor a line played out while the review goes on. */
+export const ONE_AT_A_TIME = {
+  hint: "hint", review: "review", review_next: "review", review_line: "line", rerun: "rerun", rerun_next: "rerun",
+};
 /** A peer's messages beyond this are dropped by the host, unanswered: a guest's page paces
  * the asks it makes without a person (a review's cards) well under it. */
 export const RATE = { messages: 20, perMs: 1000 };
