@@ -273,6 +273,27 @@ def played_to(view: dict[str, Any], plays: int, rng: random.Random) -> dict[str,
     return view
 
 
+TRIO = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
+        {"seat": 1, "name": "Cat", "remote": True}]
+
+
+def played_out(people: list[dict[str, Any]], seed: str, rng: random.Random,
+               plays: int = 208) -> dict[str, Any]:
+    """A game at a table of these people (the guests' seats marked remote) played to its end,
+    or to ``plays`` cards, random cards for everyone; the last view."""
+    view: dict[str, Any] = ok("new_game", seed=seed, people=people, level="random")
+    guests = {p["seat"] for p in people if p.get("remote")}
+    while view["status"] != "game_over" and view["plays"] < plays:
+        if view["status"] == "your_turn":
+            view = ok("play", card=rng.choice(view["legal"]))
+        elif view["to_move"] in guests:
+            seat = view["to_move"]
+            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
+        else:
+            view = ok("step")
+    return view
+
+
 def reviewed(job: int, seat: int = GUEST) -> tuple[list[dict[str, Any]], int]:
     """A guest's review asked card by card to its end: the replies that carry a card, and how
     many replies carried none (a slice of a card's search)."""
@@ -345,18 +366,7 @@ def test_a_guest_reviews_a_deal_once_it_is_over_and_sees_no_card_not_yet_public(
 
 
 def test_a_guests_review_is_its_own_job_beside_the_hosts_and_other_guests() -> None:
-    people = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
-              {"seat": 1, "name": "Cat", "remote": True}]
-    view = ok("new_game", seed="remote-jobs", people=people, level="random")
-    rng = random.Random(10)
-    while view["status"] != "game_over":
-        if view["status"] == "your_turn":
-            view = ok("play", card=rng.choice(view["legal"]))
-        elif view["to_move"] in (GUEST, 1):
-            seat = view["to_move"]
-            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
-        else:
-            view = ok("step")
+    played_out(TRIO, "remote-jobs", random.Random(10))
     host = ok("review", seat=HOST, deal=0, budget=40)["job"]
     ben = ok("review", guest=GUEST, deal=0, budget=40)["job"]
     cat = ok("review", guest=1, deal=0, budget=40)["job"]
@@ -370,7 +380,7 @@ def test_a_guests_review_is_its_own_job_beside_the_hosts_and_other_guests() -> N
     assert reviewed(ben)[0] and reviewed(cat, seat=1)[0]
     assert not ok("review_next", job=host)["finished"]
     # A new game ends every review.
-    ok("new_game", seed="remote-jobs-2", people=people, level="random")
+    ok("new_game", seed="remote-jobs-2", people=TRIO, level="random")
     assert error("review_next", guest=GUEST, job=ben) == "no_job"
 
 
@@ -443,18 +453,7 @@ def test_a_guests_line_is_the_line_this_device_plays_for_that_seats_review_howev
 def test_a_guests_line_asked_wrongly_is_refused_and_the_line_begun_goes_on(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(seat_reviews, "SLICE_MS", 0)
-    people = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
-              {"seat": 1, "name": "Cat", "remote": True}]
-    view = ok("new_game", seed="remote-line-refused", people=people, level="random")
-    rng = random.Random(13)
-    while view["plays"] < 52:
-        if view["status"] == "your_turn":
-            view = ok("play", card=rng.choice(view["legal"]))
-        elif view["to_move"] in (GUEST, 1):
-            seat = view["to_move"]
-            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
-        else:
-            view = ok("step")
+    played_out(TRIO, "remote-line-refused", random.Random(13), plays=52)  # the first deal over
     ben = ok("review", guest=GUEST, deal=0, budget=40)["job"]
     cat = ok("review", guest=1, deal=0, budget=40)["job"]
     host = ok("review", seat=HOST, deal=0, budget=40)["job"]
@@ -500,26 +499,6 @@ def error_text(kind: str, **payload: Any) -> tuple[str, str]:
 # -- the master in a guest's seat (docs/remote.md#the-master-in-your-seat) -----------------------
 
 MASTER = 12  # the master's iterations a move in these reruns: quick, and still a search
-TRIO = [{"seat": HOST, "name": "Ana"}, {"seat": GUEST, "name": "Ben", "remote": True},
-        {"seat": 1, "name": "Cat", "remote": True}]
-
-
-def played_out(people: list[dict[str, Any]], seed: str, rng: random.Random) -> dict[str, Any]:
-    """A game at a table of these people (the guests' seats marked remote) played to its end,
-    random cards for everyone; the last view."""
-    view: dict[str, Any] = ok("new_game", seed=seed, people=people, level="random")
-    guests = {p["seat"] for p in people if p.get("remote")}
-    while view["status"] != "game_over":
-        if view["status"] == "your_turn":
-            view = ok("play", card=rng.choice(view["legal"]))
-        elif view["to_move"] in guests:
-            seat = view["to_move"]
-            view = ok("play", guest=seat, card=rng.choice(guest_view(seat)["legal"]))
-        else:
-            view = ok("step")
-    return view
-
-
 def rerun_to_end(first: dict[str, Any], seat: int | None = None
                  ) -> tuple[list[int], dict[str, Any]]:
     """A rerun stepped to its end (``seat``: a guest's, by rerun_next for its seat; None: this
