@@ -40,6 +40,10 @@ from .rerun import check_game, master_slices, rerun_slices, the_person
 from .sealed import open_data, seal_data
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
+# The rules a review done ahead was made by: a save keeps it with its work, and work kept by
+# other rules (a save of an earlier version of the page, before a card's line and budget were
+# kept) is left out on loading and done again, never refused.
+REVIEW_RULES = 2
 REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
@@ -136,7 +140,7 @@ def kept(match: Match) -> str | None:
 def _kept(ahead: _Ahead) -> str | None:
     if not (ahead.reviews or ahead.rerun):
         return None
-    return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED,
+    return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED, "rules": REVIEW_RULES,
                       "reviews": list(ahead.reviews),
                       "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else [],
                       **({} if ahead.iterations is None else {"iterations": ahead.iterations})})
@@ -144,15 +148,16 @@ def _kept(ahead: _Ahead) -> str | None:
 
 def restore(match: Match, saved: Any) -> None:
     """Take back what a save kept (``kept``); refuses anything malformed. A review of a card
-    the game no longer holds (taken back since) is left out."""
+    the game no longer holds (taken back since) is left out, and so is all the work of
+    another review's seed or rules (``REVIEW_RULES``)."""
     if saved is None:
         return
     saved = open_data(saved, "ahead")
-    if not isinstance(saved, dict) or set(saved) - {"iterations"} != {"budget", "seed",
-                                                                      "reviews", "rerun"}:
+    if not isinstance(saved, dict) or set(saved) - {"iterations", "rules"} != {
+            "budget", "seed", "reviews", "rerun"}:
         raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun, "
-                            "iterations?}")
-    if saved["seed"] != REVIEW_SEED:
+                            "rules?, iterations?}")
+    if saved["seed"] != REVIEW_SEED or saved.get("rules") != REVIEW_RULES:
         return  # work of another review: of no use to this one
     try:  # the budgets it was done at (a test's, or the engine's own)
         budget = jobs.check_budget(saved["budget"], REVIEW_BUDGET)
