@@ -31,7 +31,7 @@ from typing import Any
 
 from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, CardReview, CardReviewer
 from ..cards import Card, brief_repr
-from ..game import GameState, new_game
+from ..game import GameState
 from . import jobs
 from .daily import daily_date
 from .errors import ProtocolError
@@ -224,11 +224,11 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
         daily = daily_date(match.settings) is not None
-        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game),
+        ahead = _state.ahead = _Ahead(key, budget, iterations, game.before(0),
                                       rerun_first=RERUN_FIRST and daily)
         _begin_rerun(match, ahead)
     if ahead.position.plays != game.plays[: len(ahead.position.plays)]:  # cards taken back
-        ahead.position, ahead.pending, ahead.reviewer = _start(game), [], None
+        ahead.position, ahead.pending, ahead.reviewer = game.before(0), [], None
         ahead.people_plays = 0
     people = set(match.settings.seats)
     position = ahead.position
@@ -342,11 +342,6 @@ def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _start(game: GameState) -> GameState:
-    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                    deck=game.deck)
-
-
 def _digest(game: GameState, play: int) -> str:
     """A short name of the plays up to and including ``play``: a kept review is of that
     position only."""
@@ -355,16 +350,13 @@ def _digest(game: GameState, play: int) -> str:
 
 
 def _seat_of(game: GameState, play: int) -> int:
-    position = _start(game)
-    for card in game.plays[:play]:
-        position.play(card)
-    return position.to_move
+    return game.before(play).to_move
 
 
 def _replayed(game: GameState, cards: list[Any]) -> GameState | None:
     if not cards:
         return None
-    state = _start(game)
+    state = game.before(0)
     for card in cards:
         state.play(card)
     return state

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..bots import CardReview, CardReviewer, GameReview, seat_plays
-from ..game import GameState, new_game
+from ..game import GameState
 from . import jobs
 from .challenge import Challenge, Played, Reply, Terms, replay
 from .rerun import master_slices, rerun_slices
@@ -142,7 +142,7 @@ class CompareJob:
     def _review(self, game: GameState) -> Generator[None, None, list[CardReview]]:
         seat = self.challenge.terms.seat
         moves = []
-        position = _fresh(game)
+        position = game.before(0)
         for play in seat_plays(game, seat):
             while len(position.plays) < play:
                 position.play(game.plays[len(position.plays)])
@@ -218,9 +218,7 @@ def parted(first: GameState, second: GameState) -> dict[str, Any] | None:
     seat to play and each game's card there; None when they were played alike."""
     for play, (a, b) in enumerate(zip(first.plays, second.plays, strict=True)):
         if a != b:
-            position = _fresh(first)
-            for card in first.plays[:play]:
-                position.play(card)
+            position = first.before(play)
             return {"play": play, "deal": play // PLAYS_PER_DEAL,
                     "trick": play % PLAYS_PER_DEAL // 4, "seat": position.to_move,
                     "cards": [str(a), str(b)]}
@@ -232,9 +230,6 @@ def _clocked(line: Line) -> bool:
     return line.played is not None and line.played.every
 
 
-def _fresh(game: GameState) -> GameState:
-    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                    deck=game.deck)
 
 
 # -- the job in progress ------------------------------------------------------------------------

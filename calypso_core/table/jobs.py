@@ -40,7 +40,7 @@ from ..bots import (
     seat_plays,
 )
 from ..cards import SUIT_LETTERS, brief_repr
-from ..game import GameState, new_game
+from ..game import GameState
 from ..kernel import DEALS
 from ..messages import Message, message
 from ..record import to_record
@@ -115,11 +115,7 @@ class ReviewJob:
 
     def position(self, play: int) -> GameState:
         """The true position before play ``play`` of the game (every hand: never sent)."""
-        position = new_game(rules=self.game.rules, suits=self.game.suits,
-                            first_dealer=self.game.first_dealer, deck=self.game.deck)
-        for card in self.game.plays[:play]:
-            position.play(card)
-        return position
+        return self.game.before(play)
 
     def summary(self) -> dict[str, Any]:
         """The points lost so far, overall and in each deal of the job (with its grades)."""
