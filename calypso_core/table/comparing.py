@@ -22,7 +22,7 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import CardReview, CardReviewer, GameReview, seat_plays
+from ..bots import CardReview, GameReview, seat_plays
 from ..game import GameState
 from . import jobs
 from .challenge import Challenge, Played, Reply, Terms, replay
@@ -31,7 +31,6 @@ from .story import PLAYS_PER_DEAL
 from .views import deal_scores
 
 REVIEW_SEED = "0"  # the seed the review and the work ahead use without one
-SLICE_ITERATIONS = 100  # a review's card is searched this many iterations between clock checks
 MAX_MASTERS = 16  # the master's games kept for later comparisons: a few challenges' worth
 
 
@@ -142,18 +141,8 @@ class CompareJob:
     def _review(self, game: GameState) -> Generator[None, None, list[CardReview]]:
         seat = self.challenge.terms.seat
         moves = []
-        position = game.before(0)
         for play in seat_plays(game, seat):
-            while len(position.plays) < play:
-                position.play(game.plays[len(position.plays)])
-            move = jobs.remembered(game, play, self.budget, REVIEW_SEED)
-            if move is None:
-                reviewer = CardReviewer(position, game.plays[play], play, budget=self.budget,
-                                        seed=REVIEW_SEED)
-                while (move := reviewer.step(SLICE_ITERATIONS)) is None:
-                    yield None
-                jobs.remember(game, play, self.budget, REVIEW_SEED, move)
-            moves.append(move)
+            moves.append((yield from jobs.review_steps(game, play, self.budget, REVIEW_SEED)))
             self.done += 1
             yield None
         return moves
