@@ -469,7 +469,43 @@ def picks_summary(games: dict[tuple[str, int], dict[str, Any]],
         short, half = mean_interval([r["short"] for r in rows])
         parts.append(f"the master's picks short of the best cards by {short:.0f} (±{half:.0f})")
         lines.append("; ".join(parts))
+        lines.append(_picks_in_review_values(level, games, played_on))
     return "\n".join(lines)
+
+
+def _picks_in_review_values(level: str, games: dict[tuple[str, int], dict[str, Any]],
+                            played_on: dict[tuple[str, int, int], dict[str, Any]]) -> str:
+    """The same identity in the review's own values (no playing on): a game's review total
+    against the master's pick's value less the played card's, summed, and the master's picks'
+    crossed gaps behind the review's best (what the master itself would be charged)."""
+    totals, picks, shorts = [], [], []
+    cards = differ = 0
+    for (lv, number), game in sorted(games.items()):
+        keyed = [(c, played_on.get((lv, number, c["play"]))) for c in game["cards"]]
+        if lv != level or not keyed or not all(row and "pick" in row for _, row in keyed):
+            continue
+        every = game.get("every", 1)
+        total = pick_sum = short = 0.0
+        for card, row in keyed:
+            assert row is not None
+            legal, values = card["legal"], card["v"]
+            mine, pick = legal.index(card["card"]), legal.index(row["pick"])
+            gaps = crossed(card["a"], card["b"], [int(Card.parse(c)) for c in legal])
+            total += rules(card)["review"][0]
+            pick_sum += values[pick] - values[mine]
+            short += max(0.0, gaps[pick])
+            cards += 1
+            differ += row["pick"] != rules(card)["review"][1]
+        totals.append(every * total)
+        picks.append(every * pick_sum)
+        shorts.append(every * short)
+    if len(totals) < 2:
+        return f"  {level}: fewer than two games with the master's picks"
+    (t, th), (p, ph), (s, sh) = (mean_interval(x) for x in (totals, picks, shorts))
+    return (f"  in the review's own values, {len(totals)} games: the review's total {t:.0f} "
+            f"(±{th:.0f}); the master's pick less the played card, summed, {p:+.0f} (±{ph:.0f}); "
+            f"the master's picks behind the review's best {s:.0f} (±{sh:.0f}) a game, another "
+            f"card than the review's best at {differ} of {cards} cards")
 
 
 def cards_summary(games: dict[tuple[str, int], dict[str, Any]],

@@ -387,6 +387,19 @@ class GameState:
 
     # -- copies and views ----------------------------------------------------------------
 
+    def before(self, play: int = 0) -> GameState:
+        """This game as it stood before its card ``play`` (an index in ``plays``; 0, before
+        its first card): the same deck, rules, suits and first dealer, and the cards played
+        before that one. ``play`` may be ``len(plays)``, the position now."""
+        if type(play) is not int or not 0 <= play <= len(self._plays):
+            raise ValueError(f"play must be a card's index in the game, 0-{len(self._plays)}, "
+                             f"not {play!r}")
+        other = GameState.__new__(GameState)
+        other._start(self._rules, self._suits, self._first_dealer, self._deck)
+        for code in self._plays[:play]:
+            other.play(code)
+        return other
+
     def clone(self) -> GameState:
         """An independent copy of this position."""
         other = GameState.__new__(GameState)

@@ -375,6 +375,22 @@ def test_clone_is_equal_but_independent() -> None:
     assert len(copy.plays) == 52 + 1 + 63
 
 
+def test_a_game_before_a_card_is_its_recipe_with_the_cards_before_that_one() -> None:
+    state = new_game(7, Rules(all_fours=True))
+    play_first_legal(state, 70)
+    for play in (0, 1, 52, 69, 70):
+        position = state.before(play)
+        replayed = new_game(rules=state.rules, suits=state.suits,
+                            first_dealer=state.first_dealer, deck=state.deck)
+        for card in state.plays[:play]:
+            replayed.play(card)
+        assert position == replayed and snapshot(position) == snapshot(replayed)
+    assert state.before(70) is not state and len(state.plays) == 70  # a copy, the game as it was
+    for wrong in (-1, 71, "3", 2.0, True):
+        with pytest.raises(ValueError, match=r"play must be a card's index in the game, 0-70"):
+            state.before(wrong)  # type: ignore[arg-type]
+
+
 def test_equal_states_are_the_same_recipe() -> None:
     assert new_game(7) == new_game(7)
     assert new_game(7) != new_game(8)

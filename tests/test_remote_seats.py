@@ -191,6 +191,48 @@ def test_a_guests_hint_begun_then_left_starts_afresh_once_the_game_moves_on() ->
     assert answer["card"] in guest_view()["legal"]  # the hint of this position, not the last
 
 
+def test_a_guests_hint_begun_in_one_game_is_never_finished_in_the_next(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(players, "suggest_steps", lambda observation, **settings: suggest_steps(
+        observation, **settings, iterations=400, time_limit=None))
+    monkeypatch.setattr(match, "GUEST_SLICE_MS", 0)  # one layout of the search a request
+
+    def two_games(ask_at: set[int]) -> tuple[list[int], list[tuple[int, str, str]]]:
+        """A match of two games, the first legal card always played. In the first game a
+        hint is begun and left at each of the guest's turns with a choice whose count of
+        cards played is in ``ask_at``; in the second, asked to its end at the last such
+        count. The counts at the guest's turns in the second game, and each hint asked to
+        its end: the count, its card and the card the guest's own view gives there."""
+        view, game, turns, begun, hints = hosted("remote-hint-games", games=2), 0, [], None, []
+        while not (view["status"] == "game_over" and game == 1):
+            if view["status"] == "game_over":
+                view, game = ok("next_game"), 1
+            elif view["to_move"] == GUEST:
+                legal = guest_view()["legal"]
+                if game == 0 and view["plays"] in ask_at and len(legal) > 1:
+                    assert ok("hint", guest=GUEST) == {"thinking": True}
+                    begun = view["plays"]
+                if game == 1:
+                    turns.append(view["plays"])
+                    if view["plays"] == begun:
+                        while (answer := ok("hint", guest=GUEST)) == {"thinking": True}:
+                            pass
+                        state = from_record(recipe()["record"])
+                        expected = suggest(state.observation(GUEST), seed=len(state.plays),
+                                           iterations=400, time_limit=None)
+                        hints.append((begun, answer["card"], str(expected.card)))
+                view = ok("play", guest=GUEST, card=legal[0])
+            else:
+                view = ok("play", card=view["legal"][0]) if view["status"] == "your_turn" else ok(
+                    "step")
+        return turns, hints
+
+    second, _ = two_games(set())
+    _, hints = two_games(set(second))
+    # Asked at the same count of cards as one left in the first game: this game's hint.
+    assert len(hints) == 1 and hints[0][1] == hints[0][2], hints
+
+
 def test_each_device_calls_its_own_persons_seat_you() -> None:
     view = hosted("remote-5")
     called = [seat["called"] for seat in view["table"]["seats"]]

@@ -178,6 +178,33 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
         assert ok("view")["plays"] == 52
 
 
+def test_work_kept_by_an_earlier_version_of_the_page_is_done_again_and_the_game_loads() -> None:
+    record = json.loads(GOLDEN[0].read_text())
+    record.pop("players", None)
+    record["plays"] = record["plays"][:52]
+    settings = {"seed": "golden", "levels": ["random"] * 4, "rules": record["rules"]}
+    ok("load", record=record, settings=settings)
+    while ok("work", ms=50)["more"]:
+        pass
+    saved = ok("record")
+    kept = sealed.open_data(saved["ahead"], "ahead")
+    assert kept["rules"] == ahead_module.REVIEW_RULES
+    # As the page before the cards' lines kept it: no rules, no line nor budget in a review.
+    kept.pop("rules")
+    for review in kept["reviews"]:
+        review.pop("line")
+        review.pop("budget")
+    jobs.reset()
+    ahead_module.reset()
+    ok("load", **{**saved, "ahead": sealed.seal_data(kept)})
+    assert ok("view")["plays"] == 52
+    assert ok("work", ms=1)["review"]["done"] < 13  # left out: reviewed again
+    # Work kept by rules to come is no more use to this page than an older one's.
+    ok("load", **{**saved, "ahead": sealed.seal_data(
+        {**sealed.open_data(saved["ahead"], "ahead"), "rules": ahead_module.REVIEW_RULES + 1})})
+    assert ok("view")["plays"] == 52
+
+
 # -- the master in your seat, played as the game goes ----------------------------------------
 
 

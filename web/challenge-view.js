@@ -49,9 +49,11 @@ function linkBox(id, label, href, qrLabel) {
   return box;
 }
 
-function nameField(id, label, value) {
+// A name's field, as long as the engine lets a name be (hello.people.name_chars).
+function nameField(id, label, value, hello) {
   return h("div", { class: "field" }, h("label", { for: id, text: label }),
-    h("input", { id, type: "text", maxlength: 20, autocomplete: "nickname", value, [`data-${id}`]: true }));
+    h("input", { id, type: "text", maxlength: hello.people.name_chars, autocomplete: "nickname", value,
+      [`data-${id}`]: true }));
 }
 
 const honest = () => h("p", { class: "detail challenge-honest", text: t("challenge.honest") });
@@ -170,14 +172,15 @@ export function drawSheetChallenge(el, ui) {
       compare ? comparison(compare) : null] : []));
   // The game's key holds its seed: kept out of the page (a data-key) until the sheet is open to
   // one person, whose match is over (names.js nameableSeed: at a hand-off it re-deals a hand).
-  redraw(part(el, "send"), JSON.stringify([open, open && key, answer, made?.link, store.lastName()]), () => {
+  // The kept name is read from storage only then, not at every draw of the game.
+  redraw(part(el, "send"), JSON.stringify([open, open && key, answer, made?.link, open && store.lastName()]), () => {
     if (!open) return [];
     if (answer) {
       return [
         h("h3", { text: t("challenge.reply_title") }),
         h("p", { text: t("challenge.reply_lead", { name: named(answer.sender) }) }),
         h("div", { class: "share-row" }, nameField("reply-name", t("challenge.reply_name", { name: named(answer.sender) }),
-          answer.name ?? store.lastName()),
+          answer.name ?? store.lastName(), ui.hello),
         h("button", { type: "button", class: "btn", "data-action": "challenge_reply", text: t("challenge.make_reply") })),
         answer.reply ? linkBox("reply-link", t("challenge.reply_link"), answer.reply, t("challenge.qr")) : null,
         honest(),
@@ -189,7 +192,7 @@ export function drawSheetChallenge(el, ui) {
         linkBox("challenge-link", t("challenge.link"), addressOf(made.link), t("challenge.qr")), honest()];
     }
     return [h("h3", { text: t("challenge.sheet_title") }), h("p", { text: t("challenge.offer_make") }),
-      h("div", { class: "share-row" }, nameField("challenge-name", t("challenge.your_name"), store.lastName()),
+      h("div", { class: "share-row" }, nameField("challenge-name", t("challenge.your_name"), store.lastName(), ui.hello),
         h("button", { type: "button", class: "btn", "data-action": "challenge_make", text: t("challenge.make") })),
       honest()];
   });
@@ -251,7 +254,7 @@ function madeView(shown, kept, hello) {
     h("p", { text: shown.summary.played ? t("challenge.made_lead") : t("challenge.fresh_lead") }),
     termsOf(shown.summary.terms, hello),
     shown.summary.played ? null : h("div", { class: "share-row" },
-      nameField("challenge-dialog-name", t("challenge.your_name"), shown.summary.sender),
+      nameField("challenge-dialog-name", t("challenge.your_name"), shown.summary.sender, hello),
       h("button", { type: "button", class: "btn", "data-action": "challenge_rename", text: t("challenge.rename") })),
     linkBox("dialog-link", t("challenge.link"), addressOf(shown.link), t("challenge.qr")),
     entry ? standings(entry) : null,

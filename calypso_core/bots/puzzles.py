@@ -78,7 +78,7 @@ def encode_choices(state: GameState) -> str:
     """The choices of every play of ``state`` so far, from its first lead, as one number in
     a mixed radix (each digit the index of the card played among the legal cards, in a base
     of their number; forced plays have none), written in base64url, least digit first."""
-    position = _start(state)
+    position = state.before(0)
     digits: list[tuple[int, int]] = []
     for card in state.plays:
         legal = position.legal_moves()
@@ -312,6 +312,3 @@ def _card(text: Any, where: str) -> Card:
         raise PuzzleError(f"{where}: {str(text)[:10]!r} is not a card") from None
 
 
-def _start(state: GameState) -> GameState:
-    return new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
-                    deck=state.deck)

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import CARDS, Card
-from ..game import GameState, new_game
+from ..game import GameState
 from ..kernel import DEALS
 from ..messages import Message
 
@@ -410,7 +410,7 @@ def seat_plays(state: GameState, seat: int) -> list[int]:
     """The indices in ``state.plays`` of the cards ``seat`` played."""
     _check_seat(seat)
     plays = []
-    position = _start(state)
+    position = state.before(0)
     for play, card in enumerate(state.plays):
         if position.to_move == seat:
             plays.append(play)
@@ -425,10 +425,7 @@ def review_card(
     _check_budget(budget)
     if type(play) is not int or not 0 <= play < len(state.plays):
         raise ValueError(f"play {play!r} is not in the game (it has {len(state.plays)} plays)")
-    position = _start(state)
-    for card in state.plays[:play]:
-        position.play(card)
-    return review_position(position, state.plays[play], play, budget=budget, seed=seed)
+    return review_position(state.before(play), state.plays[play], play, budget=budget, seed=seed)
 
 
 def iter_review(
@@ -437,7 +434,7 @@ def iter_review(
     """Review every card ``seat`` played in the game, one at a time, in order."""
     _check_seat(seat)
     _check_budget(budget)
-    position = _start(state)
+    position = state.before(0)
     for play, card in enumerate(state.plays):
         if position.to_move == seat:
             yield review_position(position, card, play, budget=budget, seed=seed)
@@ -493,12 +490,6 @@ def review_game(
         if progress is not None:
             progress(len(moves), total)
     return GameReview(seat, tuple(moves))
-
-
-def _start(state: GameState) -> GameState:
-    return new_game(
-        rules=state.rules, suits=state.suits, first_dealer=state.first_dealer, deck=state.deck
-    )
 
 
 def _check_seat(seat: Any) -> None:

@@ -31,7 +31,7 @@ from typing import Any
 
 from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, CardReview, CardReviewer
 from ..cards import Card, brief_repr
-from ..game import GameState, new_game
+from ..game import GameState
 from . import jobs
 from .daily import daily_date
 from .errors import ProtocolError
@@ -40,6 +40,10 @@ from .rerun import check_game, master_slices, rerun_slices, the_person
 from .sealed import open_data, seal_data
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
+# The rules a review done ahead was made by: a save keeps it with its work, and work kept by
+# other rules (a save of an earlier version of the page, before a card's line and budget were
+# kept) is left out on loading and done again, never refused.
+REVIEW_RULES = 2
 REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take
@@ -136,7 +140,7 @@ def kept(match: Match) -> str | None:
 def _kept(ahead: _Ahead) -> str | None:
     if not (ahead.reviews or ahead.rerun):
         return None
-    return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED,
+    return seal_data({"budget": ahead.budget, "seed": REVIEW_SEED, "rules": REVIEW_RULES,
                       "reviews": list(ahead.reviews),
                       "rerun": [str(card) for card in ahead.rerun.plays] if ahead.rerun else [],
                       **({} if ahead.iterations is None else {"iterations": ahead.iterations})})
@@ -144,15 +148,16 @@ def _kept(ahead: _Ahead) -> str | None:
 
 def restore(match: Match, saved: Any) -> None:
     """Take back what a save kept (``kept``); refuses anything malformed. A review of a card
-    the game no longer holds (taken back since) is left out."""
+    the game no longer holds (taken back since) is left out, and so is all the work of
+    another review's seed or rules (``REVIEW_RULES``)."""
     if saved is None:
         return
     saved = open_data(saved, "ahead")
-    if not isinstance(saved, dict) or set(saved) - {"iterations"} != {"budget", "seed",
-                                                                      "reviews", "rerun"}:
+    if not isinstance(saved, dict) or set(saved) - {"iterations", "rules"} != {
+            "budget", "seed", "reviews", "rerun"}:
         raise ProtocolError("bad_record", "ahead must be {budget, seed, reviews, rerun, "
-                            "iterations?}")
-    if saved["seed"] != REVIEW_SEED:
+                            "rules?, iterations?}")
+    if saved["seed"] != REVIEW_SEED or saved.get("rules") != REVIEW_RULES:
         return  # work of another review: of no use to this one
     try:  # the budgets it was done at (a test's, or the engine's own)
         budget = jobs.check_budget(saved["budget"], REVIEW_BUDGET)
@@ -219,11 +224,11 @@ def _ahead(match: Match, budget: int | None = None, iterations: int | None = Non
     ahead = _state.ahead
     if ahead is None or ahead.key != key:
         daily = daily_date(match.settings) is not None
-        ahead = _state.ahead = _Ahead(key, budget, iterations, _start(game),
+        ahead = _state.ahead = _Ahead(key, budget, iterations, game.before(0),
                                       rerun_first=RERUN_FIRST and daily)
         _begin_rerun(match, ahead)
     if ahead.position.plays != game.plays[: len(ahead.position.plays)]:  # cards taken back
-        ahead.position, ahead.pending, ahead.reviewer = _start(game), [], None
+        ahead.position, ahead.pending, ahead.reviewer = game.before(0), [], None
         ahead.people_plays = 0
     people = set(match.settings.seats)
     position = ahead.position
@@ -337,11 +342,6 @@ def _progress(match: Match, ahead: _Ahead | None) -> dict[str, Any]:
 # -- helpers ------------------------------------------------------------------------------------
 
 
-def _start(game: GameState) -> GameState:
-    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                    deck=game.deck)
-
-
 def _digest(game: GameState, play: int) -> str:
     """A short name of the plays up to and including ``play``: a kept review is of that
     position only."""
@@ -350,16 +350,13 @@ def _digest(game: GameState, play: int) -> str:
 
 
 def _seat_of(game: GameState, play: int) -> int:
-    position = _start(game)
-    for card in game.plays[:play]:
-        position.play(card)
-    return position.to_move
+    return game.before(play).to_move
 
 
 def _replayed(game: GameState, cards: list[Any]) -> GameState | None:
     if not cards:
         return None
-    state = _start(game)
+    state = game.before(0)
     for card in cards:
         state.play(card)
     return state

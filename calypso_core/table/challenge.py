@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 from ..bots import LEVELS, think_time
 from ..cards import Card, Suit
 from ..days import seed_date
-from ..game import GameState, new_game
+from ..game import GameState
 from ..naming import MAX_NAME_CHARS, collapsed, name_problem
 from ..rules import Rules
 from .daily import daily_settings
@@ -343,7 +343,7 @@ def played_of(settings: Settings, games: Sequence[GameState], name: str) -> Play
         if not game.is_over:
             raise ValueError("only finished games go in a challenge")
         packer = Packer()
-        state = _fresh(game)
+        state = game.before(0)
         for card in game.plays:
             if every or state.to_move == terms.seat:
                 legal = state.legal_moves()
@@ -399,6 +399,3 @@ def replay(terms: Terms, played: Played, known: Sequence[GameState] = ()
     return games
 
 
-def _fresh(game: GameState) -> GameState:
-    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                    deck=game.deck)

@@ -22,8 +22,8 @@ from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import CardReview, CardReviewer, GameReview, seat_plays
-from ..game import GameState, new_game
+from ..bots import CardReview, GameReview, seat_plays
+from ..game import GameState
 from . import jobs
 from .challenge import Challenge, Played, Reply, Terms, replay
 from .rerun import master_slices, rerun_slices
@@ -31,7 +31,6 @@ from .story import PLAYS_PER_DEAL
 from .views import deal_scores
 
 REVIEW_SEED = "0"  # the seed the review and the work ahead use without one
-SLICE_ITERATIONS = 100  # a review's card is searched this many iterations between clock checks
 MAX_MASTERS = 16  # the master's games kept for later comparisons: a few challenges' worth
 
 
@@ -142,18 +141,8 @@ class CompareJob:
     def _review(self, game: GameState) -> Generator[None, None, list[CardReview]]:
         seat = self.challenge.terms.seat
         moves = []
-        position = _fresh(game)
         for play in seat_plays(game, seat):
-            while len(position.plays) < play:
-                position.play(game.plays[len(position.plays)])
-            move = jobs.remembered(game, play, self.budget, REVIEW_SEED)
-            if move is None:
-                reviewer = CardReviewer(position, game.plays[play], play, budget=self.budget,
-                                        seed=REVIEW_SEED)
-                while (move := reviewer.step(SLICE_ITERATIONS)) is None:
-                    yield None
-                jobs.remember(game, play, self.budget, REVIEW_SEED, move)
-            moves.append(move)
+            moves.append((yield from jobs.review_steps(game, play, self.budget, REVIEW_SEED)))
             self.done += 1
             yield None
         return moves
@@ -218,9 +207,7 @@ def parted(first: GameState, second: GameState) -> dict[str, Any] | None:
     seat to play and each game's card there; None when they were played alike."""
     for play, (a, b) in enumerate(zip(first.plays, second.plays, strict=True)):
         if a != b:
-            position = _fresh(first)
-            for card in first.plays[:play]:
-                position.play(card)
+            position = first.before(play)
             return {"play": play, "deal": play // PLAYS_PER_DEAL,
                     "trick": play % PLAYS_PER_DEAL // 4, "seat": position.to_move,
                     "cards": [str(a), str(b)]}
@@ -232,9 +219,6 @@ def _clocked(line: Line) -> bool:
     return line.played is not None and line.played.every
 
 
-def _fresh(game: GameState) -> GameState:
-    return new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                    deck=game.deck)
 
 
 # -- the job in progress ------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 
-from ..days import daily_seed, parse_date
+from ..days import daily_seed, seed_date
 from .settings import HUMAN, Settings
 
 DAILY_LEVELS = ("master", "master", HUMAN, "master")
@@ -22,12 +22,8 @@ DAILY_LEVELS = ("master", "master", HUMAN, "master")
 
 def daily_date(settings: Settings) -> str | None:
     """The date (``YYYY-MM-DD``) whose deal a match is, or None for any other match."""
-    seed = settings.seed
-    if not seed.startswith("daily:"):
-        return None
-    try:
-        day = parse_date(seed.removeprefix("daily:"))
-    except ValueError:
+    day = seed_date(settings.seed)
+    if day is None:
         return None
     plain = dataclasses.replace(settings, straight=False, clock=False)
     return day.isoformat() if plain == daily_settings(day) else None

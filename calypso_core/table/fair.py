@@ -97,8 +97,7 @@ def check_hands(recipe: Mapping[str, Any], seat: int,
     games = [*recipe.get("history", []), recipe["record"]]
     for index, (record, seen) in enumerate(zip(games, hands, strict=False)):
         game = from_record(record)
-        again = new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                         deck=game.deck)
+        again = game.before(0)
         for deal, hand in enumerate(seen):
             plays = deal * PLAYS_PER_DEAL
             if hand is None or plays > len(game.plays):

@@ -28,7 +28,7 @@ just after it ends and of the whole game at its end search that deal's cards onc
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Generator, Hashable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -43,7 +43,7 @@ from ..bots import (
     seat_plays,
 )
 from ..cards import SEAT_NAMES, SUIT_LETTERS, Card, brief_repr
-from ..game import GameState, new_game
+from ..game import GameState
 from ..kernel import DEALS
 from ..messages import Message, message
 from ..record import to_record
@@ -72,8 +72,8 @@ class ReviewJob:
     # A card reviewed ahead on a smaller search, down to this budget, will do (None: no).
     least: int | None = None
     moves: list[CardReview] = field(default_factory=list)  # each play reviewed so far
-    # The next card's position and its review begun (``work``), until it is done.
-    begun: tuple[GameState, CardReviewer] | None = None
+    # The next card's play and its review begun (``work``: review_steps), until it is done.
+    begun: tuple[int, Generator[None, None, CardReview]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -97,32 +97,23 @@ class ReviewJob:
         same review however sliced, as ``step`` gives): its ``CardReview`` and position once
         done, else None (the next call goes on where this one stopped)."""
         play = self.plays[len(self.moves)]
-        if self.begun is None or self.begun[1].play != play:
-            position = self.position(play)
-            move = remembered(self.game, play, self.budget, self.seed, self.least)
-            if move is not None:
-                self.moves.append(move)
-                return move, position
-            self.begun = position, CardReviewer(position, self.game.plays[play], play,
-                                                budget=self.budget, seed=self.seed)
-        position, reviewer = self.begun
+        if self.begun is None or self.begun[0] != play:
+            self.begun = play, review_steps(self.game, play, self.budget, self.seed, self.least)
         end = time.perf_counter() + ms / 1000
-        while (move := reviewer.step(SLICE_ITERATIONS)) is None and time.perf_counter() < end:
-            pass
-        if move is None:
-            return None
-        remember(self.game, play, self.budget, self.seed, move)
+        try:
+            while True:
+                next(self.begun[1])
+                if time.perf_counter() >= end:
+                    return None
+        except StopIteration as done:
+            move: CardReview = done.value
         self.begun = None
         self.moves.append(move)
-        return move, position
+        return move, self.position(play)
 
     def position(self, play: int) -> GameState:
         """The true position before play ``play`` of the game (every hand: never sent)."""
-        position = new_game(rules=self.game.rules, suits=self.game.suits,
-                            first_dealer=self.game.first_dealer, deck=self.game.deck)
-        for card in self.game.plays[:play]:
-            position.play(card)
-        return position
+        return self.game.before(play)
 
     def reviewed(self, play: Any) -> CardReview:
         """The review of play ``play`` (its index in the game's plays), once the job has
@@ -374,6 +365,22 @@ def _rerun_check(words: str, check: Callable[[], _T]) -> _T:
     except ValueError as exc:
         raise ProtocolError("unavailable", f"the master cannot play this game again: {exc}",
                             message(words)) from None
+
+
+def review_steps(game: GameState, play: int, budget: int, seed: str, least: int | None = None
+                 ) -> Generator[None, None, CardReview]:
+    """The review of play ``play`` of ``game`` at ``budget`` and ``seed``, a slice of its
+    search (``SLICE_ITERATIONS``) a step: the one done before if any (``remembered``, down to
+    ``least``), else searched and remembered. The same review however it is stepped."""
+    move = remembered(game, play, budget, seed, least)
+    if move is None:
+        reviewer = CardReviewer(game.before(play), game.plays[play], play, budget=budget,
+                                seed=seed)
+        while (move := reviewer.step(SLICE_ITERATIONS)) is None:
+            yield None
+        remember(game, play, budget, seed, move)
+    review: CardReview = move
+    return review
 
 
 def remembered(game: GameState, play: int, budget: int, seed: str, least: int | None = None

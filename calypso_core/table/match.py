@@ -60,6 +60,7 @@ def game_seed(match_seed: str, index: int) -> str:
 # The longest a guest's work takes the host's worker in one request (a slice of its hint's,
 # review's or rerun's search), so that the table's own requests wait for one slice at most.
 GUEST_SLICE_MS = 50
+_Position = tuple[int, tuple[Card, ...]]  # a game's number in its match, and its cards played
 _Hint = tuple[Card, list[Message]]
 
 
@@ -75,8 +76,9 @@ class Match:
         self.bots = self._make_bots()
         self.pace = Pace()  # how long the players without the clock searched here
         self.stand_ins: dict[int, str] = {}  # a guest's seat -> the level playing for them
-        # A guest's seat -> its hint's search in progress, and the cards played when it began.
-        self.hints: dict[int, tuple[int, Generator[None, None, _Hint]]] = {}
+        # A guest's seat -> its hint's search in progress, and the position it began in: the
+        # game's number in the match and the cards played.
+        self.hints: dict[int, tuple[_Position, Generator[None, None, _Hint]]] = {}
         self.viewer: int | None = self._first_viewer()
 
     def game_seed(self, index: int) -> str:
@@ -348,10 +350,12 @@ class Match:
         if self.seat_status(seat) != "your_turn":
             raise ProtocolError("not_your_turn", f"a hint is for the seat to move, "
                                 f"{SEAT_NAMES[self.state.to_move]}, not {SEAT_NAMES[seat]}")
-        plays = len(self.state.plays)
+        # The search goes on only in the very position it began in: this game (not the one
+        # before, at the same count of cards) and these cards.
+        position = (len(self.history), tuple(self.state.plays))
         begun = self.hints.get(seat)
-        if begun is None or begun[0] != plays:
-            begun = self.hints[seat] = (plays, hint_steps(self.state.clone()))
+        if begun is None or begun[0] != position:
+            begun = self.hints[seat] = (position, hint_steps(self.state.clone()))
         end = time.perf_counter() + GUEST_SLICE_MS / 1000
         try:
             while True:

@@ -29,7 +29,7 @@ from ..bots import (
     themes_of,
 )
 from ..cards import brief_repr
-from ..game import GameState, new_game
+from ..game import GameState
 from ..glicko import MIN_DEVIATION, Rating, expected_score, rate
 from ..kernel import DEALS, TRICKS_PER_DEAL
 from ..messages import message
@@ -233,10 +233,7 @@ def _mine(entry: Any, data: dict[str, Any]) -> Puzzle:
             for c in costs):
         raise ProtocolError("bad_puzzle", "costs is a list of [card, points]")
     cards = {parse_card(card): cost for card, cost in costs}
-    position = new_game(rules=game.rules, suits=game.suits, first_dealer=game.first_dealer,
-                        deck=game.deck)
-    for card in game.plays[:play]:
-        position.play(card)
+    position = game.before(play)
     best = [c for c, cost in cards.items() if cost == 0]
     if len(cards) != len(costs) or not best or set(cards) != set(position.legal_moves()):
         raise ProtocolError("bad_puzzle", f"the costs are not those of play {play}'s legal cards")

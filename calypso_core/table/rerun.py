@@ -125,9 +125,7 @@ def rerun_slices(
     yield between the layouts they search), so that a worker can answer other requests
     within a card. The same rerun however it is sliced."""
     check_game(settings, game, index)
-    state = new_game(
-        rules=game.rules, suits=game.suits, first_dealer=game.first_dealer, deck=game.deck
-    )
+    state = game.before(0)
     for card in played:
         state.play(card)  # every player chooses from the position alone: nothing else to redo
     bots = computer_players(settings, index)

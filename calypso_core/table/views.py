@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cards import CARDS, RANK_LETTERS, SUIT_LETTERS
-from ..game import new_game
 from ..kernel import TRICKS_PER_DEAL, score_parts
 from ..trick_reasons import trick_reason
 
@@ -72,8 +71,7 @@ def seat_tallies(state: GameState) -> list[dict[str, Any]]:
 def deal_scores(state: GameState) -> list[list[int]]:
     """The partnerships' scores ([north_south, east_west]) at the end of each deal played to
     its end, as the game went: the score sheet's deal-by-deal line."""
-    again = new_game(rules=state.rules, suits=state.suits, first_dealer=state.first_dealer,
-                     deck=state.deck)
+    again = state.before(0)
     scores = []
     for played, card in enumerate(state.plays, 1):
         again.play(card)

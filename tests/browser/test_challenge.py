@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from calypso_core.naming import MAX_NAME_CHARS
 from calypso_core.table.challenge import Reply
 
 from .accessibility import axe_problems
@@ -76,7 +77,11 @@ def test_a_challenge_made_on_the_score_sheet_is_opened_by_a_friend(friends: dict
     sheet = ann.locator("[data-dialog=score_sheet]")
     expect(sheet).to_be_visible()
     part = sheet.locator("[data-sheet-challenge]")
-    part.get_by_label("Your name, as your friend will see it").fill("Ann")
+    field = part.get_by_label("Your name, as your friend will see it")
+    # As long as the engine lets a name be, as the table's form: its hello says how long.
+    name_chars = engine_request(ann, "hello")["result"]["people"]["name_chars"]
+    assert field.get_attribute("maxlength") == str(name_chars) == str(MAX_NAME_CHARS)
+    field.fill("Ann")
     part.get_by_role("button", name="Make the challenge link").click()
     link = part.locator("[data-challenge-link]")
     expect(link).to_be_visible(timeout=TIMEOUT_MS)
