@@ -588,7 +588,7 @@ LINE_CLAIMS: dict[str, LineClaim] = {
         (p["more"], p["fewer"]) == x.more_tricks() and p["more"] > p["fewer"]),
     "review.line.ends_better": lambda x, p: (
         (p["better"], p["worse"]) == x.ends_better() and p["better"] > p["worse"]
-        and p["layouts"] == len(x.values)),
+        and p["layouts"] == len(x.values) == p["better"] + p["worse"] + p["same"]),
     "review.line.on_average": lambda x, p: (
         x.review.best_value > x.review.played_value and p["searched"] == x.review.layouts
         and p["points"] == round(x.review.best_value - x.review.played_value)),
@@ -672,7 +672,7 @@ def test_a_costly_card_whose_layouts_differ_little_still_gets_a_line() -> None:
                 line_facts(k, watch, best, played, values, average, 300)]
 
     assert said([(10.0, 0.0), (10.0, 0.0), (0.0, 5.0)], 4.6) == [(
-        "review.line.ends_better", {"better": 2, "worse": 1, "layouts": 3,
+        "review.line.ends_better", {"better": 2, "worse": 1, "same": 0, "layouts": 3,
                                     "best_card": str(Card(best)), "card": str(Card(played))})]
     assert said([(10.0, 0.0), (0.0, 5.0), (3.0, 3.0)], 4.6) == [(
         "review.line.on_average", {"points": 5, "searched": 300,

@@ -150,7 +150,7 @@ def line_facts(k: Knowledge, watch: LineWatch, best: int, played: int,
     worse = sum(with_b < with_p for with_b, with_p in values)
     if better > worse:
         return [message("review.line.ends_better", better=better, worse=worse,
-                        layouts=len(values), **names)]
+                        same=len(values) - better - worse, layouts=len(values), **names)]
     if average > 0:
         return [message("review.line.on_average", points=round(average), searched=searched,
                         **names)]
