@@ -148,8 +148,9 @@ def test_the_rerun_keeps_pace_with_the_game_before_the_review_goes_on() -> None:
     assert progress["review"]["done"] == progress["review"]["played"] >= 13
 
 
-def test_the_work_kept_in_the_save_comes_back_after_a_reload(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def first_deal_worked_ahead() -> dict[str, Any]:
+    """The save of the golden game's first deal, loaded with random players and its work
+    ahead all done."""
     record = json.loads(GOLDEN[0].read_text())
     record.pop("players", None)
     record["plays"] = record["plays"][:52]
@@ -157,7 +158,13 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
     ok("load", record=record, settings=settings)
     while ok("work", ms=50)["more"]:
         pass
-    saved = ok("record")
+    saved: dict[str, Any] = ok("record")
+    return saved
+
+
+def test_the_work_kept_in_the_save_comes_back_after_a_reload(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    saved = first_deal_worked_ahead()
     assert sealed.is_sealed(saved["ahead"])  # the page keeps it without reading it
     kept = sealed.open_data(saved["ahead"], "ahead")
     assert len(kept["reviews"]) == 13
@@ -179,14 +186,7 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
 
 
 def test_work_kept_by_an_earlier_version_of_the_page_is_done_again_and_the_game_loads() -> None:
-    record = json.loads(GOLDEN[0].read_text())
-    record.pop("players", None)
-    record["plays"] = record["plays"][:52]
-    settings = {"seed": "golden", "levels": ["random"] * 4, "rules": record["rules"]}
-    ok("load", record=record, settings=settings)
-    while ok("work", ms=50)["more"]:
-        pass
-    saved = ok("record")
+    saved = first_deal_worked_ahead()
     kept = sealed.open_data(saved["ahead"], "ahead")
     assert kept["rules"] == ahead_module.REVIEW_RULES
     # As the page before the cards' lines kept it: no rules, no line nor budget in a review.
