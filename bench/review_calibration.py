@@ -210,10 +210,14 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
         "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
         "gap": (gap, legal[best]),
         "crossed": (plain, legal[best]),
+        # The review's cost less the playouts' own bias (docs/review.md#calibration): a
+        # candidate rule, measured on the same searches.
+        f"less{OFFSET}": (max(0.0, review - OFFSET), legal[best]),
     }
 
 
-RULES = ("review", "before", "gap", "crossed")
+OFFSET = 25  # points: the candidate rule's bias
+RULES = ("review", "before", "gap", "crossed", f"less{OFFSET}")
 
 
 # -- playing on from a card ------------------------------------------------------------------
