@@ -53,6 +53,13 @@ def friends(browser: Browser, server_url: str) -> Iterator[dict[str, Any]]:
         assert ann_problems == [] and ben_problems == []
 
 
+def at_instant_speed(link: str) -> str:
+    """A link opened at the tests' speed: the page's speed comes from its address (else the
+    person's settings, Normal), and a challenge link carries none."""
+    base, _, fragment = link.partition("#")
+    return f"{base}{'&' if '?' in base else '?'}speed=instant#{fragment}"
+
+
 def play_to_the_end(page: Page, last: bool = False) -> list[str]:
     """Plays the first playable card each turn (the last one with ``last``) to the end of the
     match, with "Next deal" at each deal's end; the first hand seen (the person's cards of
@@ -91,7 +98,7 @@ def test_a_challenge_made_on_the_score_sheet_is_opened_by_a_friend(friends: dict
     friends["link"] = href
 
     before = shown_plays(ben)
-    ben.goto(href)
+    ben.goto(at_instant_speed(href))
     dialog = ben.locator("[data-dialog=challenge]")
     heading = dialog.get_by_role("heading", name="Ann challenges you")
     expect(heading).to_be_visible(timeout=TIMEOUT_MS)
@@ -176,7 +183,7 @@ def rows(shown: dict[str, Any], width: int) -> list[list[str]]:
 
 def test_the_same_challenge_played_twice_gives_the_same_record(friends: dict[str, Any]) -> None:
     ben = friends["ben"]
-    ben.goto(friends["link"])
+    ben.goto(at_instant_speed(friends["link"]))
     ben.locator("[data-dialog=challenge]").get_by_role("button", name="Play the challenge").click(
         timeout=TIMEOUT_MS)
     ben.wait_for_selector(SETTLED, timeout=TIMEOUT_MS)
