@@ -14,10 +14,9 @@ only, as the review judges a card (docs/puzzles.md):
 
 1. a forced card is no puzzle;
 2. **the judge**: the review's search (``CardReviewer``, the review's rule, at half its
-   budget) values every legal card; the position is a candidate when one card's value beats every
-   other legal card's by at least ``LINE`` points (the review's blunder line: each other
-   card's review cost is at least that), by at least ``SE_LINE`` standard errors of the
-   paired gap. The search is looked at after ``LOOKS`` iterations and stopped there when
+   budget) values every legal card; the position is a candidate when one card's value beats
+   every other legal card's so that each other card's review cost is at least ``LINE``
+   points, by at least ``SE_LINE`` standard errors of the paired gap. The search is looked at after ``LOOKS`` iterations and stopped there when
    even ``EARLY_Z`` standard errors above the gap to the nearest other card would leave it
    below the line: most positions have two cards close together, and are let go cheaply;
 3. **not obvious**: the club player, or else the expert, plays another card;
@@ -52,7 +51,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench import common
-from calypso_core.bots.base import GRADES, REVIEW_ITERATIONS, play_game
+from calypso_core.bots.base import REVIEW_ITERATIONS, play_game
 from calypso_core.bots.levels import make_bot
 from calypso_core.bots.puzzles import (
     SET_FORMAT,
@@ -63,7 +62,7 @@ from calypso_core.bots.puzzles import (
     replay_choices,
     themes_of,
 )
-from calypso_core.bots.review import CardReviewer
+from calypso_core.bots.review import REVIEW_RULES, CardReviewer, points_lost
 from calypso_core.bots.search import ExpertBot, MasterBot
 from calypso_core.cards import Card
 from calypso_core.cli_io import show_progress
@@ -71,7 +70,10 @@ from calypso_core.game import GameState
 from calypso_core.kernel import DEALS, TRICKS_PER_DEAL
 from calypso_core.record import from_record, to_record
 
-LINE = dict(GRADES)["blunder"]  # points: the best card beats every other by this much
+# Points: every other card's review cost is at least this. The shipped set was mined when the
+# review counted the playouts' whole gap, at a gap of 100 (the blunder line then); the
+# calibrated review counts a gap less its bias (review.points_lost), and that gap costs 75.
+LINE = 75
 SE_LINE = 3.0  # and by this many standard errors of the paired gap
 CONFIRM_FACTOR = 4  # the check's budget, in judge budgets
 # The judge's budget: half the review's (a card's review is the same search at 8,000); the
@@ -117,6 +119,7 @@ class Judgement:
 
     def to_json(self) -> dict[str, Any]:
         return {"best": str(self.best), "verdict": self.verdict, "iterations": self.iterations,
+                "rules": REVIEW_RULES,
                 "options": [[str(c), round(v, 1), cost, round(gap, 1),
                              round(err, 1) if math.isfinite(err) else None]
                             for c, v, cost, gap, err in self.options]}
@@ -131,7 +134,8 @@ def out_of_reach(gaps: list[tuple[float, float]], z: float = EARLY_Z) -> bool:
     """Whether the leading card's lead over the nearest other card stays below the line even
     ``z`` standard errors up: then no card can be a puzzle's solution."""
     lead = leader_of(gaps)
-    return any(gap + z * error < LINE for i, (gap, error) in enumerate(gaps) if i != lead)
+    return any(math.isfinite(error) and points_lost(gap + z * error) < LINE
+               for i, (gap, error) in enumerate(gaps) if i != lead)
 
 
 def verdict(options: Iterable[tuple[Card, float, int, float, float]]) -> str:
@@ -410,12 +414,26 @@ def puzzle_set(lines: list[dict[str, Any]]) -> dict[str, Any]:
         for entry in sorted(confirmed, key=lambda e: e["play"]):
             check = entry["check"]
             best = Card.parse(check["best"])
-            costs = [[card, cost] for card, _, cost, _, _ in check["options"][1:]]
+            costs = [[card, todays_cost(check, cost)]
+                     for card, _, cost, _, _ in check["options"][1:]]
             misses = [level for level, card in entry["levels"].items() if card != str(best)]
             themes = themes_of(game_position(line, entry["play"]), best)
             puzzles.append([puzzle_id(line["seed"], entry["play"]), index, entry["play"],
                             str(best), costs, themes, starting_rating(misses)])
     return {"format": SET_FORMAT, "version": SET_VERSION, "games": games, "puzzles": puzzles}
+
+
+def todays_cost(check: dict[str, Any], cost: int) -> int:
+    """A card's cost in a check of the log, by today's rules of the review: a check made
+    before the costs were calibrated (no ``rules``: the review's rules 1 and 2) kept the
+    playouts' gap, rounded, as its cost; ``points_lost`` makes it today's."""
+    rules = check.get("rules")
+    if rules == REVIEW_RULES:
+        return cost
+    if rules is None:
+        return points_lost(cost)
+    raise ValueError(f"a check made by the review's rules {rules}, not {REVIEW_RULES}: "
+                     "run confirm again")
 
 
 def build(args: argparse.Namespace) -> int:

@@ -49,6 +49,7 @@ import random
 import statistics
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -195,29 +196,27 @@ def game_row(level: str, game: int, budget: int, master: int | None, every: int,
 
 def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
     """Each rule for turning a card's search into a cost: (cost, the card it calls best).
-    ``review`` is the review's own (review.judgement), ``before`` the one before issue 45:
-    the gap to the best card of all the layouts, counted beyond two standard errors."""
+    ``review`` is the review's own (review.judgement: the crossed gap beyond the noise, less
+    the playouts' bias), ``whole`` the same gap not less the bias (the review's rules 2,
+    before the calibration), ``before`` the one before issue 45: the gap to the best card of
+    all the layouts, counted beyond two standard errors."""
     legal, v, a, b, se = card["legal"], card["v"], card["a"], card["b"], card["se"]
     codes = [int(Card.parse(c)) for c in legal]
     mine = legal.index(card["card"])
     best = min(range(len(legal)), key=lambda i: (-v[i], codes[i]))
     gap = v[best] - v[mine]
     gaps = crossed(a, b, codes)
-    review = 0.0 if best == mine else float(cost_of(gaps[mine], se[best]))
-    plain = gaps[mine] if best != mine else 0.0
+    beyond = best != mine and gaps[mine] > NOISE_SE * se[best]
     return {
-        "review": (review, legal[best]),
+        "review": (0.0 if best == mine else float(cost_of(gaps[mine], se[best])), legal[best]),
+        "whole": (float(round(gaps[mine])) if beyond else 0.0, legal[best]),
         "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
         "gap": (gap, legal[best]),
-        "crossed": (plain, legal[best]),
-        # The review's cost less the playouts' own bias (docs/review.md#calibration): a
-        # candidate rule, measured on the same searches.
-        f"less{OFFSET}": (max(0.0, review - OFFSET), legal[best]),
+        "crossed": (gaps[mine] if best != mine else 0.0, legal[best]),
     }
 
 
-OFFSET = 25  # points: the candidate rule's bias
-RULES = ("review", "before", "gap", "crossed", f"less{OFFSET}")
+RULES = ("review", "whole", "before", "gap", "crossed")
 
 
 # -- playing on from a card ------------------------------------------------------------------
@@ -420,7 +419,9 @@ def summary(logs: list[Path]) -> str:
                          f"{ratio}; less the gain {less:+.0f} (±{less_half:.0f})")
         cpu = {k: statistics.fmean(g["cpu"][k] for g in rows) for k in rows[0]["cpu"]}
         lines.append("  CPU s a game: " + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
-                     + f" (one card in {rows[0].get('every', 1)} reviewed)")
+                     + " (" + ", ".join(f"{n} games with one card in {k} reviewed" for k, n
+                                        in sorted(Counter(g.get("every", 1) for g in rows).items()))
+                     + ")")
         out.append("\n".join(lines))
     if played_on:
         out.append(picks_summary(games, played_on))

@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 from helpers import play_cards, position
-from test_review import ACE_TAKES_THE_HEARTS
+from test_review import ACE_TAKES_THE_HEARTS, TWO_ACES_TAKE_THE_HEARTS
 
 from calypso_core import Card, GameState
 from calypso_core.bots.puzzles import parse_set, puzzle_id
+from calypso_core.bots.review import REVIEW_RULES, cost_of, points_lost
 
 miner = importlib.import_module("bench.puzzles")
 Judgement = miner.Judgement
@@ -39,7 +40,7 @@ def judged(best: str, others: list[tuple[str, float, float]], verdict: str = "pu
            ) -> Any:
     """A judgement made up: the best card, and each other card's gap and its error."""
     options = [(Card.parse(best), 0.0, 0, 0.0, 0.0)]
-    options += [(Card.parse(c), -gap, round(gap) if gap > 2 * err else 0, gap, err)
+    options += [(Card.parse(c), -gap, cost_of(gap, err), gap, err)
                 for c, gap, err in others]
     return Judgement(Card.parse(best), tuple(options), verdict, 4000)
 
@@ -48,7 +49,7 @@ def judged(best: str, others: list[tuple[str, float, float]], verdict: str = "pu
 
 
 def test_a_puzzle_is_one_card_above_every_other_by_the_line_and_three_errors() -> None:
-    assert miner.LINE == 100 and miner.SE_LINE == 3
+    assert miner.LINE == 75 and miner.SE_LINE == 3
     assert miner.verdict(judged("AH", [("5H", 120, 10), ("6H", 140, 12)]).options) == "puzzle"
 
 
@@ -58,6 +59,12 @@ def test_a_tie_is_no_puzzle() -> None:
     assert miner.out_of_reach([(0.0, 0.0), (0.0, 0.0), (140.0, 12.0)])
 
 
+def test_the_line_is_in_the_reviews_costs_the_playouts_gap_less_its_bias() -> None:
+    # A gap of 100 in the playouts costs 75 in the review: on the line; a gap of 99 below it.
+    assert miner.verdict(judged("AH", [("5H", 100, 5)]).options) == "puzzle"
+    assert miner.verdict(judged("AH", [("5H", 99, 5)]).options) == "below_line"
+
+
 def test_a_gap_below_the_line_or_within_three_errors_is_no_puzzle() -> None:
     assert miner.verdict(judged("AH", [("5H", 95, 5)]).options) == "below_line"
     assert miner.verdict(judged("AH", [("5H", 130, 50)]).options) == "within_noise"
@@ -65,8 +72,8 @@ def test_a_gap_below_the_line_or_within_three_errors_is_no_puzzle() -> None:
 
 
 def test_the_search_stops_early_only_when_no_card_can_reach_the_line() -> None:
-    assert miner.out_of_reach([(0.0, 0.0), (20.0, 10.0)])  # 20 + 2.5 x 10 < 100
-    assert not miner.out_of_reach([(0.0, 0.0), (60.0, 20.0)])  # 60 + 50 >= 100
+    assert miner.out_of_reach([(0.0, 0.0), (20.0, 10.0)])  # 20 + 2.5 x 10 costs 20 < 75
+    assert not miner.out_of_reach([(0.0, 0.0), (60.0, 20.0)])  # 60 + 50 costs 85 >= 75
     assert not miner.out_of_reach([(0.0, 0.0), (20.0, math.inf)])  # one layout says nothing
 
 
@@ -96,7 +103,7 @@ def test_an_obvious_card_is_dropped() -> None:
 
 def test_an_obvious_card_is_kept_when_the_lower_levels_play_another(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    state = made(ACE_TAKES_THE_HEARTS, ACE)
+    state = made(TWO_ACES_TAKE_THE_HEARTS, ACE)
     monkeypatch.setattr(miner, "level_card", lambda level, s, key: Card.parse("5H"))
     entry, counts = examine(state)
     assert entry is not None and entry["confirmed"] and counts["confirmed"] == 1
@@ -171,16 +178,18 @@ def mined_game() -> tuple[str, list[str], GameState]:
     return miner.play_mined_game(3)  # type: ignore[no-any-return]
 
 
-def a_log_line(confirmed: bool) -> dict[str, Any]:
+def a_log_line(confirmed: bool, rules: int | None = REVIEW_RULES) -> dict[str, Any]:
     """A logged game of the miner (game 3) with one candidate in its last deal, its search
-    made up (the set is built from seeds and choices)."""
+    made up (the set is built from seeds and choices) by the review's ``rules`` (None: a
+    check logged before the costs were calibrated)."""
     seed, levels, final = mined_game()
     play = next(p for p, s in miner.positions(final) if p >= 160 and len(s.legal_moves()) > 2)
     state = miner.game_position({"seed": seed, "choices": miner.encode_choices(final)}, play)
     legal = [str(c) for c in state.legal_moves()]
     options = [[legal[0], 10.0, 0, 0.0, 0.0]] + [[c, -120.0, 130, 130.0, 10.0] for c in legal[1:]]
     check = {"best": legal[0], "verdict": "puzzle" if confirmed else "below_line",
-             "iterations": 16000, "options": options}
+             "iterations": 16000, "options": options,
+             **({} if rules is None else {"rules": rules})}
     return {"game": 3, "seed": seed, "source": "mixed", "levels": levels,
             "choices": miner.encode_choices(final), "counts": {}, "cpu": 1.0,
             "candidates": [{"play": play, "seat": state.to_move, "judge": check, "check": check,
@@ -199,6 +208,14 @@ def test_the_set_holds_only_confirmed_puzzles_and_reads_back() -> None:
     assert puzzle.id == puzzle_id(line["seed"], play) and puzzle.rating == 1200 + 2 * 200
     assert puzzle.position().plays == miner.game_position(line, play).plays
     assert all(cost == 130 for card, cost in puzzle.costs.items() if card not in puzzle.solutions)
+
+
+def test_a_check_logged_before_the_calibration_gives_its_costs_by_todays_rule() -> None:
+    # Then a check kept the playouts' gap, rounded, as a card's cost: 130 costs 105 today.
+    data = miner.puzzle_set([a_log_line(True, rules=None)])
+    assert {cost for _, cost in data["puzzles"][0][4]} == {points_lost(130)} == {105}
+    with pytest.raises(ValueError, match="the review's rules 2, not 3: run confirm again"):
+        miner.puzzle_set([a_log_line(True, rules=2)])
 
 
 def test_the_set_is_built_the_same_from_the_same_log(tmp_path: Path) -> None:

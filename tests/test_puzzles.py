@@ -16,7 +16,7 @@ import pytest
 from helpers import play_cards, position
 from protocol_calls import call, ok
 from puzzle_sets import club_game_until, made_set, made_set_text
-from test_review import ACE_TAKES_THE_HEARTS
+from test_review import ACE_TAKES_THE_HEARTS, TWO_ACES_TAKE_THE_HEARTS
 
 from calypso_core import Card, to_record
 from calypso_core.bots import make_bot, play_game
@@ -29,11 +29,12 @@ from calypso_core.bots.puzzles import (
     puzzle_id,
     replay_choices,
 )
-from calypso_core.bots.review import REVIEW_ITERATIONS, review_card
+from calypso_core.bots.review import REVIEW_ITERATIONS, points_lost, review_card
 from calypso_core.glicko import MIN_DEVIATION, Rating, expected_score, rate
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "web" / "puzzles.json"
+miner = importlib.import_module("bench.puzzles")
 
 pytestmark = pytest.mark.usefixtures("fresh_table")
 
@@ -304,7 +305,7 @@ def test_the_master_plays_on_from_the_answer_to_the_end_of_the_deal() -> None:
 
 
 def test_a_blunder_of_a_reviewed_game_is_a_puzzle_from_that_seats_information() -> None:
-    state = position(2, ACE_TAKES_THE_HEARTS)
+    state = position(2, TWO_ACES_TAKE_THE_HEARTS)
     play_cards(state, "2H 3H KH 5H")
     move = review_card(state, 3, budget=2000)
     assert move.grade == "blunder"
@@ -356,18 +357,18 @@ def test_every_shipped_puzzle_rebuilds_to_a_legal_position_with_a_legal_solution
     for puzzle in puzzles.puzzles:
         state = puzzle.position()  # checks the costs are exactly the legal cards
         assert len(puzzle.solutions) == 1 and state.is_legal(puzzle.solutions[0])
-        assert min(cost for card, cost in puzzle.costs.items() if cost) >= 100
+        assert min(cost for card, cost in puzzle.costs.items() if cost) >= miner.LINE
         assert set(puzzle.themes) <= set(THEMES)
 
 
 def test_a_sample_of_the_shipped_set_keeps_its_card_and_gap_when_searched_again() -> None:
     # A new seed at the review's own budget: the same card is best, and no other card comes
     # within the line by more than the noise (three standard errors).
-    miner = importlib.import_module("bench.puzzles")
     puzzles = parse_set(SHIPPED.read_text(encoding="utf-8")).puzzles
     for puzzle in puzzles[:: max(1, len(puzzles) // 2)][:2]:
         judged = miner.judge(puzzle.position(), puzzle.play, seed="searched again", looks=(),
                              budget=REVIEW_ITERATIONS)
         assert judged.best == puzzle.solutions[0], puzzle.id
         for card, _, _, gap, error in judged.options[1:]:
-            assert gap >= miner.LINE - miner.SE_LINE * error, (puzzle.id, str(card), gap, error)
+            assert points_lost(gap + miner.SE_LINE * error) >= miner.LINE, (
+                puzzle.id, str(card), gap, error)

@@ -17,6 +17,8 @@ from calypso_core.bots import make_bot
 from calypso_core.bots import review as review_module
 from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.review import (
+    COST_BIAS,
+    COST_SCALE,
     GRADES,
     NOISE_SE,
     cost_of,
@@ -25,6 +27,7 @@ from calypso_core.bots.review import (
     iter_review,
     judgement,
     paired_gap,
+    points_lost,
     review_card,
     review_game,
     seat_plays,
@@ -43,6 +46,10 @@ ACE_TAKES_THE_HEARTS = {
     "S": "AH 5H 6H 7H 2D 3D 4D 5D 6D 7D 8D 9D TD",
     "W": "2H 2S AC AD KD QD JD 8H 9H TH JH QH JD",
 }
+# The same trick with two aces of hearts in South's hand: taking it with one gives up nothing
+# for later, and any other heart is a blunder.
+TWO_ACES_TAKE_THE_HEARTS = {**ACE_TAKES_THE_HEARTS,
+                            "S": "AH AH 5H 6H 7H 2D 3D 4D 5D 6D 7D 8D 9D"}
 
 
 def game_in_progress(seed: int = 5, plays: int = 70) -> GameState:
@@ -77,15 +84,27 @@ def test_a_gap_within_the_noise_costs_nothing() -> None:
     assert cost_of(gap, error) == 0
 
 
-def test_a_gap_the_same_on_every_layout_costs_all_of_it() -> None:
+def test_a_gap_the_same_on_every_layout_costs_all_of_it_less_the_playouts_bias() -> None:
     samples = [(1.0, [50.0 + x, 20.0 + x]) for x in (0.0, 40.0, -25.0)]
     assert paired_gap(samples, 0, 1) == (30.0, 0.0)
-    assert cost_of(30.0, 0.0) == 30
+    assert cost_of(30.0, 0.0) == 30 - COST_BIAS
+
+
+def test_a_gap_no_larger_than_the_playouts_bias_costs_nothing() -> None:
+    assert cost_of(COST_BIAS, 0.0) == cost_of(COST_BIAS - 0.4, 0.0) == 0
+    assert cost_of(COST_BIAS + 1, 0.0) == 1
 
 
 def test_a_gap_counts_only_beyond_the_noise_rule() -> None:
-    assert cost_of(NOISE_SE * 10 + 0.1, 10.0) == round(NOISE_SE * 10 + 0.1)
-    assert cost_of(NOISE_SE * 10, 10.0) == 0
+    gap = NOISE_SE * 50 + 0.1
+    assert cost_of(gap, 50.0) == round(gap) - COST_BIAS
+    assert cost_of(NOISE_SE * 50, 50.0) == 0
+
+
+def test_the_cost_of_a_gap_is_scaled_then_rounded_then_less_the_bias() -> None:
+    for gap in (25.5, 26.49, 60.5, 99.6, 124.5, 125.4, 300.0):
+        assert points_lost(gap) == max(0, round(COST_SCALE * gap) - COST_BIAS)
+        assert cost_of(gap, 0.0) == points_lost(gap)
 
 
 def test_weights_count_in_the_paired_gap() -> None:
@@ -132,10 +151,11 @@ def test_the_review_finds_the_card_that_throws_away_the_hearts() -> None:
     review = review_card(state, 3, budget=2000)
     assert review.seat == 2 and review.card == Card.parse("5H")
     assert review.best == Card.parse("AH")
-    assert review.cost >= 100 and review.grade == "blunder"
+    # Letting East's K♥ hold the trick is at least a mistake.
+    assert review.cost >= dict(GRADES)["mistake"] and review.grade == grade(review.cost)
     assert review.option("AH").cost == 0
     assert review.options[0].card == Card.parse("AH")
-    assert all(review.option(c).cost > 100 for c in ("6H", "7H"))
+    assert all(review.option(c).cost >= dict(GRADES)["mistake"] for c in ("6H", "7H"))
     assert review.reason is not None and "A♥" in render(review.reason)
     assert "Т♥" in render(review.reason, "ru")
     with pytest.raises(ValueError, match="2C was not a legal card"):
@@ -305,7 +325,7 @@ def test_review_command_prints_a_table_without_json(
     lines = out.splitlines()
     assert lines[0].startswith("South's cards, reviewed at 2000 iterations a card (seed 0)")
     row = lines[2].split()
-    assert row[:5] == ["3", "1", "1", "5H", "AH"] and row[6] == "blunder"
+    assert row[:5] == ["3", "1", "1", "5H", "AH"] and row[6] == grade(int(row[5])) == "mistake"
     # The costly card's line on the row below: what the better card does in the layouts.
     assert lines[3].strip().startswith("In 20 of 20 layouts the A♥ takes this trick")
     assert lines[4] == f"deal 1: 1 card, {row[5]} points lost (1 {row[6]})"

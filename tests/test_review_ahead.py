@@ -188,7 +188,7 @@ def test_the_work_kept_in_the_save_comes_back_after_a_reload(
 def test_work_kept_by_an_earlier_version_of_the_page_is_done_again_and_the_game_loads() -> None:
     saved = first_deal_worked_ahead()
     kept = sealed.open_data(saved["ahead"], "ahead")
-    assert kept["rules"] == ahead_module.REVIEW_RULES
+    assert kept["rules"] == review_module.REVIEW_RULES
     # As the page before the cards' lines kept it: no rules, no line nor budget in a review.
     kept.pop("rules")
     for review in kept["reviews"]:
@@ -201,7 +201,7 @@ def test_work_kept_by_an_earlier_version_of_the_page_is_done_again_and_the_game_
     assert ok("work", ms=1)["review"]["done"] < 13  # left out: reviewed again
     # Work kept by rules to come is no more use to this page than an older one's.
     ok("load", **{**saved, "ahead": sealed.seal_data(
-        {**sealed.open_data(saved["ahead"], "ahead"), "rules": ahead_module.REVIEW_RULES + 1})})
+        {**sealed.open_data(saved["ahead"], "ahead"), "rules": review_module.REVIEW_RULES + 1})})
     assert ok("view")["plays"] == 52
 
 

@@ -144,6 +144,10 @@ MAX_REVIEW_ITERATIONS = 32_000
 LEAST_REVIEW_ITERATIONS = 2000
 # Grades, worst first: a cost of at least this many points earns the grade.
 GRADES = (("blunder", 100), ("mistake", 50), ("inaccuracy", 20))
+# The review's rules: changed whenever the same search would give other costs or grades
+# (review.cost_of: 3 since the costs were calibrated); a save's work done ahead under other
+# rules is done again (table.ahead).
+REVIEW_RULES = 3
 
 SEARCH_SETTINGS: dict[str, Check] = {
     "iterations": _positive_int,

@@ -37,6 +37,7 @@ from ..messages import Message
 from .base import GRADES as GRADES
 from .base import MAX_REVIEW_ITERATIONS as MAX_REVIEW_ITERATIONS
 from .base import REVIEW_ITERATIONS as REVIEW_ITERATIONS
+from .base import REVIEW_RULES as REVIEW_RULES
 from .hints import reason_for
 from .knowledge import Knowledge
 from .lines import LineWatch, line_facts
@@ -46,8 +47,10 @@ from .search import MasterBot, SearchResult
 # A cost counts only above this many standard errors of the paired difference.
 NOISE_SE = 2.0
 # Points of the partnership's lead lost, with the deal played on as the master plays it, for
-# each point of the gap the search's playouts measure (bench/review_calibration.py).
+# each point of the gap the search's playouts measure, and the points by which those playouts
+# overstate a gap: measured by bench/review_calibration.py (docs/review.md#calibration).
 COST_SCALE = 1.0
+COST_BIAS = 25
 GRADE_NAMES = tuple(name for name, _ in reversed(GRADES))
 
 
@@ -193,9 +196,16 @@ def paired_gap(samples: Samples, best: int, other: int) -> tuple[float, float]:
 
 
 def cost_of(gap: float, error: float) -> int:
-    """The points a gap costs: all of it, scaled to the master's play (``COST_SCALE``) and
-    rounded, when it exceeds the noise; else nothing."""
-    return round(COST_SCALE * gap) if gap > NOISE_SE * error else 0
+    """The points a gap costs (``points_lost``) when it exceeds the noise; else nothing."""
+    return points_lost(gap) if gap > NOISE_SE * error else 0
+
+
+def points_lost(gap: float) -> int:
+    """The points of the partnership's lead a gap in the playouts' values is worth with the
+    deal played on as the master plays it: scaled (``COST_SCALE``), less the playouts' own
+    bias (``COST_BIAS``), rounded, never below nothing. The playouts' simple policy makes a
+    worse card's slips look dearer than the master's play proves them."""
+    return max(0, round(COST_SCALE * gap) - COST_BIAS)
 
 
 def _means(samples: Samples, count: int) -> list[float]:

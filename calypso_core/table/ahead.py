@@ -29,7 +29,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots import LEAST_REVIEW_ITERATIONS, REVIEW_ITERATIONS, CardReview, CardReviewer
+from ..bots import (
+    LEAST_REVIEW_ITERATIONS,
+    REVIEW_ITERATIONS,
+    REVIEW_RULES,
+    CardReview,
+    CardReviewer,
+)
 from ..cards import Card, brief_repr
 from ..game import GameState
 from . import jobs
@@ -40,10 +46,10 @@ from .rerun import check_game, master_slices, rerun_slices, the_person
 from .sealed import open_data, seal_data
 
 REVIEW_SEED = "0"  # the seed of a review asked for without one
-# The rules a review done ahead was made by: a save keeps it with its work, and work kept by
-# other rules (a save of an earlier version of the page, before a card's line and budget were
-# kept) is left out on loading and done again, never refused.
-REVIEW_RULES = 2
+# A save keeps the rules a review done ahead was made by (``review.REVIEW_RULES``) with its
+# work, and work kept by other rules (a save of an earlier version of the page: before a
+# card's line and budget were kept, or before the costs were calibrated) is left out on
+# loading and done again, never refused.
 REVIEW_BUDGET = REVIEW_ITERATIONS  # and its budget
 SLICE_MS = 40  # the longest slice of a card's review
 MAX_WORK_MS = 5_000  # the longest a work request may take

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from helpers import play_cards, position
 from playwright.sync_api import Page, expect
-from test_review import ACE_TAKES_THE_HEARTS
+from test_review import TWO_ACES_TAKE_THE_HEARTS
 
 from calypso_core import GameState
 from calypso_core.bots import make_bot
@@ -162,9 +162,9 @@ def test_unreadable_puzzle_records_are_set_aside_and_said(table: Page) -> None:
 
 
 def a_finished_game_with_a_blunder() -> GameState:
-    """South throws a small heart under East's king where the ace takes four hearts
-    (tests/test_review.py), then random players play the game out."""
-    state: GameState = position(2, ACE_TAKES_THE_HEARTS)
+    """South throws a small heart under East's king where either of its two aces takes four
+    hearts (tests/test_review.py), then random players play the game out."""
+    state: GameState = position(2, TWO_ACES_TAKE_THE_HEARTS)
     play_cards(state, "2H 3H KH 5H")
     bots = [make_bot("random", seat, random.Random(seat)) for seat in range(4)]
     while not state.is_over:
