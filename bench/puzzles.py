@@ -16,7 +16,8 @@ only, as the review judges a card (docs/puzzles.md):
 2. **the judge**: the review's search (``CardReviewer``, the review's rule, at half its
    budget) values every legal card; the position is a candidate when one card's value beats
    every other legal card's so that each other card's review cost is at least ``LINE``
-   points, by at least ``SE_LINE`` standard errors of the paired gap. The search is looked at after ``LOOKS`` iterations and stopped there when
+   points, by at least ``SE_LINE`` standard errors of the paired gap. The search is looked at
+   after ``LOOKS`` iterations and stopped there when
    even ``EARLY_Z`` standard errors above the gap to the nearest other card would leave it
    below the line: most positions have two cards close together, and are let go cheaply;
 3. **not obvious**: the club player, or else the expert, plays another card;
@@ -72,8 +73,8 @@ from calypso_core.record import from_record, to_record
 
 # Points: every other card's review cost is at least this. The shipped set was mined when the
 # review counted the playouts' whole gap, at a gap of 100 (the blunder line then); the
-# calibrated review counts a gap less its bias (review.points_lost), and that gap costs 75.
-LINE = 75
+# calibrated review counts a gap less its bias (review.points_lost): that gap's cost.
+LINE = points_lost(100)
 SE_LINE = 3.0  # and by this many standard errors of the paired gap
 CONFIRM_FACTOR = 4  # the check's budget, in judge budgets
 # The judge's budget: half the review's (a card's review is the same search at 8,000); the

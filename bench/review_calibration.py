@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
@@ -60,6 +61,8 @@ from bench.common import append_line, finished_lines, load_average, mean_interva
 from calypso_core.bots import make_bot
 from calypso_core.bots.policy import COMPLETION, make_rollout
 from calypso_core.bots.review import (
+    COST_BIAS,
+    COST_SCALE,
     NOISE_SE,
     REVIEW_ITERATIONS,
     CardReviewer,
@@ -80,6 +83,7 @@ SOUTH = 2
 SEARCH_LEVELS = ("expert", "master")
 VALUE = COMPLETION[MasterBot.COMPLETION]
 BOOTSTRAP = 2000  # resamples of whole games for a slope's interval
+BIAS_RESAMPLES = 400  # and for the fitting bias's (each a search of its own)
 
 
 def settings_of(game: int) -> Settings:
@@ -213,6 +217,8 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
         "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
         "gap": (gap, legal[best]),
         "crossed": (gaps[mine] if best != mine else 0.0, legal[best]),
+        # not a rule: the crossed gap of a costly card beyond the noise, before any bias
+        "beyond": (gaps[mine] if beyond else 0.0, legal[best]),
     }
 
 
@@ -383,6 +389,49 @@ def slope_of(points: list[tuple[int, float, float]], seed: str = "slope"
     return slope, slopes[int(0.025 * BOOTSTRAP)], slopes[int(0.975 * BOOTSTRAP) - 1], intercept
 
 
+def ratio_of(pairs: list[tuple[float, float]], seed: str = "ratio") -> str:
+    """The ratio of the mean of the first to the mean of the second over ``pairs`` (a game's
+    review total and the master's gain), with its 95% interval from resampling whole games;
+    where a resample's mean gain is not above 0 the ratio has no bound, and says so."""
+    def ratio(rows: list[tuple[float, float]]) -> float:
+        gain = statistics.fmean(g for _, g in rows)
+        return statistics.fmean(t for t, _ in rows) / gain if gain > 0 else math.inf
+
+    rng = random.Random(seed)
+    ratios = sorted(ratio([rng.choice(pairs) for _ in pairs]) for _ in range(BOOTSTRAP))
+    low, high = ratios[int(0.025 * BOOTSTRAP)], ratios[int(0.975 * BOOTSTRAP) - 1]
+    bounds = f"{low:.2f} to {high:.2f}" if math.isfinite(high) else f"{low:.2f} to no bound"
+    return f"{ratio(pairs):.2f}x the gain ({bounds})"
+
+
+def fitting_bias(games: list[tuple[int, list[float], float]], seed: str = "bias") -> str:
+    """The bias the review's rule would take for its mean total to equal the master's mean
+    gain, over ``games`` (each: how many cards a reviewed one counts for, the crossed gaps
+    of its costly cards beyond the noise, the master's gain), with its 95% interval from
+    resampling whole games; the review's own bias (``COST_BIAS``) beside it."""
+    def bias(rows: list[tuple[int, list[float], float]]) -> float:
+        gain = statistics.fmean(g for _, _, g in rows)
+
+        def total(k: float) -> float:
+            return statistics.fmean(
+                every * sum(max(0, round(COST_SCALE * gap) - k) for gap in gaps)
+                for every, gaps, _ in rows)
+
+        low, high = 0.0, 200.0
+        if total(low) <= gain:
+            return low
+        for _ in range(30):  # the total falls as the bias grows
+            middle = (low + high) / 2
+            low, high = (middle, high) if total(middle) > gain else (low, middle)
+        return (low + high) / 2
+
+    rng = random.Random(seed)
+    resamples = sorted(bias([rng.choice(games) for _ in games]) for _ in range(BIAS_RESAMPLES))
+    return (f"the bias that makes the total the gain {bias(games):.0f} "
+            f"({resamples[int(0.025 * BIAS_RESAMPLES)]:.0f} to "
+            f"{resamples[int(0.975 * BIAS_RESAMPLES) - 1]:.0f}); the review's {COST_BIAS}")
+
+
 def summary(logs: list[Path]) -> str:
     """The report of every game and card in ``logs``."""
     games: dict[tuple[str, int], dict[str, Any]] = {}
@@ -414,9 +463,13 @@ def summary(logs: list[Path]) -> str:
                       for g in rows]
             total, half = mean_interval(totals)
             less, less_half = mean_interval([t - d for t, d in zip(totals, gains, strict=True)])
-            ratio = f", {total / gain:.2f}x the gain" if gain > 0 else ""
+            ratio = f", {ratio_of(list(zip(totals, gains, strict=True)))}" if gain > 0 else ""
             lines.append(f"  rule {name:8}: review's total {total:.0f} (±{half:.0f}) a game"
                          f"{ratio}; less the gain {less:+.0f} (±{less_half:.0f})")
+        if gain > 0:
+            lines.append("  " + fitting_bias([
+                (g.get("every", 1), [c for c in (rules(card)["beyond"][0] for card in g["cards"])
+                                     if c > 0], g["rerun"] - g["you"]) for g in rows]))
         cpu = {k: statistics.fmean(g["cpu"][k] for g in rows) for k in rows[0]["cpu"]}
         lines.append("  CPU s a game: " + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
                      + " (" + ", ".join(f"{n} games with one card in {k} reviewed" for k, n

@@ -17,7 +17,7 @@ from test_review import ACE_TAKES_THE_HEARTS, TWO_ACES_TAKE_THE_HEARTS
 
 from calypso_core import Card, GameState
 from calypso_core.bots.puzzles import parse_set, puzzle_id
-from calypso_core.bots.review import REVIEW_RULES, cost_of, points_lost
+from calypso_core.bots.review import COST_BIAS, REVIEW_RULES, cost_of, points_lost
 
 miner = importlib.import_module("bench.puzzles")
 Judgement = miner.Judgement
@@ -49,7 +49,7 @@ def judged(best: str, others: list[tuple[str, float, float]], verdict: str = "pu
 
 
 def test_a_puzzle_is_one_card_above_every_other_by_the_line_and_three_errors() -> None:
-    assert miner.LINE == 75 and miner.SE_LINE == 3
+    assert miner.LINE == points_lost(100) and miner.SE_LINE == 3
     assert miner.verdict(judged("AH", [("5H", 120, 10), ("6H", 140, 12)]).options) == "puzzle"
 
 
@@ -60,7 +60,7 @@ def test_a_tie_is_no_puzzle() -> None:
 
 
 def test_the_line_is_in_the_reviews_costs_the_playouts_gap_less_its_bias() -> None:
-    # A gap of 100 in the playouts costs 75 in the review: on the line; a gap of 99 below it.
+    # The set was mined at a gap of 100 in the playouts: its review cost is on the line.
     assert miner.verdict(judged("AH", [("5H", 100, 5)]).options) == "puzzle"
     assert miner.verdict(judged("AH", [("5H", 99, 5)]).options) == "below_line"
 
@@ -72,8 +72,8 @@ def test_a_gap_below_the_line_or_within_three_errors_is_no_puzzle() -> None:
 
 
 def test_the_search_stops_early_only_when_no_card_can_reach_the_line() -> None:
-    assert miner.out_of_reach([(0.0, 0.0), (20.0, 10.0)])  # 20 + 2.5 x 10 costs 20 < 75
-    assert not miner.out_of_reach([(0.0, 0.0), (60.0, 20.0)])  # 60 + 50 costs 85 >= 75
+    assert miner.out_of_reach([(0.0, 0.0), (20.0, 10.0)])  # 20 + 2.5 x 10: below the line
+    assert not miner.out_of_reach([(0.0, 0.0), (60.0, 20.0)])  # 60 + 50: above it
     assert not miner.out_of_reach([(0.0, 0.0), (20.0, math.inf)])  # one layout says nothing
 
 
@@ -211,9 +211,9 @@ def test_the_set_holds_only_confirmed_puzzles_and_reads_back() -> None:
 
 
 def test_a_check_logged_before_the_calibration_gives_its_costs_by_todays_rule() -> None:
-    # Then a check kept the playouts' gap, rounded, as a card's cost: 130 costs 105 today.
+    # Then a check kept the playouts' gap, rounded, as a card's cost: 130 costs less today.
     data = miner.puzzle_set([a_log_line(True, rules=None)])
-    assert {cost for _, cost in data["puzzles"][0][4]} == {points_lost(130)} == {105}
+    assert {cost for _, cost in data["puzzles"][0][4]} == {points_lost(130)} == {130 - COST_BIAS}
     with pytest.raises(ValueError, match="the review's rules 2, not 3: run confirm again"):
         miner.puzzle_set([a_log_line(True, rules=2)])
 
