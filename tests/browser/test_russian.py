@@ -8,6 +8,7 @@ translation; what it checks is that the page shows the Russian ones and no Engli
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -17,7 +18,16 @@ from protocol_calls import ok
 from calypso_core import Card
 from calypso_core.messages import catalog, message, render
 
-from .table import PLAYABLE, TIMEOUT_MS, hand, play_a_card, plays, settle
+from .table import (
+    PLAYABLE,
+    TIMEOUT_MS,
+    hand,
+    open_game_file,
+    play_a_card,
+    plays,
+    random_game,
+    settle,
+)
 from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
@@ -314,5 +324,38 @@ def test_the_russian_bar_fits_a_small_phone_without_scrolling_sideways(table: Pa
         for button in page.locator(".bar button:visible").all():
             box = button.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, button.inner_text()
+    finally:
+        page.set_viewport_size(size or {"width": 1366, "height": 900})
+
+
+# Each text of a chart's picture whose box is not wholly inside the picture's: [text, how far
+# past its left edge, how far past its right edge] (px).
+TEXT_OUTSIDE = """(svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll("text")].map((text) => {
+        const r = text.getBoundingClientRect();
+        return [text.textContent, Math.round(box.left - r.left), Math.round(r.right - box.right)];
+    }).filter(([, left, right]) => left > 0 || right > 0);
+}"""
+
+
+def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
+    # The longer Russian words once cut the sheet chart's last label ("Раздача 4") at the
+    # dialog's edge.
+    page = table
+    size = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("""() => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: 40, master_iterations: 3 }))""")
+    try:
+        open_game_file(page, random_game("ru-phone", random.Random(7), 204), "nearly.json")
+        expect(page.locator("[data-notice]")).to_contain_text(RU["files.continued"])
+        while settle(page) != "over":
+            play_a_card(page)
+        sheet = page.locator("[data-dialog=score_sheet]")
+        expect(sheet).to_be_visible()
+        chart = sheet.locator("[data-chart=deals] svg")
+        chart.scroll_into_view_if_needed()
+        assert chart.evaluate(TEXT_OUTSIDE) == []
     finally:
         page.set_viewport_size(size or {"width": 1366, "height": 900})
