@@ -7,7 +7,8 @@
 //   lineChart({id, title, xs, series: [{label, values}], yLabel, table})
 //   barChart({id, title, xs, values, yLabel, table})
 // xs: the labels along the bottom; values: numbers or null (no point); table: {head, rows}
-// (rows of cells, the first a row header).
+// (rows of cells, the first a row header; a column's head is its name, or {text, name} when
+// it shows less than its name: a screen reader says the name).
 
 import { h, points } from "./dom.js";
 
@@ -110,7 +111,9 @@ function figure(id, title, svg, legend, table) {
 function dataTable(title, { head, rows }) {
   return h("div", { class: "chart-table-box" }, h("table", { class: "chart-table", "data-chart-table": true },
     h("caption", { class: "sr-only", text: title }),
-    h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col", text: name })))),
+    h("thead", {}, h("tr", {}, head.map((col) => (typeof col === "object"
+      ? h("th", { scope: "col", "aria-label": col.name, text: col.text })
+      : h("th", { scope: "col", text: col }))))),
     h("tbody", {}, rows.map(([name, ...cells]) => h("tr", {},
       h("th", { scope: "row", text: name }),
       cells.map((cell) => h("td", { text: typeof cell === "number" ? points(cell) : cell ?? "–" })))))));

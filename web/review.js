@@ -16,7 +16,7 @@
 import { cardFace, compassTrick, rankList, shortName, suitOf } from "./cards.js";
 import { barChart } from "./charts.js";
 import { testBudget } from "./dev.js";
-import { $, h, redraw } from "./dom.js";
+import { $, h, points, redraw } from "./dom.js";
 import { engine } from "./engine.js";
 import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
@@ -406,9 +406,16 @@ function drawSummary(el, r, { view, hello }) {
         yLabel: W.pointsAxis(),
         xs: rows.map((r) => W.dealName(r.deal)),
         values: rows.map((r) => r.cost),
+        // The deals run across, as the bars do, each column headed by its number alone (its
+        // name for a screen reader), and the grades' names down the side: a deal a row, the
+        // grades' columns were wider than a phone's dialog in Russian.
         table: {
-          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades(hello).map((g) => say(g.label))],
-          rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades(hello).map((g) => r[g.key])]),
+          head: [W.dealColumn(), ...rows.map((r) => ({ text: points(r.deal + 1), name: W.dealName(r.deal) }))],
+          rows: [
+            [W.cardsColumn(), ...rows.map((r) => r.cards)],
+            [W.lostColumn(), ...rows.map((r) => r.cost)],
+            ...grades(hello).map((g) => [say(g.label), ...rows.map((r) => r[g.key])]),
+          ],
         },
       }),
     ];

@@ -341,7 +341,8 @@ TEXT_OUTSIDE = """(svg) => {
 
 def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
     # The longer Russian words once cut the sheet chart's last label ("Раздача 4") at the
-    # dialog's edge.
+    # dialog's edge, and pushed the review's per-deal table past the dialog (its blunders
+    # behind a sideways scroll).
     page = table
     size = page.viewport_size
     page.set_viewport_size({"width": 390, "height": 844})
@@ -357,5 +358,16 @@ def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
         chart = sheet.locator("[data-chart=deals] svg")
         chart.scroll_into_view_if_needed()
         assert chart.evaluate(TEXT_OUTSIDE) == []
+        sheet.get_by_role("button", name=RU["sheet.review"], exact=True).click()
+        review = page.locator("[data-dialog=review]")
+        expect(review.locator("[data-review-total]")).to_have_attribute("data-review-total", "52")
+        expect(review).to_have_attribute("data-review-state", "done", timeout=TIMEOUT_MS)
+        deals = review.locator("[data-chart=review-deals]")
+        assert deals.locator("svg").evaluate(TEXT_OUTSIDE) == []
+        numbers = deals.locator(".chart-table-box")
+        numbers.scroll_into_view_if_needed()
+        assert numbers.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "it scrolls sideways"
+        for name in [RU["charts.cards_column"], RU["charts.lost_column"], RU["grade.blunder"]]:
+            expect(numbers.get_by_role("rowheader", name=name, exact=True)).to_be_in_viewport()
     finally:
         page.set_viewport_size(size or {"width": 1366, "height": 900})
