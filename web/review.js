@@ -479,7 +479,9 @@ function drawTry(el, r, hello) {
 }
 
 // The line after a costly card: for the played card and the better one side by side, the
-// tricks as far as ``step`` cards after those on the table, the trick in play last.
+// tricks as far as ``step`` cards after those on the table, the trick in play last. Each
+// trick is a group headed by its number, ruled off from the one before: drawn straight under
+// each other, two tricks read as one of eight cards.
 function drawLine(el, r) {
   const { index, lines, problem, step } = r.lining;
   const { move, position } = r.moves[index];
@@ -497,7 +499,7 @@ function drawLine(el, r) {
     const longest = Math.max(...lines.map((l) => lineLength(l, onTable)));
     return [
       ...head,
-      h("div", { class: "review-lines" }, lines.map((line) => {
+      h("div", { class: "review-lines" }, lines.map((line, n) => {
         // The tricks as far as the step: each trick's cards up to the card shown last.
         let left = onTable + step;
         const shown = [];
@@ -511,7 +513,10 @@ function drawLine(el, r) {
         return h("section", { class: "review-line-play", "data-line-card": line.card,
           "data-line-played": line.card === move.card ? "true" : null },
         h("h4", { text: W.lineAfter(line.card, line.card === move.card) }),
-        shown.map((trick) => compassTrick(trick, labels)));
+        shown.map((trick, k) => h("div", { class: "review-line-trick", role: "group",
+          "aria-labelledby": `review-line-${n}-${k}` },
+        h("h5", { id: `review-line-${n}-${k}`, text: W.lineTrick(move.trick + k) }),
+        compassTrick(trick, labels))));
       })),
       h("p", { role: "status", "data-line-step": step, text: W.lineShown(step, longest) }),
       h("div", { class: "review-actions" },

@@ -9,6 +9,7 @@ budgets (web/dev.js) so that they take seconds; waits are on visible state, neve
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,7 @@ def test_a_deal_is_reviewed_with_progress_can_be_cancelled_and_tried_again(table
     expect(lines.first).to_have_attribute("data-line-played", "true")
     step = dialog.locator("[data-line-step]")
     expect(step).to_have_attribute("data-line-step", "1")
+    expect(lines.first.get_by_role("group")).to_have_accessible_name(re.compile(r"^Trick \d+$"))
     previous = dialog.get_by_role("button", name="Previous card")
     expect(previous).to_be_disabled()
     shown = lines.first.locator("[data-card]").count()

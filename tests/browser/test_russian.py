@@ -341,8 +341,9 @@ TEXT_OUTSIDE = """(svg) => {
 
 def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
     # The longer Russian words once cut the sheet chart's last label ("Раздача 4") at the
-    # dialog's edge, and pushed the review's per-deal table past the dialog (its blunders
-    # behind a sideways scroll).
+    # dialog's edge, pushed the review's per-deal table past the dialog (its blunders behind
+    # a sideways scroll), and "Play it out" drew the next trick straight under the reviewed
+    # one, eight cards that read as one trick.
     page = table
     size = page.viewport_size
     page.set_viewport_size({"width": 390, "height": 844})
@@ -369,5 +370,32 @@ def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
         assert numbers.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "it scrolls sideways"
         for name in [RU["charts.cards_column"], RU["charts.lost_column"], RU["grade.blunder"]]:
             expect(numbers.get_by_role("rowheader", name=name, exact=True)).to_be_in_viewport()
+        # Play it out, after a costly card before a deal's last trick: its trick and the next.
+        costly = review.locator("[data-review-list] li").evaluate_all(
+            "(items) => items.map((li) => Number(li.dataset.reviewPlay))")
+        before_last = [i for i, play in enumerate(costly) if play % 52 < 48]
+        assert before_last, "this game loses no points before a deal's last trick: no test"
+        item = review.locator("[data-review-list] li").nth(before_last[0])
+        item.get_by_role("button", name=RU["review.play_it_out"], exact=True).click()
+        lines = review.locator("[data-line-card]")
+        expect(lines).to_have_count(2, timeout=TIMEOUT_MS)
+        step = review.locator("[data-line-step]")
+        further = review.get_by_role("button", name=RU["review.line_next"], exact=True)
+        while further.is_enabled():
+            shown = int(step.get_attribute("data-line-step") or "0")
+            further.click()
+            expect(step).to_have_attribute("data-line-step", str(shown + 1))
+        trick = (costly[before_last[0]] % 52) // 4 + 1
+        for line in lines.all():
+            # Each trick its own group, named by its number, of at most four cards.
+            named = [render(message("review.line_trick", trick=n), "ru")
+                     for n in (trick, trick + 1)]
+            groups = line.get_by_role("group")
+            expect(groups).to_have_count(2)
+            for group, name in zip(groups.all(), named, strict=True):
+                expect(group).to_have_accessible_name(name)
+                expect(group.get_by_role("heading", name=name, exact=True)).to_be_visible()
+                expect(group.locator("[data-card]")).to_have_count(4)
+            assert line.locator("[data-card]").count() == 8
     finally:
         page.set_viewport_size(size or {"width": 1366, "height": 900})
