@@ -72,6 +72,7 @@ export const playItOut = () => t("review.play_it_out");
 export const lineTitle = (deal, trick) => t("review.line_title", { deal: deal + 1, trick: trick + 1 });
 export const lineLead = () => t("review.line_lead");
 export const lineAfter = (card, played) => t(played ? "review.line_after_yours" : "review.line_after_best", { card });
+export const lineTrick = (trick) => t("review.line_trick", { trick: trick + 1 });
 export const lineLoading = () => t("review.line_loading");
 export const lineFailed = (problem) => t("review.line_failed", { reason: reasonOf(problem) });
 export const lineShown = (shown, total) => t("review.line_shown", { shown, total });

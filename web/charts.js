@@ -7,7 +7,8 @@
 //   lineChart({id, title, xs, series: [{label, values}], yLabel, table})
 //   barChart({id, title, xs, values, yLabel, table})
 // xs: the labels along the bottom; values: numbers or null (no point); table: {head, rows}
-// (rows of cells, the first a row header).
+// (rows of cells, the first a row header; a column's head is its name, or {text, name} when
+// it shows less than its name: a screen reader says the name).
 
 import { h, points } from "./dom.js";
 
@@ -55,16 +56,34 @@ function xAt(i, count) {
   return count <= 1 ? PAD.left + width / 2 : PAD.left + (width * i) / (count - 1);
 }
 
-// Axes: a line and label for each round value, and the labels along the bottom (thinned
-// when there are many).
+// The labels along the bottom are centred under their points, but the drawing is cut at its
+// box's edges (the dialog's edge on a phone), and a line chart's last point sits 10 units in
+// from the right one: a label that would run past an edge ends there instead. Its width is
+// estimated (the drawing is built before it is in the page, so nothing can be measured yet),
+// generously, from its characters at style.css's 9px (.chart-svg text); the drawing scales
+// with its box, so the estimate holds at every size.
+const CHAR_WIDTH = 9 * 0.65;
+const labelWidth = (label) => String(label).length * CHAR_WIDTH;
+
+function xLabel(label, x) {
+  const half = labelWidth(label) / 2;
+  const [at, anchor] = x + half > W - 1 ? [W - 1, "end"] : x - half < 1 ? [1, "start"] : [x, "middle"];
+  return s("text", { class: "chart-x", x: at, y: H - 8, "text-anchor": anchor }, label);
+}
+
+// Axes: a line and label for each round value, and the labels along the bottom: as many as
+// fit apart, the last one moved in from the edge included, counted back from the last, which
+// is always shown.
 function axes(ys, xs, xOf) {
-  const every = Math.ceil(xs.length / 8);
+  const step = xs.length > 1 ? xOf(1) - xOf(0) : W;
+  const last = xs.length - 1;
+  const movedIn = Math.max(0, xOf(last) + labelWidth(xs[last] ?? "") / 2 - (W - 1));
+  const every = Math.max(1, Math.ceil((Math.max(0, ...xs.map(labelWidth)) + 4 + movedIn) / step));
   return [
     ys.ticks.map((v) => s("g", { class: v === 0 ? "chart-grid chart-zero" : "chart-grid" },
       s("line", { x1: PAD.left, x2: W - PAD.right, y1: ys.y(v), y2: ys.y(v) }),
       s("text", { x: PAD.left - 5, y: ys.y(v) + 3.5, "text-anchor": "end" }, points(v)))),
-    xs.map((label, i) => (i % every === 0 || i === xs.length - 1
-      ? s("text", { class: "chart-x", x: xOf(i), y: H - 8, "text-anchor": "middle" }, label) : null)),
+    xs.map((label, i) => ((xs.length - 1 - i) % every === 0 ? xLabel(label, xOf(i)) : null)),
   ];
 }
 
@@ -92,7 +111,9 @@ function figure(id, title, svg, legend, table) {
 function dataTable(title, { head, rows }) {
   return h("div", { class: "chart-table-box" }, h("table", { class: "chart-table", "data-chart-table": true },
     h("caption", { class: "sr-only", text: title }),
-    h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col", text: name })))),
+    h("thead", {}, h("tr", {}, head.map((col) => (typeof col === "object"
+      ? h("th", { scope: "col", "aria-label": col.name, text: col.text })
+      : h("th", { scope: "col", text: col }))))),
     h("tbody", {}, rows.map(([name, ...cells]) => h("tr", {},
       h("th", { scope: "row", text: name }),
       cells.map((cell) => h("td", { text: typeof cell === "number" ? points(cell) : cell ?? "–" })))))));

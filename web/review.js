@@ -16,7 +16,7 @@
 import { cardFace, compassTrick, rankList, shortName, suitOf } from "./cards.js";
 import { barChart } from "./charts.js";
 import { testBudget } from "./dev.js";
-import { $, h, redraw } from "./dom.js";
+import { $, h, points, redraw } from "./dom.js";
 import { engine } from "./engine.js";
 import { msg, say } from "./i18n.js";
 import { closeDialog, openOnly, renderNotice } from "./page.js";
@@ -406,9 +406,16 @@ function drawSummary(el, r, { view, hello }) {
         yLabel: W.pointsAxis(),
         xs: rows.map((r) => W.dealName(r.deal)),
         values: rows.map((r) => r.cost),
+        // The deals run across, as the bars do, each column headed by its number alone (its
+        // name for a screen reader), and the grades' names down the side: a deal a row, the
+        // grades' columns were wider than a phone's dialog in Russian.
         table: {
-          head: [W.dealColumn(), W.cardsColumn(), W.lostColumn(), ...grades(hello).map((g) => say(g.label))],
-          rows: rows.map((r) => [W.dealName(r.deal), r.cards, r.cost, ...grades(hello).map((g) => r[g.key])]),
+          head: [W.dealColumn(), ...rows.map((r) => ({ text: points(r.deal + 1), name: W.dealName(r.deal) }))],
+          rows: [
+            [W.cardsColumn(), ...rows.map((r) => r.cards)],
+            [W.lostColumn(), ...rows.map((r) => r.cost)],
+            ...grades(hello).map((g) => [say(g.label), ...rows.map((r) => r[g.key])]),
+          ],
         },
       }),
     ];
@@ -472,7 +479,9 @@ function drawTry(el, r, hello) {
 }
 
 // The line after a costly card: for the played card and the better one side by side, the
-// tricks as far as ``step`` cards after those on the table, the trick in play last.
+// tricks as far as ``step`` cards after those on the table, the trick in play last. Each
+// trick is a group headed by its number, ruled off from the one before: drawn straight under
+// each other, two tricks read as one of eight cards.
 function drawLine(el, r) {
   const { index, lines, problem, step } = r.lining;
   const { move, position } = r.moves[index];
@@ -490,7 +499,7 @@ function drawLine(el, r) {
     const longest = Math.max(...lines.map((l) => lineLength(l, onTable)));
     return [
       ...head,
-      h("div", { class: "review-lines" }, lines.map((line) => {
+      h("div", { class: "review-lines" }, lines.map((line, n) => {
         // The tricks as far as the step: each trick's cards up to the card shown last.
         let left = onTable + step;
         const shown = [];
@@ -504,7 +513,10 @@ function drawLine(el, r) {
         return h("section", { class: "review-line-play", "data-line-card": line.card,
           "data-line-played": line.card === move.card ? "true" : null },
         h("h4", { text: W.lineAfter(line.card, line.card === move.card) }),
-        shown.map((trick) => compassTrick(trick, labels)));
+        shown.map((trick, k) => h("div", { class: "review-line-trick", role: "group",
+          "aria-labelledby": `review-line-${n}-${k}` },
+        h("h5", { id: `review-line-${n}-${k}`, text: W.lineTrick(move.trick + k) }),
+        compassTrick(trick, labels))));
       })),
       h("p", { role: "status", "data-line-step": step, text: W.lineShown(step, longest) }),
       h("div", { class: "review-actions" },

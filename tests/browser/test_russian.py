@@ -8,6 +8,7 @@ translation; what it checks is that the page shows the Russian ones and no Engli
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -17,7 +18,16 @@ from protocol_calls import ok
 from calypso_core import Card
 from calypso_core.messages import catalog, message, render
 
-from .table import PLAYABLE, TIMEOUT_MS, hand, play_a_card, plays, settle
+from .table import (
+    PLAYABLE,
+    TIMEOUT_MS,
+    hand,
+    open_game_file,
+    play_a_card,
+    plays,
+    random_game,
+    settle,
+)
 from .watching import page_for_the_module
 
 pytestmark = pytest.mark.browser
@@ -314,5 +324,78 @@ def test_the_russian_bar_fits_a_small_phone_without_scrolling_sideways(table: Pa
         for button in page.locator(".bar button:visible").all():
             box = button.bounding_box()
             assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, button.inner_text()
+    finally:
+        page.set_viewport_size(size or {"width": 1366, "height": 900})
+
+
+# Each text of a chart's picture whose box is not wholly inside the picture's: [text, how far
+# past its left edge, how far past its right edge] (px).
+TEXT_OUTSIDE = """(svg) => {
+    const box = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll("text")].map((text) => {
+        const r = text.getBoundingClientRect();
+        return [text.textContent, Math.round(box.left - r.left), Math.round(r.right - box.right)];
+    }).filter(([, left, right]) => left > 0 || right > 0);
+}"""
+
+
+def test_a_finished_game_fits_a_russian_phone(table: Page) -> None:
+    # The longer Russian words once cut the sheet chart's last label ("Раздача 4") at the
+    # dialog's edge, pushed the review's per-deal table past the dialog (its blunders behind
+    # a sideways scroll), and "Play it out" drew the next trick straight under the reviewed
+    # one, eight cards that read as one trick.
+    page = table
+    size = page.viewport_size
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.evaluate("""() => localStorage.setItem("calypso.dev.v1",
+        JSON.stringify({ review_budget: 40, master_iterations: 3 }))""")
+    try:
+        open_game_file(page, random_game("ru-phone", random.Random(7), 204), "nearly.json")
+        expect(page.locator("[data-notice]")).to_contain_text(RU["files.continued"])
+        while settle(page) != "over":
+            play_a_card(page)
+        sheet = page.locator("[data-dialog=score_sheet]")
+        expect(sheet).to_be_visible()
+        chart = sheet.locator("[data-chart=deals] svg")
+        chart.scroll_into_view_if_needed()
+        assert chart.evaluate(TEXT_OUTSIDE) == []
+        sheet.get_by_role("button", name=RU["sheet.review"], exact=True).click()
+        review = page.locator("[data-dialog=review]")
+        expect(review.locator("[data-review-total]")).to_have_attribute("data-review-total", "52")
+        expect(review).to_have_attribute("data-review-state", "done", timeout=TIMEOUT_MS)
+        deals = review.locator("[data-chart=review-deals]")
+        assert deals.locator("svg").evaluate(TEXT_OUTSIDE) == []
+        numbers = deals.locator(".chart-table-box")
+        numbers.scroll_into_view_if_needed()
+        assert numbers.evaluate("(el) => el.scrollWidth <= el.clientWidth"), "it scrolls sideways"
+        for name in [RU["charts.cards_column"], RU["charts.lost_column"], RU["grade.blunder"]]:
+            expect(numbers.get_by_role("rowheader", name=name, exact=True)).to_be_in_viewport()
+        # Play it out, after a costly card before a deal's last trick: its trick and the next.
+        costly = review.locator("[data-review-list] li").evaluate_all(
+            "(items) => items.map((li) => Number(li.dataset.reviewPlay))")
+        before_last = [i for i, play in enumerate(costly) if play % 52 < 48]
+        assert before_last, "this game loses no points before a deal's last trick: no test"
+        item = review.locator("[data-review-list] li").nth(before_last[0])
+        item.get_by_role("button", name=RU["review.play_it_out"], exact=True).click()
+        lines = review.locator("[data-line-card]")
+        expect(lines).to_have_count(2, timeout=TIMEOUT_MS)
+        step = review.locator("[data-line-step]")
+        further = review.get_by_role("button", name=RU["review.line_next"], exact=True)
+        while further.is_enabled():
+            shown = int(step.get_attribute("data-line-step") or "0")
+            further.click()
+            expect(step).to_have_attribute("data-line-step", str(shown + 1))
+        trick = (costly[before_last[0]] % 52) // 4 + 1
+        for line in lines.all():
+            # Each trick its own group, named by its number, of at most four cards.
+            named = [render(message("review.line_trick", trick=n), "ru")
+                     for n in (trick, trick + 1)]
+            groups = line.get_by_role("group")
+            expect(groups).to_have_count(2)
+            for group, name in zip(groups.all(), named, strict=True):
+                expect(group).to_have_accessible_name(name)
+                expect(group.get_by_role("heading", name=name, exact=True)).to_be_visible()
+                expect(group.locator("[data-card]")).to_have_count(4)
+            assert line.locator("[data-card]").count() == 8
     finally:
         page.set_viewport_size(size or {"width": 1366, "height": 900})
