@@ -49,7 +49,7 @@ def judged(best: str, others: list[tuple[str, float, float]], verdict: str = "pu
 
 
 def test_a_puzzle_is_one_card_above_every_other_by_the_line_and_three_errors() -> None:
-    assert miner.LINE == points_lost(100) and miner.SE_LINE == 3
+    assert points_lost(100) == miner.LINE and miner.SE_LINE == 3
     assert miner.verdict(judged("AH", [("5H", 120, 10), ("6H", 140, 12)]).options) == "puzzle"
 
 

@@ -18,6 +18,7 @@ import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
 
 from calypso_core import from_record
+from calypso_core.messages import message, render
 from calypso_core.table.sealed import opened_record
 
 from .pixels import edge_shades
@@ -172,7 +173,8 @@ def test_the_finished_game_shows_the_scores_chart_and_the_master_in_your_seat(
     expect(master.locator("[data-master-you]")).to_have_attribute("data-master-you", str(lead))
     written = f"+{lead:,}" if lead > 0 else f"\u2212{-lead:,}" if lead < 0 else "0"
     expect(master).to_contain_text(f"Your side's lead: {written} — with the master in your seat:")
-    expect(master.locator("[data-master-review]")).to_contain_text("The review's points lost")
+    expect(master.locator("[data-master-review]")).to_have_text(
+        render(message("master.review_relation")))
 
 
 def test_the_whole_game_is_reviewed_and_its_costly_cards_are_marked_in_the_replay(
