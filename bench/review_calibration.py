@@ -211,9 +211,12 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
     gap = v[best] - v[mine]
     gaps = crossed(a, b, codes)
     beyond = best != mine and gaps[mine] > NOISE_SE * se[best]
+    review = float(cost_of(gaps[mine], se[best])) if best != mine else 0.0
     return {
-        "review": (0.0 if best == mine else float(cost_of(gaps[mine], se[best])), legal[best]),
+        "review": (review, legal[best]),
         "whole": (float(round(gaps[mine])) if beyond else 0.0, legal[best]),
+        # the whole gap, but only beyond the bias: a threshold, not an offset
+        "threshold": (float(round(gaps[mine])) if beyond and review else 0.0, legal[best]),
         "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
         "gap": (gap, legal[best]),
         "crossed": (gaps[mine] if best != mine else 0.0, legal[best]),
@@ -222,7 +225,7 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
     }
 
 
-RULES = ("review", "whole", "before", "gap", "crossed")
+RULES = ("review", "whole", "threshold", "before", "gap", "crossed")
 
 
 # -- playing on from a card ------------------------------------------------------------------
