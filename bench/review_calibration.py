@@ -647,6 +647,7 @@ def main() -> int:
     c.add_argument("--policy-reps", type=int, default=200)
     c.add_argument("--master", type=int, default=300, help="the masters' iterations a move")
     c.add_argument("--games", type=int, default=10_000, help="only games numbered below this")
+    c.add_argument("--first", type=int, default=0, help="only games numbered from this")
     c.add_argument("--policy-only", action="store_true",
                    help="only the playout policy's values on the true cards (cheap: every card "
                         "of every game, for the playouts' slope on the cost)")
@@ -694,7 +695,7 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
     part, parts = (int(x) for x in args.part.split("/"))
     while True:
         todo = [g for source in args.source for g in read_rows(source, mend=False)
-                if (_level_of(g), g["game"]) not in done and g["game"] < args.games
+                if (_level_of(g), g["game"]) not in done and args.first <= g["game"] < args.games
                 and g["game"] % parts == part]
         for game in todo:
             row = cards_row(game, args.reps, args.policy_reps, args.master,
