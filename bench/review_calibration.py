@@ -62,7 +62,6 @@ from calypso_core.bots import make_bot
 from calypso_core.bots.policy import COMPLETION, make_rollout
 from calypso_core.bots.review import (
     COST_BIAS,
-    COST_SCALE,
     NOISE_SE,
     REVIEW_ITERATIONS,
     CardReviewer,
@@ -220,8 +219,6 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
         "before": (float(round(gap) if gap > NOISE_SE * se[best] else 0), legal[best]),
         "gap": (gap, legal[best]),
         "crossed": (gaps[mine] if best != mine else 0.0, legal[best]),
-        # not a rule: the crossed gap of a costly card beyond the noise, before any bias
-        "beyond": (gaps[mine] if beyond else 0.0, legal[best]),
     }
 
 
@@ -409,16 +406,15 @@ def ratio_of(pairs: list[tuple[float, float]], seed: str = "ratio") -> str:
 
 def fitting_bias(games: list[tuple[int, list[float], float]], seed: str = "bias") -> str:
     """The bias the review's rule would take for its mean total to equal the master's mean
-    gain, over ``games`` (each: how many cards a reviewed one counts for, the crossed gaps
-    of its costly cards beyond the noise, the master's gain), with its 95% interval from
+    gain, over ``games`` (each: how many cards a reviewed one counts for, its cards' costs
+    by the rule ``whole``, the master's gain), with its 95% interval from
     resampling whole games; the review's own bias (``COST_BIAS``) beside it."""
     def bias(rows: list[tuple[int, list[float], float]]) -> float:
         gain = statistics.fmean(g for _, _, g in rows)
 
         def total(k: float) -> float:
             return statistics.fmean(
-                every * sum(max(0, round(COST_SCALE * gap) - k) for gap in gaps)
-                for every, gaps, _ in rows)
+                every * sum(max(0, cost - k) for cost in costs) for every, costs, _ in rows)
 
         low, high = 0.0, 200.0
         if total(low) <= gain:
@@ -471,7 +467,7 @@ def summary(logs: list[Path]) -> str:
                          f"{ratio}; less the gain {less:+.0f} (±{less_half:.0f})")
         if gain > 0:
             lines.append("  " + fitting_bias([
-                (g.get("every", 1), [c for c in (rules(card)["beyond"][0] for card in g["cards"])
+                (g.get("every", 1), [c for c in (rules(card)["whole"][0] for card in g["cards"])
                                      if c > 0], g["rerun"] - g["you"]) for g in rows]))
         cpu = {k: statistics.fmean(g["cpu"][k] for g in rows) for k in rows[0]["cpu"]}
         lines.append("  CPU s a game: " + ", ".join(f"{k} {v:.1f}" for k, v in cpu.items())
