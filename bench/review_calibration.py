@@ -223,6 +223,9 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
 
 
 RULES = ("review", "whole", "threshold", "before", "gap", "crossed")
+# The rules whose every costly card a rule's own costly cards include, each with the same best
+# card: a card played on for that rule alone (``--only``) serves them too, unbiased.
+COVERS = {"whole": ("whole", "review", "threshold")}
 
 
 # -- playing on from a card ------------------------------------------------------------------
@@ -300,14 +303,16 @@ def master_pick(position: GameState, salt: str) -> Card:
 
 
 def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int,
-              masters: bool = True) -> dict[str, Any]:
+              masters: bool = True, only: str | None = None) -> dict[str, Any]:
     """For every card of ``game`` searched by the review: in a game with a master's rerun,
     the card the master would have played there (``pick``); the true-position playout values
     of the played card, of every card a rule with a cost calls best and of the master's; and
     where one of those differs from the played card, their values played on by masters in
     every seat and at the table as it was (the master's gain in South's seat is, card by
     card, its pick's value less the played card's: the sum over a game estimates it without
-    the chance of the later deals)."""
+    the chance of the later deals). With ``only`` a rule's name, only the cards that rule
+    charges are played on, by masters in every seat, against that rule's best card alone: the
+    cheap way to more of that rule's cards (no pick, no table)."""
     position = Match(settings_of(game["game"])).state.clone()
     by_play = {c["play"]: c for c in game["cards"]}
     found = []
@@ -317,25 +322,32 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
         if card is not None:
             costs = rules(card)
             salt = f"calib-on:{game['game']}:{play}"
-            others = {b for cost, b in costs.values() if cost > 0}
+            others = {b for cost, b in (costs.values() if only is None else [costs[only]])
+                      if cost > 0}
             row: dict[str, Any] = {"play": play}
-            if masters and game["rerun"] is not None:  # a master's gain to sum card by card
+            # a master's gain to sum card by card
+            if masters and game["rerun"] is not None and only is None:
                 row["pick"] = str(master_pick(position, f"calib-pick:{game['game']}:{play}"))
                 others.add(row["pick"])
+            if only is not None and not others:
+                position.play(Card.parse(text))
+                continue  # a card the rule does not charge: nothing to play on for it
             wanted = [card["card"], *sorted(others - {card["card"]})]
             row |= {"policy": {
                 c: round(statistics.fmean(play_on_policy(position, Card.parse(c), policy_reps,
                                                          salt)), 2) for c in wanted}}
             if masters and len(wanted) > 1:
-                for way, mover in (("master", master_mover(iterations, salt)),
-                                   ("table", table_mover(game, iterations, salt))):
+                ways = [("master", master_mover(iterations, salt))]
+                if only is None:
+                    ways.append(("table", table_mover(game, iterations, salt)))
+                for way, mover in ways:
                     row[way] = {c: [round(x, 1) for x in play_on(
                         position, Card.parse(c), reps, mover)] for c in wanted}
             found.append(row)
         position.play(Card.parse(text))
     return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),
             "budget": game["budget"], "game": game["game"], "reps": reps if masters else 0,
-            "iterations": iterations, "policy_reps": policy_reps, "cards": found,
+            "iterations": iterations, "policy_reps": policy_reps, "only": only, "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
 
@@ -435,6 +447,7 @@ def summary(logs: list[Path]) -> str:
     """The report of every game and card in ``logs``."""
     games: dict[tuple[str, int], dict[str, Any]] = {}
     played_on: dict[tuple[str, int, int], dict[str, Any]] = {}
+    deeper: dict[tuple[str, int, int], dict[str, Any]] = {}  # played on for one rule (--only)
     loads: list[float] = []
     for log in logs:
         for row in read_rows(log, mend=False):
@@ -444,10 +457,15 @@ def summary(logs: list[Path]) -> str:
             else:
                 for card in row["cards"]:
                     key = (_level_of(row), row["game"], card["play"])
+                    kept = {**card, "iterations": row["iterations"], "reps": row["reps"],
+                            "only": row.get("only")}
+                    if kept["only"] is not None:
+                        if kept["reps"] > deeper.get(key, {}).get("reps", 0):
+                            deeper[key] = kept  # the most repetitions of it
+                        continue
                     if "master" in played_on.get(key, {}) and "master" not in card:
                         continue  # a card played on by masters keeps those values
-                    played_on[key] = {**card, "iterations": row["iterations"],
-                                      "reps": row["reps"]}
+                    played_on[key] = kept
     out = []
     for level in sorted({level for level, _ in games}):
         rows = [g for (lv, _), g in sorted(games.items()) if lv == level and g["rerun"] is not None]
@@ -477,7 +495,8 @@ def summary(logs: list[Path]) -> str:
         out.append("\n".join(lines))
     if played_on:
         out.append(picks_summary(games, played_on))
-        out.append(cards_summary(games, played_on))
+    if played_on or deeper:
+        out.append(cards_summary(games, played_on, deeper))
     if loads:
         out.append(f"load average (1 min) over the rows: {min(loads):.1f} to {max(loads):.1f}")
     return "\n".join(out)
@@ -566,18 +585,32 @@ def _picks_in_review_values(level: str, games: dict[tuple[str, int], dict[str, A
 
 
 def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
-                  played_on: dict[tuple[str, int, int], dict[str, Any]]) -> str:
+                  played_on: dict[tuple[str, int, int], dict[str, Any]],
+                  deeper: dict[tuple[str, int, int], dict[str, Any]]) -> str:
     """Per rule: the slope of the masters' loss on the rule's cost over the cards it charges;
     and where a gap goes wrong: the playouts on the true cards against the masters there,
-    and the search's gap against the playouts on the true cards."""
+    and the search's gap against the playouts on the true cards. A card played on for one
+    rule alone (``deeper``, ``--only``) counts for that rule and those it covers (``COVERS``)
+    only, in place of the card's values played on for every rule where it has more
+    repetitions."""
     searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
-    budgets = sorted({(c["iterations"], c["reps"]) for c in played_on.values() if c["reps"]})
-    lines = [f"cards: {len(played_on)} searched cards played on from the true position "
-             f"(masters at {', '.join(f'{i} iterations x{r}' for i, r in budgets)})"]
+    keys = sorted(played_on.keys() | deeper.keys())
+    budgets = sorted({(c["iterations"], c["reps"], c["only"] or "every rule")
+                      for c in [*played_on.values(), *deeper.values()] if c["reps"]})
+    lines = [f"cards: {len(keys)} searched cards played on from the true position (masters at "
+             f"{', '.join(f'{i} iterations x{r} for {o}' for i, r, o in budgets)})"]
     for name in RULES:
         masters, policy, gap_points, tables = [], [], [], []
-        for key, row in played_on.items():
+        for key in keys:
             card = searched.get(key)
+            base, deep = played_on.get(key), deeper.get(key)
+            if deep is not None and name in COVERS.get(deep["only"], (deep["only"],)) and (
+                    base is None or "master" not in base or deep["reps"] > base["reps"]):
+                row = deep
+            elif base is not None:
+                row = base
+            else:
+                continue
             if card is None:
                 continue
             cost, best = rules(card)[name]
@@ -644,6 +677,9 @@ def main() -> int:
     c.add_argument("--master", type=int, default=300, help="the masters' iterations a move")
     c.add_argument("--games", type=int, default=10_000, help="only games numbered below this")
     c.add_argument("--first", type=int, default=0, help="only games numbered from this")
+    c.add_argument("--only", choices=RULES, default=None,
+                   help="play on only the cards this rule charges, by masters alone (no pick, "
+                        "no table): the cheap way to more of one rule's cards")
     c.add_argument("--policy-only", action="store_true",
                    help="only the playout policy's values on the true cards (cheap: every card "
                         "of every game, for the playouts' slope on the cost)")
@@ -685,7 +721,8 @@ def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
     reps = 0 if args.policy_only else args.reps
-    if any(r["iterations"] != args.master or r["reps"] != reps for r in rows):
+    if any(r["iterations"] != args.master or r["reps"] != reps
+           or r.get("only") != args.only for r in rows):
         raise SystemExit(f"{args.log} holds cards of other budgets: use another log")
     done = {(_level_of(r), r["game"]) for r in rows}
     part, parts = (int(x) for x in args.part.split("/"))
@@ -695,7 +732,7 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
                 and g["game"] % parts == part]
         for game in todo:
             row = cards_row(game, args.reps, args.policy_reps, args.master,
-                            not args.policy_only)
+                            not args.policy_only, args.only)
             append_line(args.log, row)
             done.add((_level_of(game), game["game"]))
             print(f"cards of {game['level']} game {game['game']}: "
