@@ -68,6 +68,7 @@ from calypso_core.bots.review import (
     Samples,
     cost_of,
     crossed,
+    grade,
     paired_gap,
 )
 from calypso_core.bots.search import MasterBot
@@ -646,7 +647,25 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
             f"cards: slope {pb:.2f} ({plow:.2f} to {phigh:.2f}); playouts' on the true cards "
             f"on the cost, over {len(gap_points)} cards: slope {gb:.2f} ({glow:.2f} to "
             f"{ghigh:.2f}), so through them {pb * gb:.2f}; {table}")
+        if name == "review":
+            lines.extend(by_grade(masters))
     return "\n".join(lines)
+
+
+def by_grade(points: list[tuple[int, float, float]]) -> list[str]:
+    """The review's costly cards (game, cost, the masters' loss) by the grade of their cost
+    (none below the inaccuracy's points): the mean cost beside the mean loss, with its 95%
+    interval (the cards taken as independent)."""
+    lines = []
+    for name in ("no grade", "inaccuracy", "mistake", "blunder"):
+        rows = [(x, y) for _, x, y in points if (grade(round(x)) or "no grade") == name]
+        if not rows:
+            continue
+        loss, half = mean_interval([y for _, y in rows])
+        lines.append(f"    {name:10}: {len(rows)} cards, mean cost "
+                     f"{statistics.fmean(x for x, _ in rows):.1f}, the masters' loss "
+                     f"{loss:.1f} (±{half:.1f})")
+    return lines
 
 
 def main() -> int:
