@@ -25,6 +25,7 @@ from calypso_core.bots.review import (
     crossed_gaps,
     grade,
     iter_review,
+    judge,
     judgement,
     paired_gap,
     points_lost,
@@ -168,6 +169,21 @@ def test_the_best_card_costs_nothing() -> None:
     review = review_card(state, 3, budget=2000)
     assert review.card == review.best == Card.parse("AH")
     assert review.cost == 0 and review.grade is None and review.reason is None
+
+
+def test_judging_a_position_costs_each_card_as_its_review_there_would() -> None:
+    state = position(2, ACE_TAKES_THE_HEARTS)
+    play_cards(state, "2H 3H KH")
+    judged = judge(state, budget=SMALL, seed=3)
+    assert judged.legal == tuple(state.legal_moves())
+    for card in judged.legal:
+        played = state.clone()
+        played.play(card)
+        review = review_card(played, 3, budget=SMALL, seed=3)
+        assert (review.best, review.cost) == (judged.best, judged.costs[judged.index(card)])
+    assert judged.costs[judged.index(judged.best)] == 0
+    with pytest.raises(ValueError, match="2C is not a legal card here"):
+        judged.index("2C")
 
 
 def test_a_forced_card_costs_nothing_and_is_not_searched() -> None:
