@@ -491,10 +491,11 @@ def test_both_sides_see_the_same_comparison() -> None:
     assert mine["master"]["lead"] == mine["master"]["games"][0]["lead"]
 
 
-def test_a_reply_with_an_edited_score_is_caught_and_said() -> None:
-    link = a_played_challenge()
-    play_out(ok("challenge_start", challenge=link, name="Ben"), pick=-1)
-    reply = Reply.read(ok("challenge_reply", challenge=link, name="Ben")["link"])
+def edited_reply_error(link: str, name: str) -> tuple[dict[str, Any], int, int]:
+    """The error comparing a reply by ``name`` whose North-South score gained 200 points after
+    the game, with the true North-South and East-West scores."""
+    play_out(ok("challenge_start", challenge=link, name=name), pick=-1)
+    reply = Reply.read(ok("challenge_reply", challenge=link, name=name)["link"])
     north_south, east_west = reply.played.scores[0]
     edited = dataclasses.replace(reply, played=dataclasses.replace(
         reply.played, scores=((north_south + 200, east_west),)))
@@ -503,13 +504,24 @@ def test_a_reply_with_an_edited_score_is_caught_and_said() -> None:
     while (answer := call("challenge_compare_next", job=progress["job"]))["ok"]:
         progress = answer["result"]
         assert not progress["finished"]
-    error = answer["error"]
+    assert call("challenge_compare_next", job=progress["job"])["error"]["code"] == "no_job"
+    return answer["error"], north_south, east_west
+
+
+def test_a_reply_with_an_edited_score_is_caught_and_said() -> None:
+    error, north_south, east_west = edited_reply_error(a_played_challenge(), "Ben")
     assert error["code"] == "edited_result"
     assert render(error["text"]) == (f"The result in Ben's link was changed after the game: it "
                                      f"says a lead of {north_south + 200 - east_west:,}, its "
                                      f"cards make {north_south - east_west:,}.")
     assert render(error["text"], "ru").startswith("Результат в ссылке (Ben) изменён")
-    assert call("challenge_compare_next", job=progress["job"])["error"]["code"] == "no_job"
+
+
+def test_an_edited_reply_of_a_friend_without_a_name_is_said_without_one() -> None:
+    error, north_south, east_west = edited_reply_error(a_played_challenge(), "")
+    assert error["code"] == "edited_result"
+    assert render(error["text"]).startswith("The result in your friend's link was changed")
+    assert render(error["text"], "ru").startswith("Результат в ссылке вашего друга изменён")
 
 
 def test_a_reply_to_another_challenge_is_refused() -> None:

@@ -14,6 +14,9 @@ import { dealName, gameName } from "./after-words.js";
 // What a line is called: "You" for this device's person, else their name ("A friend" when
 // they gave none).
 const named = (name) => name || t("challenge.anon");
+/** A sentence about a friend: with their name, or the words for one who gave none (``anon``,
+ * the same sentence with "your friend": a label such as "A friend" reads as a name). */
+const aboutFriend = (name, id, anon, params = {}) => (name ? t(id, { ...params, name }) : t(anon, params));
 const lineName = (result, i) => (i === result.you ? t("challenge.you") : named(result.lines[i].name));
 const signed = (n) => (n > 0 ? `+${points(n)}` : points(n));
 
@@ -92,10 +95,10 @@ function gameTable(result, game) {
 function partedLines(result) {
   if (!result.parted || result.you === null) return [];
   const you = result.you;
-  const other = named(result.lines[1 - you].name);
+  const other = result.lines[1 - you].name;
   return result.parted.map((p, game) => h("p", { class: "challenge-parted", "data-parted": p ? `${p.deal},${p.trick}` : "alike" },
-    !p ? t("challenge.alike", { game: game + 1 }) : t("challenge.parted", { game: game + 1, deal: p.deal + 1,
-      trick: p.trick + 1, seat: p.seat, your_card: p.cards[you], other_card: p.cards[1 - you], name: other })));
+    !p ? t("challenge.alike", { game: game + 1 }) : aboutFriend(other, "challenge.parted", "challenge.parted_anon", { game: game + 1,
+      deal: p.deal + 1, trick: p.trick + 1, seat: p.seat, your_card: p.cards[you], other_card: p.cards[1 - you] })));
 }
 
 /** The comparison as far as it is known: the verdict, where the games parted, the tables. */
@@ -108,9 +111,9 @@ export function comparison(compare) {
   }
   const other = result.you === null ? null : result.lines[1 - result.you];
   const verdict = result.difference === null ? null : h("p", { class: "verdict", "data-challenge-difference": result.difference,
-    text: result.difference === 0 ? t("challenge.level", { name: named(other.name) })
-      : result.difference > 0 ? t("challenge.more", { count: result.difference, name: named(other.name) })
-        : t("challenge.less", { count: -result.difference, name: named(other.name) }) });
+    text: result.difference === 0 ? aboutFriend(other.name, "challenge.level", "challenge.level_anon")
+      : result.difference > 0 ? aboutFriend(other.name, "challenge.more", "challenge.more_anon", { count: result.difference })
+        : aboutFriend(other.name, "challenge.less", "challenge.less_anon", { count: -result.difference }) });
   return [
     verdict,
     ...partedLines(result),
@@ -126,7 +129,7 @@ export function comparison(compare) {
 /** The standings of a challenge sent: the sender (when played) and every reply kept, by lead. */
 export function standings(entry) {
   const rows = Object.entries(entry.replies).map(([key, r]) => ({ key, name: named(r.name), lead: r.lead, lost: r.lost }));
-  if (entry.played && entry.lead !== null) rows.push({ key: "", name: `${named(entry.sender)} (${t("challenge.you")})`, lead: entry.lead, lost: entry.lost });
+  if (entry.played && entry.lead !== null) rows.push({ key: "", name: entry.sender ? `${entry.sender} (${t("challenge.you")})` : t("challenge.you"), lead: entry.lead, lost: entry.lost });
   rows.sort((a, b) => (b.lead ?? -Infinity) - (a.lead ?? -Infinity));
   if (!rows.length) return null;
   // Equal leads share a place: one more than the number of leads above.
@@ -168,7 +171,7 @@ export function drawSheetChallenge(el, ui) {
   const made = open && c.made?.key === key ? c.made : null;
   const compare = answer && c.compare.key === `${answer.id}|here` ? c.compare : null;
   redraw(part(el, "compare"), JSON.stringify([answer?.id, compare && [compare.done, compare.result, compare.running]]),
-    () => (answer ? [h("h3", { text: t("challenge.from", { name: named(answer.sender) }) }),
+    () => (answer ? [h("h3", { text: aboutFriend(answer.sender, "challenge.from", "challenge.from_anon") }),
       compare ? comparison(compare) : null] : []));
   // The game's key holds its seed: kept out of the page (a data-key) until the sheet is open to
   // one person, whose match is over (names.js nameableSeed: at a hand-off it re-deals a hand).
@@ -178,8 +181,8 @@ export function drawSheetChallenge(el, ui) {
     if (answer) {
       return [
         h("h3", { text: t("challenge.reply_title") }),
-        h("p", { text: t("challenge.reply_lead", { name: named(answer.sender) }) }),
-        h("div", { class: "share-row" }, nameField("reply-name", t("challenge.reply_name", { name: named(answer.sender) }),
+        h("p", { text: aboutFriend(answer.sender, "challenge.reply_lead", "challenge.reply_lead_anon") }),
+        h("div", { class: "share-row" }, nameField("reply-name", aboutFriend(answer.sender, "challenge.reply_name", "challenge.reply_name_anon"),
           answer.name ?? store.lastName(), ui.hello),
         h("button", { type: "button", class: "btn", "data-action": "challenge_reply", text: t("challenge.make_reply") })),
         answer.reply ? linkBox("reply-link", t("challenge.reply_link"), answer.reply, t("challenge.qr")) : null,
@@ -212,7 +215,7 @@ export function drawChallengeDialog(el, ui) {
     if (!shown) return [];
     if (shown.kind === "offer") return offerView(shown, ui.hello);
     if (shown.kind === "made") return madeView(shown, kept, ui.hello);
-    if (shown.kind === "compare") return title(c.compare.reply ? t("challenge.reply_from", { name: named(c.compare.reply.name) })
+    if (shown.kind === "compare") return title(c.compare.reply ? aboutFriend(c.compare.reply.name, "challenge.reply_from", "challenge.reply_from_anon")
       : t("challenge.reply_opened"));
     return listView(kept);
   });
@@ -232,14 +235,14 @@ function title(text) {
 
 function offerView(shown, hello) {
   const { summary } = shown;
-  const sender = named(summary.sender);
+  const sender = summary.sender;
   return [
-    title(summary.sender ? t("challenge.offer_title", { name: sender }) : t("challenge.offer_title_anon")),
-    h("p", { text: t("challenge.offer_lead", { name: sender }) }),
+    title(aboutFriend(sender, "challenge.offer_title", "challenge.offer_title_anon")),
+    h("p", { text: aboutFriend(sender, "challenge.offer_lead", "challenge.offer_lead_anon") }),
     termsOf(summary.terms, hello),
-    h("p", { class: "detail", text: summary.played ? t("challenge.offer_hidden", { name: sender })
-      : t("challenge.offer_fresh", { name: sender }) }),
-    summary.clocked ? h("p", { class: "detail", text: t("challenge.offer_clocked", { name: sender }) }) : null,
+    h("p", { class: "detail", text: summary.played ? aboutFriend(sender, "challenge.offer_hidden", "challenge.offer_hidden_anon")
+      : aboutFriend(sender, "challenge.offer_fresh", "challenge.offer_fresh_anon") }),
+    summary.clocked ? h("p", { class: "detail", text: aboutFriend(sender, "challenge.offer_clocked", "challenge.offer_clocked_anon") }) : null,
     shown.reply ? linkBox("offer-reply", t("challenge.reply_link"), shown.reply, t("challenge.qr")) : null,
     honest(),
     h("div", { class: "form-actions" },
@@ -279,16 +282,16 @@ function listView(kept) {
     !sent.length && !received.length ? h("p", { text: t("challenge.none") }) : null,
     sent.length ? h("h3", { text: t("challenge.sent_title") }) : null,
     sent.length ? h("ul", { class: "saves-list challenge-list" }, sent.map(([id, entry]) => {
-      const item = row(id, t("challenge.sent_row", { replies: Object.keys(entry.replies).length, name: named(entry.sender),
-        when: dateTime(entry.at) }), null);
+      const item = row(id, aboutFriend(entry.sender, "challenge.sent_row", "challenge.sent_row_anon", {
+        replies: Object.keys(entry.replies).length, when: dateTime(entry.at) }), null);
       const table = standings(entry);
       if (table) item.append(table);
       return item;
     })) : null,
     received.length ? h("h3", { text: t("challenge.received_title") }) : null,
     received.length ? h("ul", { class: "saves-list" }, received.map(([id, entry]) => row(id,
-      entry.lead === null ? t("challenge.received_new", { name: named(entry.sender) })
-        : entry.them === null ? t("challenge.received_fresh", { name: named(entry.sender), you: signed(entry.lead) })
-          : t("challenge.received_row", { name: named(entry.sender), you: signed(entry.lead), them: signed(entry.them) }), null))) : null,
+      entry.lead === null ? aboutFriend(entry.sender, "challenge.received_new", "challenge.received_new_anon")
+        : entry.them === null ? aboutFriend(entry.sender, "challenge.received_fresh", "challenge.received_fresh_anon", { you: signed(entry.lead) })
+          : aboutFriend(entry.sender, "challenge.received_row", "challenge.received_row_anon", { you: signed(entry.lead), them: signed(entry.them) }), null))) : null,
   ];
 }

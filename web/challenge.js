@@ -248,7 +248,8 @@ export async function openReply(challengeLink, replyLink) {
   const known = Boolean(store.load().sent[summary.id]?.replies[key]);
   store.keepReply(summary, challengeLink, key, { link: replyLink, name: friend.name, lead: friend.lead,
     lost: friend.lost?.total ?? null }, sender ? { lead: sender.lead, lost: sender.lost?.total ?? null } : null);
-  renderNotice(msg(known ? "challenge.reply_known" : "challenge.reply_kept", { name: friend.name }));
+  renderNotice(friend.name ? msg(known ? "challenge.reply_known" : "challenge.reply_kept", { name: friend.name })
+    : msg(known ? "challenge.reply_known_anon" : "challenge.reply_kept_anon"));
   requestDraw();
 }
 

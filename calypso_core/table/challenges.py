@@ -119,10 +119,11 @@ def challenge_compare_next(data: dict[str, Any]) -> dict[str, Any]:
         comparing.reset()
         line = job.replaying
         side = job.challenge.terms.seat % 2
-        raise ProtocolError("edited_result", str(exc), message(
-            "error.edited_result", name=line.name if line else "",
-            claimed=exc.claimed[side] - exc.claimed[1 - side],
-            played=exc.played[side] - exc.played[1 - side])) from None
+        leads = {"claimed": exc.claimed[side] - exc.claimed[1 - side],
+                 "played": exc.played[side] - exc.played[1 - side]}
+        said = (message("error.edited_result", name=line.name, **leads) if line and line.name
+                else message("error.edited_result_anon", **leads))
+        raise ProtocolError("edited_result", str(exc), said) from None
     except LinkError as exc:
         comparing.reset()
         line = job.replaying

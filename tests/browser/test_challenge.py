@@ -1,6 +1,7 @@
 """A challenge among friends in two browsers (docs/challenge.md): one sends, the other plays the
 same cards and replies, and both see the same comparison; the same challenge played twice
-gives the same record; an edited reply and a bad link are refused and change nothing.
+gives the same record; an edited reply and a bad link are refused and change nothing; a
+challenge without a name speaks of "your friend".
 
 One game at instant speed against random players; the review and the master get small test
 budgets (web/dev.js). The tests share the two pages and run in order.
@@ -218,3 +219,16 @@ def test_a_bad_link_is_said_and_changes_nothing(friends: dict[str, Any]) -> None
     assert shown_plays(ben) == before
     assert ben.evaluate("() => localStorage.getItem('calypso.challenges.v1')") == kept
     assert engine_request(ben, "view")["ok"]
+
+
+def test_a_challenge_without_a_name_speaks_of_your_friend(friends: dict[str, Any]) -> None:
+    ben = friends["ben"]
+    made = engine_request(ben, "challenge_make", {"name": "", "settings": {
+        "seed": "dare-2", "level": "random"}})
+    assert made["ok"], made
+    ben.goto(at_instant_speed(f"{friends['server']}#challenge={made['result']['link']}"))
+    dialog = ben.locator("[data-dialog=challenge]")
+    expect(dialog.get_by_role("heading", name="A challenge")).to_be_visible(timeout=TIMEOUT_MS)
+    expect(dialog).to_contain_text("then compare the two games deal by deal.")
+    expect(dialog).to_contain_text("Your friend has not played these cards yet.")
+    assert "A friend" not in (dialog.text_content() or "")
