@@ -232,6 +232,7 @@ COVERS = {"whole": ("whole", "review", "threshold")}
 # -- playing on from a card ------------------------------------------------------------------
 
 
+PLAY_ON_ITERATIONS = 300  # the masters' iterations a move in the cards' measure
 Mover = Callable[[GameState, int], Card]  # a seat's card in a position, in a repetition
 
 
@@ -304,7 +305,8 @@ def master_pick(position: GameState, salt: str) -> Card:
 
 
 def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int,
-              masters: bool = True, only: str | None = None) -> dict[str, Any]:
+              masters: bool = True, only: str | None = None, least: int = 0
+              ) -> dict[str, Any]:
     """For every card of ``game`` searched by the review: in a game with a master's rerun,
     the card the master would have played there (``pick``); the true-position playout values
     of the played card, of every card a rule with a cost calls best and of the master's; and
@@ -312,8 +314,8 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
     every seat and at the table as it was (the master's gain in South's seat is, card by
     card, its pick's value less the played card's: the sum over a game estimates it without
     the chance of the later deals). With ``only`` a rule's name, only the cards that rule
-    charges are played on, by masters in every seat, against that rule's best card alone: the
-    cheap way to more of that rule's cards (no pick, no table)."""
+    charges (``least`` points or more) are played on, by masters in every seat, against that
+    rule's best card alone: the cheap way to more of that rule's cards (no pick, no table)."""
     position = Match(settings_of(game["game"])).state.clone()
     by_play = {c["play"]: c for c in game["cards"]}
     found = []
@@ -324,7 +326,7 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
             costs = rules(card)
             salt = f"calib-on:{game['game']}:{play}"
             others = {b for cost, b in (costs.values() if only is None else [costs[only]])
-                      if cost > 0}
+                      if cost > 0 and cost >= least}
             row: dict[str, Any] = {"play": play}
             # a master's gain to sum card by card
             if masters and game["rerun"] is not None and only is None:
@@ -348,7 +350,8 @@ def cards_row(game: dict[str, Any], reps: int, policy_reps: int, iterations: int
         position.play(Card.parse(text))
     return {"kind": "cards", "level": game["level"], "table": game.get("table", "club"),
             "budget": game["budget"], "game": game["game"], "reps": reps if masters else 0,
-            "iterations": iterations, "policy_reps": policy_reps, "only": only, "cards": found,
+            "iterations": iterations, "policy_reps": policy_reps, "only": only, "least": least,
+            "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
 
@@ -449,6 +452,7 @@ def summary(logs: list[Path]) -> str:
     games: dict[tuple[str, int], dict[str, Any]] = {}
     played_on: dict[tuple[str, int, int], dict[str, Any]] = {}
     deeper: dict[tuple[str, int, int], dict[str, Any]] = {}  # played on for one rule (--only)
+    stronger: dict[int, dict[tuple[str, int, int], dict[str, Any]]] = {}  # other --master
     loads: list[float] = []
     for log in logs:
         for row in read_rows(log, mend=False):
@@ -461,8 +465,10 @@ def summary(logs: list[Path]) -> str:
                     kept = {**card, "iterations": row["iterations"], "reps": row["reps"],
                             "only": row.get("only")}
                     if kept["only"] is not None:
-                        if kept["reps"] > deeper.get(key, {}).get("reps", 0):
-                            deeper[key] = kept  # the most repetitions of it
+                        by = (deeper if kept["iterations"] == PLAY_ON_ITERATIONS
+                              else stronger.setdefault(kept["iterations"], {}))
+                        if kept["reps"] > by.get(key, {}).get("reps", 0):
+                            by[key] = kept  # the most repetitions of it
                         continue
                     if "master" in played_on.get(key, {}) and "master" not in card:
                         continue  # a card played on by masters keeps those values
@@ -498,6 +504,8 @@ def summary(logs: list[Path]) -> str:
         out.append(picks_summary(games, played_on))
     if played_on or deeper:
         out.append(cards_summary(games, played_on, deeper))
+    for iterations, cards in sorted(stronger.items()):
+        out.append(stronger_summary(games, played_on, deeper, iterations, cards))
     if loads:
         out.append(f"load average (1 min) over the rows: {min(loads):.1f} to {max(loads):.1f}")
     return "\n".join(out)
@@ -649,7 +657,49 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
             f"{ghigh:.2f}), so through them {pb * gb:.2f}; {table}")
         if name == "review":
             lines.extend(by_grade(masters))
+            costliest = max(masters, key=lambda point: point[1])
+            b, low, high, a = slope_of([point for point in masters if point is not costliest])
+            lines.append(f"    without the costliest card ({costliest[1]:.0f} points, a loss of "
+                         f"{costliest[2]:.0f}): slope {b:.2f} ({low:.2f} to {high:.2f}), "
+                         f"intercept {a:+.1f}")
     return "\n".join(lines)
+
+
+def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
+                     played_on: dict[tuple[str, int, int], dict[str, Any]],
+                     deeper: dict[tuple[str, int, int], dict[str, Any]], iterations: int,
+                     rows: dict[tuple[str, int, int], dict[str, Any]]) -> str:
+    """Do stronger masters make more of the cards' costs? The cards played on by masters of
+    ``iterations`` (``rows``, for one rule each): their loss beside the same cards' at the
+    usual iterations (``PLAY_ON_ITERATIONS``), paired, with the slope on the cost."""
+    searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
+    pairs, points = [], []
+    for key, row in rows.items():
+        card, usual = searched.get(key), deeper.get(key) or played_on.get(key)
+        if card is None or "master" not in row:
+            continue
+        cost, best = rules(card)[row["only"]]
+        if cost <= 0 or best not in row["master"]:
+            continue
+        loss = statistics.fmean(row["master"][best]) - statistics.fmean(
+            row["master"][card["card"]])
+        points.append((key[1], cost, loss))
+        if usual is not None and best in usual.get("master", {}):
+            pairs.append((loss, statistics.fmean(usual["master"][best])
+                          - statistics.fmean(usual["master"][card["card"]])))
+    if len(points) < 3:
+        return f"masters at {iterations} iterations: fewer than three cards"
+    b, low, high, a = slope_of(points)
+    strong, strong_half = mean_interval([x for x, _ in pairs] or [0.0])
+    usual_loss, usual_half = mean_interval([y for _, y in pairs] or [0.0])
+    more, more_half = mean_interval([x - y for x, y in pairs] or [0.0])
+    least = min(cost for _, cost, _ in points)
+    return (f"masters at {iterations} iterations a move: {len(points)} cards costing {least:.0f} "
+            f"or more, mean cost {statistics.fmean(x for _, x, _ in points):.1f}; over the "
+            f"{len(pairs)} also played on at {PLAY_ON_ITERATIONS}, the loss {strong:.1f} "
+            f"(±{strong_half:.1f}) against {usual_loss:.1f} (±{usual_half:.1f}), "
+            f"{more:+.1f} (±{more_half:.1f}); slope on the cost {b:.2f} ({low:.2f} to "
+            f"{high:.2f}), intercept {a:+.1f}")
 
 
 def by_grade(points: list[tuple[int, float, float]]) -> list[str]:
@@ -693,12 +743,16 @@ def main() -> int:
     c.add_argument("--log", type=Path, required=True)
     c.add_argument("--reps", type=int, default=2)
     c.add_argument("--policy-reps", type=int, default=200)
-    c.add_argument("--master", type=int, default=300, help="the masters' iterations a move")
+    c.add_argument("--master", type=int, default=PLAY_ON_ITERATIONS,
+                   help="the masters' iterations a move (another than the usual 300: the summary "
+                        "compares them on the same cards)")
     c.add_argument("--games", type=int, default=10_000, help="only games numbered below this")
     c.add_argument("--first", type=int, default=0, help="only games numbered from this")
     c.add_argument("--only", choices=RULES, default=None,
                    help="play on only the cards this rule charges, by masters alone (no pick, "
                         "no table): the cheap way to more of one rule's cards")
+    c.add_argument("--least", type=int, default=0,
+                   help="with --only, only the cards that rule charges this many points or more")
     c.add_argument("--policy-only", action="store_true",
                    help="only the playout policy's values on the true cards (cheap: every card "
                         "of every game, for the playouts' slope on the cost)")
@@ -740,8 +794,10 @@ def play_games(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
     reps = 0 if args.policy_only else args.reps
+    if args.least and args.only is None:
+        raise SystemExit("--least goes with --only")
     if any(r["iterations"] != args.master or r["reps"] != reps
-           or r.get("only") != args.only for r in rows):
+           or r.get("only") != args.only or r.get("least", 0) != args.least for r in rows):
         raise SystemExit(f"{args.log} holds cards of other budgets: use another log")
     done = {(_level_of(r), r["game"]) for r in rows}
     part, parts = (int(x) for x in args.part.split("/"))
@@ -751,7 +807,7 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
                 and g["game"] % parts == part]
         for game in todo:
             row = cards_row(game, args.reps, args.policy_reps, args.master,
-                            not args.policy_only, args.only)
+                            not args.policy_only, args.only, args.least)
             append_line(args.log, row)
             done.add((_level_of(game), game["game"]))
             print(f"cards of {game['level']} game {game['game']}: "
