@@ -32,7 +32,11 @@ calypsos in progress counted by their chance of completion). The same is done wi
 search's own playout policy (``--policy-reps`` playouts): what separates the playouts' error
 from what sampling the hidden cards does; and with the table as it was, the master in
 South's seat and the club players in the others: the continuation the master's gain in
-South's seat is made of, card by card.
+South's seat is made of, card by card. ``--only RULE`` plays on only the cards that rule
+charges (``--least N``: N points or more), by masters alone, at more ``--reps``: the summary
+takes such a card's values, where they have more repetitions, for that rule and those it
+covers (``COVERS``); cards played on by masters of other ``--master`` iterations are set
+beside the same cards at the usual 300 (do stronger masters make more of a cost?).
 
 Every row is one JSON line; the same command skips what its log holds (a line cut short by a
 kill is dropped) and refuses a log of other settings. ``summary`` reports, with 95% intervals:
@@ -633,9 +637,10 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
                 row["master"][card["card"]])
             masters.append((key[1], cost, master))
             policy.append((key[1], playout, master))
-            if "table" in row:
-                tables.append((key[1], cost, statistics.fmean(row["table"][best])
-                               - statistics.fmean(row["table"][card["card"]])))
+            at_table = row if "table" in row else base  # a deeper card's table: its first row
+            if at_table is not None and best in at_table.get("table", {}):
+                tables.append((key[1], cost, statistics.fmean(at_table["table"][best])
+                               - statistics.fmean(at_table["table"][card["card"]])))
         if len(masters) < 3:
             continue
         b, low, high, a = slope_of(masters)
