@@ -1,0 +1,96 @@
+"""bench/review_calibration.py: the review's costs against what the master makes of them,
+resumable, every rule judged from the same logged searches."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from calypso_core.bots.review import NOISE_SE, points_lost
+
+calibration = importlib.import_module("bench.review_calibration")
+
+
+def searched(gap: float, error: float, played: str = "5H", best: str = "AH") -> dict[str, Any]:
+    """A searched card as a game row logs it: two legal cards, the best ``gap`` points ahead
+    on all the layouts and on each half, the paired gap's standard error ``error``."""
+    return {"card": played, "legal": [best, played], "v": [gap, 0.0], "a": [gap, 0.0],
+            "b": [gap, 0.0], "se": [error, error]}
+
+
+def test_each_rule_turns_the_same_search_into_its_cost() -> None:
+    costs = calibration.rules(searched(100.0, 5.0))
+    assert costs["review"] == (float(points_lost(100.0)), "AH")
+    assert costs["whole"] == costs["before"] == costs["threshold"] == (100.0, "AH")
+    assert costs["gap"] == costs["crossed"] == (100.0, "AH")
+
+
+def test_a_gap_within_the_noise_costs_nothing_by_any_rule_but_the_raw_gaps() -> None:
+    costs = calibration.rules(searched(NOISE_SE * 10.0 - 1, 10.0))
+    assert costs["review"][0] == costs["whole"][0] == costs["before"][0] == 0.0
+    assert costs["gap"][0] == costs["crossed"][0] == NOISE_SE * 10.0 - 1
+
+
+def test_the_best_card_played_costs_nothing() -> None:
+    card = {**searched(100.0, 5.0), "card": "AH"}
+    assert all(cost == 0.0 and best == "AH" for cost, best in calibration.rules(card).values())
+
+
+@pytest.mark.parametrize("gap", [0.0, 5.0, 24.0, 26.0, 60.0, 300.0])
+@pytest.mark.parametrize("error", [0.5, 10.0, 40.0])
+def test_whole_covers_the_cards_the_review_charges_with_the_same_best_card(
+        gap: float, error: float) -> None:
+    costs = calibration.rules(searched(gap, error))
+    for covered in calibration.COVERS["whole"]:
+        if costs[covered][0] > 0:
+            assert costs["whole"][0] > 0 and costs["whole"][1] == costs[covered][1]
+
+
+def test_a_slope_is_fitted_by_least_squares_with_its_interval_over_games() -> None:
+    points = [(game, x, 0.5 * x + 3) for game in range(20) for x in (10.0, 40.0, 90.0)]
+    slope, low, high, intercept = calibration.slope_of(points)
+    assert (slope, intercept) == pytest.approx((0.5, 3.0))
+    assert low == pytest.approx(0.5) and high == pytest.approx(0.5)
+
+
+def run(monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    monkeypatch.setattr(sys, "argv", ["review_calibration.py", *args])
+    return int(calibration.main())
+
+
+def test_games_and_their_cards_are_kept_a_line_each_and_not_played_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    games, cards = tmp_path / "games.log", tmp_path / "cards.log"
+    play = ("games", "--level", "club", "--games", "1", "--budget", "40", "--no-rerun",
+            "--log", str(games))
+    assert run(monkeypatch, *play) == 0
+    row = json.loads(games.read_text())
+    assert row["kind"] == "game" and row["rerun"] is None and row["cards"]
+    assert row["total"] == sum(calibration.rules(card)["review"][0] for card in row["cards"])
+    assert run(monkeypatch, *play) == 0
+    assert len(games.read_text().splitlines()) == 1
+    on = ("cards", "--only", "whole", "--reps", "1", "--master", "5", "--policy-reps", "2",
+          "--from", str(games), "--log", str(cards))
+    assert run(monkeypatch, *on) == 0
+    played = json.loads(cards.read_text())
+    charged = {card["play"] for card in row["cards"] if calibration.rules(card)["whole"][0] > 0}
+    assert {card["play"] for card in played["cards"]} == charged
+    assert all(len(values) == 1 for card in played["cards"] for values in card["master"].values())
+    with pytest.raises(SystemExit, match="other budgets"):
+        run(monkeypatch, *on[:4], "2", *on[5:])
+    capsys.readouterr()
+    assert run(monkeypatch, "summary", str(games), str(cards)) == 0
+    # Masters of other iterations than the usual 300 are set beside those, not mixed in.
+    assert capsys.readouterr().out.startswith("masters at 5 iterations")
+
+
+def test_least_goes_with_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(SystemExit, match="--least goes with --only"):
+        run(monkeypatch, "cards", "--least", "50", "--from", str(tmp_path / "games.log"),
+            "--log", str(tmp_path / "cards.log"))
