@@ -230,7 +230,7 @@ def rules(card: dict[str, Any]) -> dict[str, tuple[float, str]]:
 RULES = ("review", "whole", "threshold", "before", "gap", "crossed")
 # The rules whose every costly card a rule's own costly cards include, each with the same best
 # card: a card played on for that rule alone (``--only``) serves them too, unbiased.
-COVERS = {"whole": ("whole", "review", "threshold")}
+COVERS = {"whole": ("whole", "review", "threshold"), "review": ("review", "threshold")}
 
 
 # -- playing on from a card ------------------------------------------------------------------

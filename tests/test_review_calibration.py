@@ -43,12 +43,13 @@ def test_the_best_card_played_costs_nothing() -> None:
 
 @pytest.mark.parametrize("gap", [0.0, 5.0, 24.0, 26.0, 60.0, 300.0])
 @pytest.mark.parametrize("error", [0.5, 10.0, 40.0])
-def test_whole_covers_the_cards_the_review_charges_with_the_same_best_card(
+def test_a_rule_covers_only_cards_it_charges_itself_with_the_same_best_card(
         gap: float, error: float) -> None:
     costs = calibration.rules(searched(gap, error))
-    for covered in calibration.COVERS["whole"]:
-        if costs[covered][0] > 0:
-            assert costs["whole"][0] > 0 and costs["whole"][1] == costs[covered][1]
+    for rule, covered in calibration.COVERS.items():
+        for other in covered:
+            if costs[other][0] > 0:
+                assert costs[rule][0] > 0 and costs[rule][1] == costs[other][1]
 
 
 def test_a_slope_is_fitted_by_least_squares_with_its_interval_over_games() -> None:
