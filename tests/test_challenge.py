@@ -520,7 +520,9 @@ def test_a_reply_with_an_edited_score_is_caught_and_said() -> None:
 def test_an_edited_reply_of_a_friend_without_a_name_is_said_without_one() -> None:
     error, north_south, east_west = edited_reply_error(a_played_challenge(), "")
     assert error["code"] == "edited_result"
-    assert render(error["text"]).startswith("The result in your friend's link was changed")
+    assert render(error["text"]) == (f"The result in your friend's link was changed after the "
+                                     f"game: it says a lead of {north_south + 200 - east_west:,}, "
+                                     f"its cards make {north_south - east_west:,}.")
     assert render(error["text"], "ru").startswith("Результат в ссылке вашего друга изменён")
 
 
