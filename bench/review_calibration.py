@@ -385,6 +385,17 @@ def _level_of(row: dict[str, Any]) -> str:
     return name if budget == REVIEW_ITERATIONS else f"{name}, {budget} iterations"
 
 
+def searched_cards(games: dict[tuple[str, int], dict[str, Any]]
+                   ) -> dict[tuple[str, int, int], dict[str, Any]]:
+    """Every searched card of ``games`` by (level, game, play)."""
+    return {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
+
+
+def loss(values: dict[str, list[float]], best: str, played: str) -> float:
+    """The mean value played on after ``best`` less that after ``played``: the loss."""
+    return statistics.fmean(values[best]) - statistics.fmean(values[played])
+
+
 def slope_of(points: list[tuple[int, float, float]], seed: str = "slope"
              ) -> tuple[float, float, float, float]:
     """Least squares of y on x over ``points`` (game, x, y): the slope, the bounds of its 95%
@@ -538,11 +549,9 @@ def picks_summary(games: dict[tuple[str, int], dict[str, Any]],
                 mine, pick, best = card["card"], row["pick"], rules(card)["review"][1]
                 for way in ("master", "table"):
                     if pick != mine:
-                        sums[way] += statistics.fmean(row[way][pick]) - statistics.fmean(
-                            row[way][mine])
+                        sums[way] += loss(row[way], pick, mine)
                 if best != pick:
-                    sums["short"] += statistics.fmean(row["master"][best]) - statistics.fmean(
-                        row["master"][pick])
+                    sums["short"] += loss(row["master"], best, pick)
             total = sum(rules(c)["review"][0] for c in game["cards"])
             rows.append({k: every * v for k, v in sums.items()} | {"total": every * total})
         if len(rows) < 2:
@@ -606,7 +615,7 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
     rule alone (``deeper``, ``--only``) counts for that rule and those it covers (``COVERS``)
     only, in place of the card's values played on for every rule where it has more
     repetitions."""
-    searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
+    searched = searched_cards(games)
     keys = sorted(played_on.keys() | deeper.keys())
     budgets = sorted({(c["iterations"], c["reps"], c["only"] or "every rule")
                       for c in [*played_on.values(), *deeper.values()] if c["reps"]})
@@ -633,14 +642,12 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
             gap_points.append((key[1], cost, playout))
             if "master" not in row:
                 continue
-            master = statistics.fmean(row["master"][best]) - statistics.fmean(
-                row["master"][card["card"]])
+            master = loss(row["master"], best, card["card"])
             masters.append((key[1], cost, master))
             policy.append((key[1], playout, master))
             at_table = row if "table" in row else base  # a deeper card's table: its first row
             if at_table is not None and best in at_table.get("table", {}):
-                tables.append((key[1], cost, statistics.fmean(at_table["table"][best])
-                               - statistics.fmean(at_table["table"][card["card"]])))
+                tables.append((key[1], cost, loss(at_table["table"], best, card["card"])))
         if len(masters) < 3:
             continue
         b, low, high, a = slope_of(masters)
@@ -677,7 +684,7 @@ def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
     """Do stronger masters make more of the cards' costs? The cards played on by masters of
     ``iterations`` (``rows``, for one rule each): their loss beside the same cards' at the
     usual iterations (``PLAY_ON_ITERATIONS``), paired, with the slope on the cost."""
-    searched = {(lv, g, c["play"]): c for (lv, g), row in games.items() for c in row["cards"]}
+    searched = searched_cards(games)
     pairs, points = [], []
     for key, row in rows.items():
         card, usual = searched.get(key), deeper.get(key) or played_on.get(key)
@@ -686,18 +693,16 @@ def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
         cost, best = rules(card)[row["only"]]
         if cost <= 0 or best not in row["master"]:
             continue
-        loss = statistics.fmean(row["master"][best]) - statistics.fmean(
-            row["master"][card["card"]])
-        points.append((key[1], cost, loss))
+        strong = loss(row["master"], best, card["card"])
+        points.append((key[1], cost, strong))
         if usual is not None and best in usual.get("master", {}):
-            pairs.append((loss, statistics.fmean(usual["master"][best])
-                          - statistics.fmean(usual["master"][card["card"]])))
-    if len(points) < 3:
-        return f"masters at {iterations} iterations: fewer than three cards"
+            pairs.append((strong, loss(usual["master"], best, card["card"])))
+    if len(points) < 3 or not pairs:
+        return f"masters at {iterations} iterations: fewer than three cards, or none at both"
     b, low, high, a = slope_of(points)
-    strong, strong_half = mean_interval([x for x, _ in pairs] or [0.0])
-    usual_loss, usual_half = mean_interval([y for _, y in pairs] or [0.0])
-    more, more_half = mean_interval([x - y for x, y in pairs] or [0.0])
+    strong, strong_half = mean_interval([x for x, _ in pairs])
+    usual_loss, usual_half = mean_interval([y for _, y in pairs])
+    more, more_half = mean_interval([x - y for x, y in pairs])
     least = min(cost for _, cost, _ in points)
     return (f"masters at {iterations} iterations a move: {len(points)} cards costing {least:.0f} "
             f"or more, mean cost {statistics.fmean(x for _, x, _ in points):.1f}; over the "

@@ -491,9 +491,13 @@ def test_both_sides_see_the_same_comparison() -> None:
     assert mine["master"]["lead"] == mine["master"]["games"][0]["lead"]
 
 
-def edited_reply_error(link: str, name: str) -> tuple[dict[str, Any], int, int]:
-    """The error comparing a reply by ``name`` whose North-South score gained 200 points after
-    the game, with the true North-South and East-West scores."""
+@pytest.mark.parametrize(("name", "whose", "russian"), [
+    ("Ben", "Ben's", "Результат в ссылке (Ben) изменён"),
+    ("", "your friend's", "Результат в ссылке вашего друга изменён"),  # a friend with no name
+])
+def test_a_reply_with_an_edited_score_is_caught_and_said(name: str, whose: str,
+                                                          russian: str) -> None:
+    link = a_played_challenge()
     play_out(ok("challenge_start", challenge=link, name=name), pick=-1)
     reply = Reply.read(ok("challenge_reply", challenge=link, name=name)["link"])
     north_south, east_west = reply.played.scores[0]
@@ -504,26 +508,13 @@ def edited_reply_error(link: str, name: str) -> tuple[dict[str, Any], int, int]:
     while (answer := call("challenge_compare_next", job=progress["job"]))["ok"]:
         progress = answer["result"]
         assert not progress["finished"]
-    assert call("challenge_compare_next", job=progress["job"])["error"]["code"] == "no_job"
-    return answer["error"], north_south, east_west
-
-
-def test_a_reply_with_an_edited_score_is_caught_and_said() -> None:
-    error, north_south, east_west = edited_reply_error(a_played_challenge(), "Ben")
+    error = answer["error"]
     assert error["code"] == "edited_result"
-    assert render(error["text"]) == (f"The result in Ben's link was changed after the game: it "
-                                     f"says a lead of {north_south + 200 - east_west:,}, its "
+    assert render(error["text"]) == (f"The result in {whose} link was changed after the game: "
+                                     f"it says a lead of {north_south + 200 - east_west:,}, its "
                                      f"cards make {north_south - east_west:,}.")
-    assert render(error["text"], "ru").startswith("Результат в ссылке (Ben) изменён")
-
-
-def test_an_edited_reply_of_a_friend_without_a_name_is_said_without_one() -> None:
-    error, north_south, east_west = edited_reply_error(a_played_challenge(), "")
-    assert error["code"] == "edited_result"
-    assert render(error["text"]) == (f"The result in your friend's link was changed after the "
-                                     f"game: it says a lead of {north_south + 200 - east_west:,}, "
-                                     f"its cards make {north_south - east_west:,}.")
-    assert render(error["text"], "ru").startswith("Результат в ссылке вашего друга изменён")
+    assert render(error["text"], "ru").startswith(russian)
+    assert call("challenge_compare_next", job=progress["job"])["error"]["code"] == "no_job"
 
 
 def test_a_reply_to_another_challenge_is_refused() -> None:
