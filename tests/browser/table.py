@@ -28,8 +28,13 @@ def plays(page: Page) -> int:
 def settle(page: Page) -> str:
     """Wait until the table has settled; its state then: ready, over, handoff or next_deal
     (a deal is over: the page waits for "Next deal")."""
-    page.wait_for_selector(SETTLED_OR_HANDOFF, timeout=TIMEOUT_MS)
-    return page.locator("[data-table]").get_attribute("data-state") or ""
+    # One read in the page: the state seen settled is the state returned (a second read could
+    # find the table already busy with what the person has just pressed).
+    state = page.wait_for_function(
+        """selector => document.querySelector(selector)
+            ?.closest("[data-table]")?.dataset.state ?? false""",
+        arg=SETTLED_OR_HANDOFF, timeout=TIMEOUT_MS)
+    return str(state.json_value())
 
 
 def next_deal(page: Page) -> str:

@@ -353,6 +353,8 @@ def test_the_end_of_a_deal_is_summed_up_until_next_deal_and_the_log_follows_the_
     expect(summary.get_by_role("button", name="Next deal")).to_be_focused()
     screenshots(page, "deal-over-laptop-1280x720")
     page.keyboard.press("Enter")
+    # Taken before settling: until the key is taken the table still waits for it.
+    expect(page.locator("[data-table]")).not_to_have_attribute("data-state", "next_deal")
     # The person's first turn in deal 2: the log is of deal 2, with the trick being played.
     assert settle(page) == "ready"
     view = engine_request(page, "view")["result"]
