@@ -6,6 +6,8 @@
         --no-rerun --log bench/results/calib-games-novice.log
     nice -n 19 python3 bench/review_calibration.py cards --follow \\
         --from bench/results/calib-games-*.log --log bench/results/calib-cards.log
+    nice -n 19 python3 bench/review_calibration.py again --epsilon 0.0 \\
+        --from bench/results/calib-*.log --log bench/results/calib-again-0.0.log
     python3 bench/review_calibration.py summary bench/results/calib-*.log
 
 **Per game** (``games``): game *g* is the match seeded ``calib-g``, club players at North,
@@ -38,6 +40,11 @@ takes such a card's values, where they have more repetitions, for that rule and 
 covers (``COVERS``); cards played on by masters of other ``--master`` iterations are set
 beside the same cards at the usual 300 (do stronger masters make more of a cost?).
 
+**Searched again** (``again``): the review's costly cards that masters played on, searched
+again as the review searched them (its budget, seed and layouts' randomness) but with the
+playouts' random card at another rate (``--epsilon``; ``--sharp``: with the policy's sharper
+rules): would other playouts give a gap that follows the masters' loss more closely?
+
 Every row is one JSON line; the same command skips what its log holds (a line cut short by a
 kill is dropped) and refuses a log of other settings. ``summary`` reports, with 95% intervals:
 per level, the mean of the review's total a game and of the master's gain in South's seat,
@@ -56,6 +63,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +71,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import append_line, finished_lines, load_average, mean_interval
 from calypso_core.bots import make_bot
+from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import COMPLETION, make_rollout
 from calypso_core.bots.review import (
     COST_BIAS,
@@ -462,32 +471,57 @@ def fitting_bias(games: list[tuple[int, list[float], float]], seed: str = "bias"
             f"{resamples[int(0.975 * BIAS_RESAMPLES) - 1]:.0f}); the review's {COST_BIAS}")
 
 
-def summary(logs: list[Path]) -> str:
-    """The report of every game and card in ``logs``."""
-    games: dict[tuple[str, int], dict[str, Any]] = {}
-    played_on: dict[tuple[str, int, int], dict[str, Any]] = {}
-    deeper: dict[tuple[str, int, int], dict[str, Any]] = {}  # played on for one rule (--only)
-    stronger: dict[int, dict[tuple[str, int, int], dict[str, Any]]] = {}  # other --master
-    loads: list[float] = []
+Cards = dict[tuple[str, int, int], dict[str, Any]]  # a log's cards by (level, game, play)
+
+
+@dataclass
+class Logs:
+    """What the logs hold: the games by (level, game); their cards played on for every rule,
+    for one rule (``--only``) and by masters of other iterations (by those); the cards
+    searched again with other playouts (``again``, by their playouts' settings); the loads."""
+
+    games: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    played_on: Cards = field(default_factory=dict)
+    deeper: Cards = field(default_factory=dict)
+    stronger: dict[int, Cards] = field(default_factory=dict)
+    again: dict[tuple[float, bool], Cards] = field(default_factory=dict)
+    loads: list[float] = field(default_factory=list)
+
+
+def load(logs: list[Path], mend: bool = False) -> Logs:
+    """Every row of ``logs``, each card under its key (of several rows of a card, the one with
+    the most repetitions)."""
+    found = Logs()
     for log in logs:
-        for row in read_rows(log, mend=False):
-            loads.append(row["load"][0])
+        for row in read_rows(log, mend):
+            found.loads.append(row["load"][0])
             if row["kind"] == "game":
-                games[(_level_of(row), row["game"])] = row
+                found.games[(_level_of(row), row["game"])] = row
+            elif row["kind"] == "again":
+                by_play = found.again.setdefault((row["epsilon"], row["sharp"]), {})
+                for card in row["cards"]:
+                    by_play[(row["of"], row["game"], card["play"])] = card
             else:
                 for card in row["cards"]:
                     key = (_level_of(row), row["game"], card["play"])
                     kept = {**card, "iterations": row["iterations"], "reps": row["reps"],
                             "only": row.get("only")}
                     if kept["only"] is not None:
-                        by = (deeper if kept["iterations"] == PLAY_ON_ITERATIONS
-                              else stronger.setdefault(kept["iterations"], {}))
+                        by = (found.deeper if kept["iterations"] == PLAY_ON_ITERATIONS
+                              else found.stronger.setdefault(kept["iterations"], {}))
                         if kept["reps"] > by.get(key, {}).get("reps", 0):
                             by[key] = kept  # the most repetitions of it
                         continue
-                    if "master" in played_on.get(key, {}) and "master" not in card:
+                    if "master" in found.played_on.get(key, {}) and "master" not in card:
                         continue  # a card played on by masters keeps those values
-                    played_on[key] = kept
+                    found.played_on[key] = kept
+    return found
+
+
+def summary(paths: list[Path]) -> str:
+    """The report of every game and card in ``paths``."""
+    logs = load(paths)
+    games, played_on, deeper = logs.games, logs.played_on, logs.deeper
     out = []
     for level in sorted({level for level, _ in games}):
         rows = [g for (lv, _), g in sorted(games.items()) if lv == level and g["rerun"] is not None]
@@ -519,10 +553,13 @@ def summary(logs: list[Path]) -> str:
         out.append(picks_summary(games, played_on))
     if played_on or deeper:
         out.append(cards_summary(games, played_on, deeper))
-    for iterations, cards in sorted(stronger.items()):
+    for iterations, cards in sorted(logs.stronger.items()):
         out.append(stronger_summary(games, played_on, deeper, iterations, cards))
-    if loads:
-        out.append(f"load average (1 min) over the rows: {min(loads):.1f} to {max(loads):.1f}")
+    for playouts, cards in sorted(logs.again.items()):
+        out.append(again_summary(logs, playouts, cards))
+    if logs.loads:
+        out.append(f"load average (1 min) over the rows: {min(logs.loads):.1f} to "
+                   f"{max(logs.loads):.1f}")
     return "\n".join(out)
 
 
@@ -606,16 +643,40 @@ def _picks_in_review_values(level: str, games: dict[tuple[str, int], dict[str, A
             f"card than the review's best at {differ} of {cards} cards")
 
 
+def charged(games: dict[tuple[str, int], dict[str, Any]], played_on: Cards, deeper: Cards,
+            name: str) -> list[tuple[tuple[str, int, int], dict[str, Any], float, str,
+                                     dict[str, Any]]]:
+    """The cards rule ``name`` charges that were played on from the true position, each as
+    (key, its search, its cost, the card the rule calls best, its values played on). A card
+    played on for one rule alone (``deeper``, ``--only``) counts for that rule and those it
+    covers (``COVERS``) only, in place of the card's values played on for every rule where it
+    has more repetitions."""
+    searched = searched_cards(games)
+    found = []
+    for key in sorted(played_on.keys() | deeper.keys()):
+        card = searched.get(key)
+        base, deep = played_on.get(key), deeper.get(key)
+        if deep is not None and name in COVERS.get(deep["only"], (deep["only"],)) and (
+                base is None or "master" not in base or deep["reps"] > base["reps"]):
+            row = deep
+        elif base is not None:
+            row = base
+        else:
+            continue
+        if card is None:
+            continue
+        cost, best = rules(card)[name]
+        if cost > 0 and best != card["card"] and best in row["policy"]:
+            found.append((key, card, cost, best, row))
+    return found
+
+
 def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
                   played_on: dict[tuple[str, int, int], dict[str, Any]],
                   deeper: dict[tuple[str, int, int], dict[str, Any]]) -> str:
-    """Per rule: the slope of the masters' loss on the rule's cost over the cards it charges;
-    and where a gap goes wrong: the playouts on the true cards against the masters there,
-    and the search's gap against the playouts on the true cards. A card played on for one
-    rule alone (``deeper``, ``--only``) counts for that rule and those it covers (``COVERS``)
-    only, in place of the card's values played on for every rule where it has more
-    repetitions."""
-    searched = searched_cards(games)
+    """Per rule: the slope of the masters' loss on the rule's cost over the cards it charges
+    (``charged``); and where a gap goes wrong: the playouts on the true cards against the
+    masters there, and the search's gap against the playouts on the true cards."""
     keys = sorted(played_on.keys() | deeper.keys())
     budgets = sorted({(c["iterations"], c["reps"], c["only"] or "every rule")
                       for c in [*played_on.values(), *deeper.values()] if c["reps"]})
@@ -623,29 +684,17 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
              f"{', '.join(f'{i} iterations x{r} for {o}' for i, r, o in budgets)})"]
     for name in RULES:
         masters, policy, gap_points, tables = [], [], [], []
-        for key in keys:
-            card = searched.get(key)
-            base, deep = played_on.get(key), deeper.get(key)
-            if deep is not None and name in COVERS.get(deep["only"], (deep["only"],)) and (
-                    base is None or "master" not in base or deep["reps"] > base["reps"]):
-                row = deep
-            elif base is not None:
-                row = base
-            else:
-                continue
-            if card is None:
-                continue
-            cost, best = rules(card)[name]
-            if cost <= 0 or best == card["card"] or best not in row["policy"]:
-                continue
+        spreads: list[float] = []  # each card's loss's variance from its repetitions alone
+        for key, card, cost, best, row in charged(games, played_on, deeper, name):
             playout = row["policy"][best] - row["policy"][card["card"]]
             gap_points.append((key[1], cost, playout))
             if "master" not in row:
                 continue
             master = loss(row["master"], best, card["card"])
             masters.append((key[1], cost, master))
+            spreads.append(repetitions_spread(row["master"], best, card["card"]))
             policy.append((key[1], playout, master))
-            at_table = row if "table" in row else base  # a deeper card's table: its first row
+            at_table = row if "table" in row else played_on.get(key)  # a deeper card's: its first
             if at_table is not None and best in at_table.get("table", {}):
                 tables.append((key[1], cost, loss(at_table["table"], best, card["card"])))
         if len(masters) < 3:
@@ -674,7 +723,30 @@ def cards_summary(games: dict[tuple[str, int], dict[str, Any]],
             lines.append(f"    without the costliest card ({costliest[1]:.0f} points, a loss of "
                          f"{costliest[2]:.0f}): slope {b:.2f} ({low:.2f} to {high:.2f}), "
                          f"intercept {a:+.1f}")
+            lines.append(measure_reliability(masters, spreads))
     return "\n".join(lines)
+
+
+def repetitions_spread(values: dict[str, list[float]], best: str, played: str) -> float:
+    """The variance of a card's loss (``loss``) that its repetitions alone make: of the
+    paired differences (the same random numbers after both cards), over their number; nan
+    with one repetition."""
+    paired = [b - p for b, p in zip(values[best], values[played], strict=True)]
+    return statistics.variance(paired) / len(paired) if len(paired) > 1 else math.nan
+
+
+def measure_reliability(points: list[tuple[int, float, float]], spreads: list[float]) -> str:
+    """How much of the spread of the cards' losses (``points``: game, cost, loss) is the
+    cards' own, in their true positions, and not their repetitions' (``spreads``)."""
+    known = [v for v in spreads if not math.isnan(v)]
+    if len(points) < 2 or not known:
+        return "    the loss's repetitions: too few to say how much of its spread they make"
+    total = statistics.variance([y for _, _, y in points])
+    noise = statistics.fmean(known)
+    share = max(0.0, 1 - noise / total) if total else 0.0
+    return (f"    the loss spreads by {math.sqrt(total):.1f} from card to card, by "
+            f"{math.sqrt(noise):.1f} from its repetitions alone (over {len(known)} cards): "
+            f"{share:.2f} of its variance is the cards' own, in their true positions")
 
 
 def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
@@ -710,6 +782,81 @@ def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
             f"(±{strong_half:.1f}) against {usual_loss:.1f} (±{usual_half:.1f}), "
             f"{more:+.1f} (±{more_half:.1f}); slope on the cost {b:.2f} ({low:.2f} to "
             f"{high:.2f}), intercept {a:+.1f}")
+
+
+def searcher(epsilon: float, sharp: bool) -> type[MasterBot]:
+    """The review's search (the master's) with playouts of another random rate, and with
+    the policy's sharper rules (``SearchBot.LEAD_OWN_FROM``, ``OVERTAKE_BELOW``) or not."""
+    sharper = {"LEAD_OWN_FROM": 9, "OVERTAKE_BELOW": 10} if sharp else {}
+    return type("Playouts", (MasterBot,), {"EPSILON": epsilon, **sharper})
+
+
+def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: bool
+              ) -> dict[str, Any]:
+    """Cards ``plays`` of ``game`` searched again as the review searched them (its budget,
+    seed and layouts' randomness) with other playouts (``searcher``): each card's gap, the
+    review's best card's value less the played card's over all the layouts."""
+    position = Match(settings_of(game["game"])).state.clone()
+    by_play = {c["play"]: c for c in game["cards"]}
+    bot_class = searcher(epsilon, sharp)
+    found = []
+    clock = time.process_time()
+    for play, text in enumerate(game["plays"]):
+        if play in plays:
+            card = by_play[play]
+            seat = position.to_move
+            observation = position.observation(seat)
+            codes = [int(Card.parse(c)) for c in card["legal"]]
+            bot = bot_class(seat, random.Random(f"review:0:{play}"), iterations=game["budget"],
+                            time_limit=None, drops=False)
+            samples = bot.search(Knowledge(observation), codes).samples
+            best = codes.index(int(Card.parse(rules(card)["review"][1])))
+            mine = codes.index(int(Card.parse(card["card"])))
+            total = sum(w for w, _ in samples)
+            gap = sum(w * (r[best] - r[mine]) for w, r in samples) / total
+            found.append({"play": play, "gap": round(gap, 2), "n": len(samples)})
+        position.play(Card.parse(text))
+    return {"kind": "again", "of": _level_of(game), "game": game["game"],
+            "epsilon": epsilon, "sharp": sharp, "budget": game["budget"], "cards": found,
+            "cpu": round(time.process_time() - clock, 1), "load": load_average()}
+
+
+def correlation(points: list[tuple[int, float, float]]) -> float:
+    """The correlation of x and y over ``points`` (game, x, y); nan when either is constant."""
+    try:
+        return statistics.correlation([x for _, x, _ in points], [y for _, _, y in points])
+    except statistics.StatisticsError:
+        return math.nan
+
+
+def again_summary(logs: Logs, playouts: tuple[float, bool], cards: Cards) -> str:
+    """Would other playouts make a cost that follows the masters' loss? Over the review's
+    costly cards searched again with ``playouts`` (``cards``): the masters' loss on that
+    search's gap, on the review's own cost and on the gap of the review's playouts knowing
+    every hidden card (the true position), slope and correlation, over all of them and
+    without the costliest (by the review)."""
+    epsilon, sharp = playouts
+    mine, review, true = [], [], []
+    for key, card, cost, best, row in charged(logs.games, logs.played_on, logs.deeper,
+                                              "review"):
+        if key in cards and "master" in row:
+            lost = loss(row["master"], best, card["card"])
+            mine.append((key[1], cards[key]["gap"], lost))
+            review.append((key[1], cost, lost))
+            true.append((key[1], row["policy"][best] - row["policy"][card["card"]], lost))
+    if len(mine) < 3:
+        return f"playouts at {epsilon}: fewer than three of the review's costly cards"
+    costliest = max(range(len(review)), key=lambda i: review[i][1])
+    lines = [f"the review's costly cards searched again with playouts at a random rate of "
+             f"{epsilon}{' and the sharper rules' if sharp else ''}: {len(mine)} cards"]
+    for name, points in (("that search's gap", mine), ("the review's cost", review),
+                         ("the master's playouts' gap on the true cards", true)):
+        for which, some in (("", points), (", without the costliest", [
+                point for i, point in enumerate(points) if i != costliest])):
+            b, low, high, a = slope_of(some)
+            lines.append(f"  the masters' loss on {name}{which}: slope {b:.2f} ({low:.2f} to "
+                         f"{high:.2f}), intercept {a:+.1f}, correlation {correlation(some):.3f}")
+    return "\n".join(lines)
 
 
 def by_grade(points: list[tuple[int, float, float]]) -> list[str]:
@@ -771,6 +918,14 @@ def main() -> int:
                         "log each)")
     c.add_argument("--follow", action="store_true",
                    help="wait for more games in the --from logs (a run still playing them)")
+    a = sub.add_parser("again", help="search the review's costly cards played on by masters "
+                                     "again, with other playouts")
+    a.add_argument("--from", dest="source", type=Path, nargs="+", required=True,
+                   help="the logs of the games and of their cards played on")
+    a.add_argument("--epsilon", type=float, required=True,
+                   help=f"the playouts' random rate (the master's: {MasterBot.EPSILON})")
+    a.add_argument("--sharp", action="store_true", help="with the policy's sharper rules")
+    a.add_argument("--log", type=Path, required=True)
     s = sub.add_parser("summary", help="report what the logs hold")
     s.add_argument("logs", type=Path, nargs="+")
     args = parser.parse_args()
@@ -781,6 +936,8 @@ def main() -> int:
     rows = read_rows(args.log, mend=True)
     if args.mode == "games":
         return play_games(args, rows)
+    if args.mode == "again":
+        return search_again(args, rows)
     return play_cards(args, rows)
 
 
@@ -827,6 +984,23 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
             return 0
         if not todo:
             time.sleep(60)
+
+
+def search_again(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
+    if any(r["epsilon"] != args.epsilon or r["sharp"] != args.sharp for r in rows):
+        raise SystemExit(f"{args.log} holds searches of other playouts: use another log")
+    done = {(r["of"], r["game"]) for r in rows}
+    logs = load(args.source)
+    todo: dict[tuple[str, int], list[int]] = {}
+    for key, _, _, _, row in charged(logs.games, logs.played_on, logs.deeper, "review"):
+        if "master" in row and key[:2] not in done:
+            todo.setdefault(key[:2], []).append(key[2])
+    for game, plays in sorted(todo.items()):
+        row = again_row(logs.games[game], plays, args.epsilon, args.sharp)
+        append_line(args.log, row)
+        print(f"{game[0]} game {game[1]}: {len(plays)} cards searched again, CPU {row['cpu']} s, "
+              f"load {row['load']}", file=sys.stderr, flush=True)
+    return 0
 
 
 if __name__ == "__main__":

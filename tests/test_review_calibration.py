@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from calypso_core.bots.review import NOISE_SE, points_lost
+from calypso_core.bots.search import MasterBot
 
 calibration = importlib.import_module("bench.review_calibration")
 
@@ -95,3 +96,70 @@ def test_least_goes_with_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(SystemExit, match="--least goes with --only"):
         run(monkeypatch, "cards", "--least", "50", "--from", str(tmp_path / "games.log"),
             "--log", str(tmp_path / "cards.log"))
+
+
+@pytest.fixture(scope="module", name="small_game")
+def small_game_row(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """A club game with every South card reviewed at 300 iterations (three of them costly),
+    and its log."""
+    log = tmp_path_factory.mktemp("again") / "games.log"
+    calibration.append_line(log, calibration.game_row("club", 0, 300, None, 1, False))
+    return log, json.loads(log.read_text())
+
+
+def test_searched_again_with_the_reviews_own_playouts_a_card_has_the_reviews_gap(
+        small_game: tuple[Path, dict[str, Any]]) -> None:
+    _, game = small_game
+    plays = [card["play"] for card in game["cards"] if len(card["legal"]) > 1]
+    same = calibration.again_row(game, plays, MasterBot.EPSILON, False)
+    gaps = {card["play"]: calibration.rules(card)["gap"][0] for card in game["cards"]}
+    assert [card["play"] for card in same["cards"]] == plays
+    assert all(card["gap"] == pytest.approx(gaps[card["play"]], abs=0.02)
+               for card in same["cards"])
+    other = calibration.again_row(game, plays, 0.3, True)
+    assert [card["gap"] for card in other["cards"]] != [card["gap"] for card in same["cards"]]
+
+
+def test_the_costly_cards_played_on_are_searched_again_once_and_summed_up(
+        small_game: tuple[Path, dict[str, Any]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    games, game = small_game
+    costly = [card for card in game["cards"] if calibration.rules(card)["review"][0] > 0]
+    assert len(costly) >= 3
+    # The masters' values as a cards run would log them (here made up: the best card ahead).
+    played_on = [{"play": card["play"], "policy": {card["card"]: 0.0, card["best"]: 0.0},
+                  "master": {card["card"]: [0.0], card["best"]: [10.0 * i]}}
+                 for i, card in enumerate(costly)]
+    cards, again = tmp_path / "cards.log", tmp_path / "again.log"
+    calibration.append_line(cards, {
+        "kind": "cards", "level": "club", "table": "club", "budget": 300, "game": 0, "reps": 1,
+        "iterations": calibration.PLAY_ON_ITERATIONS, "policy_reps": 1, "only": "review",
+        "least": 0, "cards": played_on, "cpu": 0.0, "load": [0.0, 0.0, 0.0]})
+    search = ("again", "--epsilon", "0.0", "--from", str(games), str(cards), "--log", str(again))
+    assert run(monkeypatch, *search) == 0
+    assert run(monkeypatch, *search) == 0  # nothing left to search: the log is unchanged
+    rows = [json.loads(line) for line in again.read_text().splitlines()]
+    assert len(rows) == 1 and [c["play"] for c in rows[0]["cards"]] == [c["play"] for c in costly]
+    with pytest.raises(SystemExit, match="other playouts"):
+        run(monkeypatch, *search[:2], "0.1", *search[3:])
+    capsys.readouterr()
+    assert run(monkeypatch, "summary", str(games), str(cards), str(again)) == 0
+    out = capsys.readouterr().out
+    assert f"random rate of 0.0: {len(costly)} cards" in out
+    assert out.count("the masters' loss on") == 6
+
+
+def test_a_loss_that_spreads_no_more_than_its_repetitions_is_none_of_the_cards_own() -> None:
+    points = [(0, 10.0, loss) for loss in (0.0, 10.0, 20.0, 30.0)]  # variance 166.7
+    noisy = calibration.measure_reliability(points, [500 / 3] * 4)
+    assert "0.00 of its variance is the cards' own" in noisy
+    exact = calibration.measure_reliability(points, [0.0] * 4)
+    assert "spreads by 12.9 from card to card, by 0.0 from its repetitions" in exact
+    assert "1.00 of its variance is the cards' own" in exact
+
+
+def test_a_cards_repetitions_spread_its_loss_by_their_paired_differences() -> None:
+    values = {"AH": [10.0, 30.0, 20.0], "5H": [0.0, 20.0, 10.0]}  # always 10 apart
+    assert calibration.repetitions_spread(values, "AH", "5H") == 0.0
+    assert calibration.repetitions_spread({"AH": [10.0, 0.0], "5H": [0.0, 0.0]},
+                                          "AH", "5H") == pytest.approx(50 / 2)
