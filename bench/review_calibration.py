@@ -484,7 +484,7 @@ class Logs:
     played_on: Cards = field(default_factory=dict)
     deeper: Cards = field(default_factory=dict)
     stronger: dict[int, Cards] = field(default_factory=dict)
-    again: dict[tuple[float, bool], Cards] = field(default_factory=dict)
+    again: dict[tuple[float, bool, str], Cards] = field(default_factory=dict)
     loads: list[float] = field(default_factory=list)
 
 
@@ -498,7 +498,8 @@ def load(logs: list[Path], mend: bool = False) -> Logs:
             if row["kind"] == "game":
                 found.games[(_level_of(row), row["game"])] = row
             elif row["kind"] == "again":
-                by_play = found.again.setdefault((row["epsilon"], row["sharp"]), {})
+                playouts = (row["epsilon"], row["sharp"], row.get("seed", "0"))
+                by_play = found.again.setdefault(playouts, {})
                 for card in row["cards"]:
                     by_play[(row["of"], row["game"], card["play"])] = card
             else:
@@ -791,10 +792,11 @@ def searcher(epsilon: float, sharp: bool) -> type[MasterBot]:
     return type("Playouts", (MasterBot,), {"EPSILON": epsilon, **sharper})
 
 
-def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: bool
-              ) -> dict[str, Any]:
-    """Cards ``plays`` of ``game`` searched again as the review searched them (its budget,
-    seed and layouts' randomness) with other playouts (``searcher``): each card's gap, the
+def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: bool,
+              seed: str = "0") -> dict[str, Any]:
+    """Cards ``plays`` of ``game`` searched again as the review searched them (its budget
+    and seed; another ``seed``: other layouts, the control for the cards having been chosen
+    by the review's own search) with other playouts (``searcher``): each card's gap, the
     review's best card's value less the played card's over all the layouts."""
     position = Match(settings_of(game["game"])).state.clone()
     by_play = {c["play"]: c for c in game["cards"]}
@@ -807,7 +809,7 @@ def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: boo
             seat = position.to_move
             observation = position.observation(seat)
             codes = [int(Card.parse(c)) for c in card["legal"]]
-            bot = bot_class(seat, random.Random(f"review:0:{play}"), iterations=game["budget"],
+            bot = bot_class(seat, random.Random(f"review:{seed}:{play}"), iterations=game["budget"],
                             time_limit=None, drops=False)
             samples = bot.search(Knowledge(observation), codes).samples
             best = codes.index(int(Card.parse(rules(card)["review"][1])))
@@ -817,7 +819,8 @@ def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: boo
             found.append({"play": play, "gap": round(gap, 2), "n": len(samples)})
         position.play(Card.parse(text))
     return {"kind": "again", "of": _level_of(game), "game": game["game"],
-            "epsilon": epsilon, "sharp": sharp, "budget": game["budget"], "cards": found,
+            "epsilon": epsilon, "sharp": sharp, "seed": seed, "budget": game["budget"],
+            "cards": found,
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
 
@@ -829,13 +832,13 @@ def correlation(points: list[tuple[int, float, float]]) -> float:
         return math.nan
 
 
-def again_summary(logs: Logs, playouts: tuple[float, bool], cards: Cards) -> str:
+def again_summary(logs: Logs, playouts: tuple[float, bool, str], cards: Cards) -> str:
     """Would other playouts make a cost that follows the masters' loss? Over the review's
     costly cards searched again with ``playouts`` (``cards``): the masters' loss on that
     search's gap, on the review's own cost and on the gap of the review's playouts knowing
     every hidden card (the true position), slope and correlation, over all of them and
     without the costliest (by the review)."""
-    epsilon, sharp = playouts
+    epsilon, sharp, seed = playouts
     mine, review, true = [], [], []
     for key, card, cost, best, row in charged(logs.games, logs.played_on, logs.deeper,
                                               "review"):
@@ -848,7 +851,8 @@ def again_summary(logs: Logs, playouts: tuple[float, bool], cards: Cards) -> str
         return f"playouts at {epsilon}: fewer than three of the review's costly cards"
     costliest = max(range(len(review)), key=lambda i: review[i][1])
     lines = [f"the review's costly cards searched again with playouts at a random rate of "
-             f"{epsilon}{' and the sharper rules' if sharp else ''}: {len(mine)} cards"]
+             f"{epsilon}{' and the sharper rules' if sharp else ''}"
+             f"{f', layouts of seed {seed}' if seed != '0' else ''}: {len(mine)} cards"]
     for name, points in (("that search's gap", mine), ("the review's cost", review),
                          ("the master's playouts' gap on the true cards", true)):
         for which, some in (("", points), (", without the costliest", [
@@ -925,6 +929,9 @@ def main() -> int:
     a.add_argument("--epsilon", type=float, required=True,
                    help=f"the playouts' random rate (the master's: {MasterBot.EPSILON})")
     a.add_argument("--sharp", action="store_true", help="with the policy's sharper rules")
+    a.add_argument("--seed", default="0",
+                   help="the layouts' seed (the review's: 0; another: a control for the cards "
+                        "having been chosen by the review's own search)")
     a.add_argument("--log", type=Path, required=True)
     s = sub.add_parser("summary", help="report what the logs hold")
     s.add_argument("logs", type=Path, nargs="+")
@@ -987,7 +994,8 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 
 def search_again(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
-    if any(r["epsilon"] != args.epsilon or r["sharp"] != args.sharp for r in rows):
+    if any((r["epsilon"], r["sharp"], r.get("seed", "0")) != (args.epsilon, args.sharp, args.seed)
+           for r in rows):
         raise SystemExit(f"{args.log} holds searches of other playouts: use another log")
     done = {(r["of"], r["game"]) for r in rows}
     logs = load(args.source)
@@ -996,7 +1004,7 @@ def search_again(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
         if "master" in row and key[:2] not in done:
             todo.setdefault(key[:2], []).append(key[2])
     for game, plays in sorted(todo.items()):
-        row = again_row(logs.games[game], plays, args.epsilon, args.sharp)
+        row = again_row(logs.games[game], plays, args.epsilon, args.sharp, args.seed)
         append_line(args.log, row)
         print(f"{game[0]} game {game[1]}: {len(plays)} cards searched again, CPU {row['cpu']} s, "
               f"load {row['load']}", file=sys.stderr, flush=True)

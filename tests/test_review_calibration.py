@@ -116,8 +116,10 @@ def test_searched_again_with_the_reviews_own_playouts_a_card_has_the_reviews_gap
     assert [card["play"] for card in same["cards"]] == plays
     assert all(card["gap"] == pytest.approx(gaps[card["play"]], abs=0.02)
                for card in same["cards"])
-    other = calibration.again_row(game, plays, 0.3, True)
-    assert [card["gap"] for card in other["cards"]] != [card["gap"] for card in same["cards"]]
+    gaps_of = [card["gap"] for card in same["cards"]]
+    for other in (calibration.again_row(game, plays, 0.3, True),
+                  calibration.again_row(game, plays, MasterBot.EPSILON, False, seed="1")):
+        assert [card["gap"] for card in other["cards"]] != gaps_of
 
 
 def test_the_costly_cards_played_on_are_searched_again_once_and_summed_up(
