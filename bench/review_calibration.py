@@ -43,7 +43,10 @@ beside the same cards at the usual 300 (do stronger masters make more of a cost?
 **Searched again** (``again``): the review's costly cards that masters played on, searched
 again as the review searched them (its budget, seed and layouts' randomness) but with the
 playouts' random card at another rate (``--epsilon``; ``--sharp``: with the policy's sharper
-rules): would other playouts give a gap that follows the masters' loss more closely?
+rules): would other playouts give a gap that follows the masters' loss more closely? With
+``--games``, every searched card of the games with a master's rerun is reviewed again by the
+review's own rules with those playouts, each game logged as a game of its own ("club,
+playouts at 0.75"): the summary's totals a game and its fitting bias for those playouts.
 
 Every row is one JSON line; the same command skips what its log holds (a line cut short by a
 kill is dropped) and refuses a log of other settings. ``summary`` reports, with 95% intervals:
@@ -391,7 +394,13 @@ def _level_of(row: dict[str, Any]) -> str:
     table = row.get("table", "club")
     name = row["level"] if table == "club" else f"{row['level']} at {table}s"
     budget = row.get("budget", REVIEW_ITERATIONS)
-    return name if budget == REVIEW_ITERATIONS else f"{name}, {budget} iterations"
+    if budget != REVIEW_ITERATIONS:
+        name = f"{name}, {budget} iterations"
+    if "playouts" in row:  # a game's cards searched again (``again --games``)
+        epsilon, sharp, seed = row["playouts"]
+        name += (f", playouts at {epsilon}{' with the sharper rules' if sharp else ''}"
+                 f"{f' (seed {seed})' if seed != '0' else ''}")
+    return name
 
 
 def searched_cards(games: dict[tuple[str, int], dict[str, Any]]
@@ -824,6 +833,37 @@ def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: boo
             "cpu": round(time.process_time() - clock, 1), "load": load_average()}
 
 
+def again_game(game: dict[str, Any], epsilon: float, sharp: bool, seed: str = "0"
+               ) -> dict[str, Any]:
+    """Every searched card of ``game`` reviewed again, by the review's own rules, with other
+    playouts (``searcher``; the layouts of ``seed``): a game row of its own (``_level_of``:
+    "club, playouts at 0.75"), the same game, the master's same gain, for the summary's
+    totals a game and its fitting bias with those playouts."""
+    position = Match(settings_of(game["game"])).state.clone()
+    plays = {c["play"] for c in game["cards"]}
+    bot_class = searcher(epsilon, sharp)
+    budget = game["budget"]
+    cards = []
+    clock = time.process_time()
+    for play, text in enumerate(game["plays"]):
+        if play in plays:
+            reviewer = CardReviewer(position, Card.parse(text), play, budget=budget, seed=seed,
+                                    lines=False)
+            # The review's search, as it makes it (its budget, its seed), with the playouts'.
+            reviewer._searcher = bot_class(position.to_move,
+                                           random.Random(f"review:{seed}:{play}"),
+                                           iterations=budget, time_limit=None, drops=False)
+            while reviewer.step(budget) is None:
+                pass
+            assert reviewer.judgement is not None
+            cards.append(card_row(reviewer, reviewer.judgement.samples))
+        position.play(Card.parse(text))
+    return {**game, "playouts": [epsilon, sharp, seed], "cards": cards,
+            "total": sum(c["cost"] for c in cards),
+            "cpu": {**game["cpu"], "review": round(time.process_time() - clock, 1)},
+            "load": load_average()}
+
+
 def correlation(points: list[tuple[int, float, float]]) -> float:
     """The correlation of x and y over ``points`` (game, x, y); nan when either is constant."""
     try:
@@ -932,6 +972,12 @@ def main() -> int:
     a.add_argument("--seed", default="0",
                    help="the layouts' seed (the review's: 0; another: a control for the cards "
                         "having been chosen by the review's own search)")
+    a.add_argument("--games", action="store_true",
+                   help="every searched card of the games with a master's rerun, not only the "
+                        "costly ones played on: games of their own, for the totals and the bias")
+    a.add_argument("--part", default="0/1", metavar="K/N",
+                   help="only games whose number is K modulo N (processes in parallel, one "
+                        "log each)")
     a.add_argument("--log", type=Path, required=True)
     s = sub.add_parser("summary", help="report what the logs hold")
     s.add_argument("logs", type=Path, nargs="+")
@@ -994,19 +1040,35 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 
 def search_again(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
-    if any((r["epsilon"], r["sharp"], r.get("seed", "0")) != (args.epsilon, args.sharp, args.seed)
+    playouts = [args.epsilon, args.sharp, args.seed]
+    kind = "game" if args.games else "again"
+    if any(r["kind"] != kind or r.get("playouts", [r.get("epsilon"), r.get("sharp"),
+                                                   r.get("seed", "0")]) != playouts
            for r in rows):
         raise SystemExit(f"{args.log} holds searches of other playouts: use another log")
-    done = {(r["of"], r["game"]) for r in rows}
     logs = load(args.source)
+    part, parts = (int(x) for x in args.part.split("/"))
+    if args.games:
+        done_games = {r["game"] for r in rows}
+        for game in sorted(logs.games.values(), key=lambda g: (_level_of(g), g["game"])):
+            if ("playouts" in game or game["rerun"] is None or game["game"] in done_games
+                    or game["game"] % parts != part):
+                continue
+            row = again_game(game, args.epsilon, args.sharp, args.seed)
+            append_line(args.log, row)
+            print(f"{_level_of(row)} game {row['game']}: review {row['total']} (was "
+                  f"{game['total']}), CPU {row['cpu']['review']} s, load {row['load']}",
+                  file=sys.stderr, flush=True)
+        return 0
+    done = {(r["of"], r["game"]) for r in rows}
     todo: dict[tuple[str, int], list[int]] = {}
     for key, _, _, _, row in charged(logs.games, logs.played_on, logs.deeper, "review"):
-        if "master" in row and key[:2] not in done:
+        if "master" in row and key[:2] not in done and key[1] % parts == part:
             todo.setdefault(key[:2], []).append(key[2])
-    for game, plays in sorted(todo.items()):
-        row = again_row(logs.games[game], plays, args.epsilon, args.sharp, args.seed)
+    for which, plays in sorted(todo.items()):
+        row = again_row(logs.games[which], plays, args.epsilon, args.sharp, args.seed)
         append_line(args.log, row)
-        print(f"{game[0]} game {game[1]}: {len(plays)} cards searched again, CPU {row['cpu']} s, "
+        print(f"{which[0]} game {which[1]}: {len(plays)} cards searched again, CPU {row['cpu']} s, "
               f"load {row['load']}", file=sys.stderr, flush=True)
     return 0
 

@@ -165,3 +165,24 @@ def test_a_cards_repetitions_spread_its_loss_by_their_paired_differences() -> No
     assert calibration.repetitions_spread(values, "AH", "5H") == 0.0
     assert calibration.repetitions_spread({"AH": [10.0, 0.0], "5H": [0.0, 0.0]},
                                           "AH", "5H") == pytest.approx(50 / 2)
+
+
+def test_a_game_reviewed_again_with_the_reviews_own_playouts_is_the_same_review(
+        small_game: tuple[Path, dict[str, Any]]) -> None:
+    _, game = small_game
+    again = calibration.again_game(game, MasterBot.EPSILON, False)
+    assert again["cards"] == game["cards"] and again["total"] == game["total"]
+    assert calibration._level_of(again) == "club, 300 iterations, playouts at 0.03"
+    other = calibration.again_game(game, 0.75, False, seed="1")
+    assert calibration._level_of(other) == "club, 300 iterations, playouts at 0.75 (seed 1)"
+    assert [c["v"] for c in other["cards"]] != [c["v"] for c in game["cards"]]
+
+
+def test_only_games_with_the_masters_rerun_are_reviewed_again(
+        small_game: tuple[Path, dict[str, Any]], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    games, _ = small_game  # played without a rerun: no gain to set a total beside
+    again = tmp_path / "again.log"
+    assert run(monkeypatch, "again", "--games", "--epsilon", "0.75", "--from", str(games),
+               "--log", str(again)) == 0
+    assert not again.exists() or again.read_text() == ""
