@@ -567,6 +567,12 @@ def summary(paths: list[Path]) -> str:
         out.append(stronger_summary(games, played_on, deeper, iterations, cards))
     for playouts, cards in sorted(logs.again.items()):
         out.append(again_summary(logs, playouts, cards))
+    for level in sorted({_level_of(g) for g in games.values() if "playouts" in g}):
+        out.append(own_cards_summary(logs, level))
+        same = {game for name, game in games if name == level}
+        base = _level_of({k: v for k, v in next(g for (name, _), g in games.items()
+                                                 if name == level).items() if k != "playouts"})
+        out.append(own_cards_summary(logs, base, same, " (the review), over the same games"))
     if logs.loads:
         out.append(f"load average (1 min) over the rows: {min(logs.loads):.1f} to "
                    f"{max(logs.loads):.1f}")
@@ -862,6 +868,46 @@ def again_game(game: dict[str, Any], epsilon: float, sharp: bool, seed: str = "0
             "total": sum(c["cost"] for c in cards),
             "cpu": {**game["cpu"], "review": round(time.process_time() - clock, 1)},
             "load": load_average()}
+
+
+def own_cards_summary(logs: Logs, level: str, only: set[int] | None = None, label: str = ""
+                      ) -> str:
+    """The cards a review with other playouts (``again --games``: the games of ``level``)
+    charges itself, where masters played on from the true position after the card and after
+    that review's best card (for any rule): the masters' loss on that review's cost, slope
+    and correlation, with and without the costliest card. Its own cards, not the review's:
+    on the review's, another search gains from not sharing the misjudgements they were
+    chosen by. ``only``: those games alone; ``label`` follows the level's name."""
+    points, unmeasured = [], 0
+    for (name, game), row in sorted(logs.games.items()):
+        if name != level or (only is not None and game not in only):
+            continue
+        base = _level_of({k: v for k, v in row.items() if k != "playouts"})
+        for card in row["cards"]:
+            cost, best = rules(card)["review"]
+            if cost <= 0 or best == card["card"]:
+                continue
+            key = (base, game, card["play"])
+            measured = [r["master"] for r in (logs.deeper.get(key), logs.played_on.get(key))
+                        if r is not None and best in r.get("master", {})]
+            if not measured:
+                unmeasured += 1
+                continue
+            values = max(measured, key=lambda m: len(m[best]))  # the most repetitions
+            points.append((game, cost, loss(values, best, card["card"])))
+    head = (f"{level}{label}: its own costly cards, {len(points) + unmeasured}, of which "
+            f"{len(points)} played on by masters after its best card")
+    if len(points) < 3:
+        return head
+    costliest = max(range(len(points)), key=lambda i: points[i][1])
+    lines = [head + f": mean cost {statistics.fmean(x for _, x, _ in points):.1f}, the "
+             f"masters' loss {statistics.fmean(y for _, _, y in points):.1f}"]
+    for which, some in (("", points), (", without the costliest", [
+            point for i, point in enumerate(points) if i != costliest])):
+        b, low, high, a = slope_of(some)
+        lines.append(f"  the masters' loss on its cost{which}: slope {b:.2f} ({low:.2f} to "
+                     f"{high:.2f}), intercept {a:+.1f}, correlation {correlation(some):.3f}")
+    return "\n".join(lines)
 
 
 def correlation(points: list[tuple[int, float, float]]) -> float:

@@ -186,3 +186,17 @@ def test_only_games_with_the_masters_rerun_are_reviewed_again(
     assert run(monkeypatch, "again", "--games", "--epsilon", "0.75", "--from", str(games),
                "--log", str(again)) == 0
     assert not again.exists() or again.read_text() == ""
+
+
+def test_a_review_with_other_playouts_is_judged_on_its_own_costly_cards() -> None:
+    # Its four costly cards (the 5H where the AH was best), three of them played on by masters.
+    row = {"level": "club", "playouts": [0.75, False, "0"],
+           "cards": [{**searched(100.0, 5.0), "play": play} for play in (10, 20, 30, 40)]}
+    logs = calibration.Logs(games={("club, playouts at 0.75", 0): row})
+    logs.played_on = {("club", 0, play): {"master": {"AH": [float(play)], "5H": [0.0]}}
+                      for play in (10, 20, 30)}
+    said = calibration.own_cards_summary(logs, "club, playouts at 0.75")
+    cost = points_lost(100.0)
+    assert said.startswith("club, playouts at 0.75: its own costly cards, 4, of which 3 played "
+                           f"on by masters after its best card: mean cost {cost:.1f}, the "
+                           "masters' loss 20.0")
