@@ -902,12 +902,7 @@ def own_cards_summary(logs: Logs, level: str, only: set[int] | None = None, labe
     costliest = max(range(len(points)), key=lambda i: points[i][1])
     lines = [head + f": mean cost {statistics.fmean(x for _, x, _ in points):.1f}, the "
              f"masters' loss {statistics.fmean(y for _, _, y in points):.1f}"]
-    for which, some in (("", points), (", without the costliest", [
-            point for i, point in enumerate(points) if i != costliest])):
-        b, low, high, a = slope_of(some)
-        lines.append(f"  the masters' loss on its cost{which}: slope {b:.2f} ({low:.2f} to "
-                     f"{high:.2f}), intercept {a:+.1f}, correlation {correlation(some):.3f}")
-    return "\n".join(lines)
+    return "\n".join(lines + follows("its cost", points, costliest))
 
 
 def correlation(points: list[tuple[int, float, float]]) -> float:
@@ -941,12 +936,20 @@ def again_summary(logs: Logs, playouts: tuple[float, bool, str], cards: Cards) -
              f"{f', layouts of seed {seed}' if seed != '0' else ''}: {len(mine)} cards"]
     for name, points in (("that search's gap", mine), ("the review's cost", review),
                          ("the master's playouts' gap on the true cards", true)):
-        for which, some in (("", points), (", without the costliest", [
-                point for i, point in enumerate(points) if i != costliest])):
-            b, low, high, a = slope_of(some)
-            lines.append(f"  the masters' loss on {name}{which}: slope {b:.2f} ({low:.2f} to "
-                         f"{high:.2f}), intercept {a:+.1f}, correlation {correlation(some):.3f}")
+        lines.extend(follows(name, points, costliest))
     return "\n".join(lines)
+
+
+def follows(name: str, points: list[tuple[int, float, float]], costliest: int) -> list[str]:
+    """How the masters' loss follows ``name`` over ``points`` (game, x, the loss): slope and
+    correlation over all of them, and without point ``costliest``."""
+    lines = []
+    for which, some in (("", points), (", without the costliest", [
+            point for i, point in enumerate(points) if i != costliest])):
+        b, low, high, a = slope_of(some)
+        lines.append(f"  the masters' loss on {name}{which}: slope {b:.2f} ({low:.2f} to "
+                     f"{high:.2f}), intercept {a:+.1f}, correlation {correlation(some):.3f}")
+    return lines
 
 
 def by_grade(points: list[tuple[int, float, float]]) -> list[str]:
@@ -1003,9 +1006,6 @@ def main() -> int:
     c.add_argument("--policy-only", action="store_true",
                    help="only the playout policy's values on the true cards (cheap: every card "
                         "of every game, for the playouts' slope on the cost)")
-    c.add_argument("--part", default="0/1", metavar="K/N",
-                   help="only games whose number is K modulo N (processes in parallel, one "
-                        "log each)")
     c.add_argument("--follow", action="store_true",
                    help="wait for more games in the --from logs (a run still playing them)")
     a = sub.add_parser("again", help="search the review's costly cards played on by masters "
@@ -1021,9 +1021,10 @@ def main() -> int:
     a.add_argument("--games", action="store_true",
                    help="every searched card of the games with a master's rerun, not only the "
                         "costly ones played on: games of their own, for the totals and the bias")
-    a.add_argument("--part", default="0/1", metavar="K/N",
-                   help="only games whose number is K modulo N (processes in parallel, one "
-                        "log each)")
+    for one in (c, a):
+        one.add_argument("--part", default="0/1", metavar="K/N",
+                         help="only games whose number is K modulo N (processes in parallel, "
+                              "one log each)")
     a.add_argument("--log", type=Path, required=True)
     s = sub.add_parser("summary", help="report what the logs hold")
     s.add_argument("logs", type=Path, nargs="+")
