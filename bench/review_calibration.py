@@ -65,7 +65,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,7 +74,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import append_line, finished_lines, load_average, mean_interval
 from calypso_core.bots import make_bot
-from calypso_core.bots.knowledge import Knowledge
 from calypso_core.bots.policy import COMPLETION, make_rollout
 from calypso_core.bots.review import (
     COST_BIAS,
@@ -397,10 +396,25 @@ def _level_of(row: dict[str, Any]) -> str:
     if budget != REVIEW_ITERATIONS:
         name = f"{name}, {budget} iterations"
     if "playouts" in row:  # a game's cards searched again (``again --games``)
-        epsilon, sharp, seed = row["playouts"]
+        epsilon, sharp, seed = playouts_of(row)
         name += (f", playouts at {epsilon}{' with the sharper rules' if sharp else ''}"
                  f"{f' (seed {seed})' if seed != '0' else ''}")
     return name
+
+
+def playouts_of(row: dict[str, Any]) -> tuple[float, bool, str]:
+    """The playouts a row of ``again`` searched with: (random rate, sharper rules, layouts'
+    seed), from a game row's ``playouts`` or a card row's own fields."""
+    if "playouts" in row:
+        epsilon, sharp, seed = row["playouts"]
+        return epsilon, sharp, seed
+    return row["epsilon"], row["sharp"], row.get("seed", "0")
+
+
+def base_level(row: dict[str, Any]) -> str:
+    """The level of the games a row of ``again --games`` reviewed again (``_level_of``
+    without its playouts): where their cards' masters' values are kept."""
+    return _level_of({k: v for k, v in row.items() if k != "playouts"})
 
 
 def searched_cards(games: dict[tuple[str, int], dict[str, Any]]
@@ -507,8 +521,7 @@ def load(logs: list[Path], mend: bool = False) -> Logs:
             if row["kind"] == "game":
                 found.games[(_level_of(row), row["game"])] = row
             elif row["kind"] == "again":
-                playouts = (row["epsilon"], row["sharp"], row.get("seed", "0"))
-                by_play = found.again.setdefault(playouts, {})
+                by_play = found.again.setdefault(playouts_of(row), {})
                 for card in row["cards"]:
                     by_play[(row["of"], row["game"], card["play"])] = card
             else:
@@ -569,10 +582,9 @@ def summary(paths: list[Path]) -> str:
         out.append(again_summary(logs, playouts, cards))
     for level in sorted({_level_of(g) for g in games.values() if "playouts" in g}):
         out.append(own_cards_summary(logs, level))
-        same = {game for name, game in games if name == level}
-        base = _level_of({k: v for k, v in next(g for (name, _), g in games.items()
-                                                 if name == level).items() if k != "playouts"})
-        out.append(own_cards_summary(logs, base, same, " (the review), over the same games"))
+        again = {game: row for (name, game), row in games.items() if name == level}
+        out.append(own_cards_summary(logs, base_level(next(iter(again.values()))), set(again),
+                                     " (the review), over the same games"))
     if logs.loads:
         out.append(f"load average (1 min) over the rows: {min(logs.loads):.1f} to "
                    f"{max(logs.loads):.1f}")
@@ -800,39 +812,50 @@ def stronger_summary(games: dict[tuple[str, int], dict[str, Any]],
             f"{high:.2f}), intercept {a:+.1f}")
 
 
-def searcher(epsilon: float, sharp: bool) -> type[MasterBot]:
-    """The review's search (the master's) with playouts of another random rate, and with
-    the policy's sharper rules (``SearchBot.LEAD_OWN_FROM``, ``OVERTAKE_BELOW``) or not."""
+def reviewer_with(epsilon: float, sharp: bool) -> type[CardReviewer]:
+    """The review's card reviewer, its search's playouts at another random rate, and with the
+    policy's sharper rules (``SearchBot.LEAD_OWN_FROM``, ``OVERTAKE_BELOW``) or not."""
     sharper = {"LEAD_OWN_FROM": 9, "OVERTAKE_BELOW": 10} if sharp else {}
-    return type("Playouts", (MasterBot,), {"EPSILON": epsilon, **sharper})
+    search = type("Playouts", (MasterBot,), {"EPSILON": epsilon, **sharper})
+    return type("Reviewer", (CardReviewer,), {"SEARCHER": search})
+
+
+def reviewed_again(game: dict[str, Any], plays: set[int], epsilon: float, sharp: bool,
+                   seed: str) -> Iterator[CardReviewer]:
+    """Cards ``plays`` of ``game`` reviewed again as the review reviewed them (its budget and
+    seed; another ``seed``: other layouts) with other playouts (``reviewer_with``), each
+    reviewer once its review is done."""
+    position = Match(settings_of(game["game"])).state.clone()
+    reviewer_class = reviewer_with(epsilon, sharp)
+    budget = game["budget"]
+    for play, text in enumerate(game["plays"]):
+        if play in plays:
+            reviewer = reviewer_class(position, Card.parse(text), play, budget=budget,
+                                      seed=seed, lines=False)
+            while reviewer.step(budget) is None:
+                pass
+            yield reviewer
+        position.play(Card.parse(text))
 
 
 def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: bool,
               seed: str = "0") -> dict[str, Any]:
-    """Cards ``plays`` of ``game`` searched again as the review searched them (its budget
-    and seed; another ``seed``: other layouts, the control for the cards having been chosen
-    by the review's own search) with other playouts (``searcher``): each card's gap, the
-    review's best card's value less the played card's over all the layouts."""
-    position = Match(settings_of(game["game"])).state.clone()
+    """Cards ``plays`` of ``game`` searched again with other playouts (``reviewed_again``;
+    another ``seed``: the control for the cards having been chosen by the review's own
+    search): each card's gap, the review's best card's value less the played card's over all
+    the layouts."""
     by_play = {c["play"]: c for c in game["cards"]}
-    bot_class = searcher(epsilon, sharp)
     found = []
     clock = time.process_time()
-    for play, text in enumerate(game["plays"]):
-        if play in plays:
-            card = by_play[play]
-            seat = position.to_move
-            observation = position.observation(seat)
-            codes = [int(Card.parse(c)) for c in card["legal"]]
-            bot = bot_class(seat, random.Random(f"review:{seed}:{play}"), iterations=game["budget"],
-                            time_limit=None, drops=False)
-            samples = bot.search(Knowledge(observation), codes).samples
-            best = codes.index(int(Card.parse(rules(card)["review"][1])))
-            mine = codes.index(int(Card.parse(card["card"])))
-            total = sum(w for w, _ in samples)
-            gap = sum(w * (r[best] - r[mine]) for w, r in samples) / total
-            found.append({"play": play, "gap": round(gap, 2), "n": len(samples)})
-        position.play(Card.parse(text))
+    for reviewer in reviewed_again(game, set(plays), epsilon, sharp, seed):
+        judged = reviewer.judgement
+        assert judged is not None
+        card = by_play[reviewer.play]
+        best = judged.index(rules(card)["review"][1])
+        mine = judged.index(card["card"])
+        found.append({"play": reviewer.play,
+                      "gap": round(judged.values[best] - judged.values[mine], 2),
+                      "n": judged.layouts})
     return {"kind": "again", "of": _level_of(game), "game": game["game"],
             "epsilon": epsilon, "sharp": sharp, "seed": seed, "budget": game["budget"],
             "cards": found,
@@ -842,28 +865,15 @@ def again_row(game: dict[str, Any], plays: list[int], epsilon: float, sharp: boo
 def again_game(game: dict[str, Any], epsilon: float, sharp: bool, seed: str = "0"
                ) -> dict[str, Any]:
     """Every searched card of ``game`` reviewed again, by the review's own rules, with other
-    playouts (``searcher``; the layouts of ``seed``): a game row of its own (``_level_of``:
-    "club, playouts at 0.75"), the same game, the master's same gain, for the summary's
-    totals a game and its fitting bias with those playouts."""
-    position = Match(settings_of(game["game"])).state.clone()
-    plays = {c["play"] for c in game["cards"]}
-    bot_class = searcher(epsilon, sharp)
-    budget = game["budget"]
-    cards = []
+    playouts (``reviewed_again``): a game row of its own (``_level_of``: "club, playouts at
+    0.75"), the same game, the master's same gain, for the summary's totals a game and its
+    fitting bias with those playouts."""
     clock = time.process_time()
-    for play, text in enumerate(game["plays"]):
-        if play in plays:
-            reviewer = CardReviewer(position, Card.parse(text), play, budget=budget, seed=seed,
-                                    lines=False)
-            # The review's search, as it makes it (its budget, its seed), with the playouts'.
-            reviewer._searcher = bot_class(position.to_move,
-                                           random.Random(f"review:{seed}:{play}"),
-                                           iterations=budget, time_limit=None, drops=False)
-            while reviewer.step(budget) is None:
-                pass
-            assert reviewer.judgement is not None
-            cards.append(card_row(reviewer, reviewer.judgement.samples))
-        position.play(Card.parse(text))
+    cards = []
+    for reviewer in reviewed_again(game, {c["play"] for c in game["cards"]}, epsilon, sharp,
+                                   seed):
+        assert reviewer.judgement is not None
+        cards.append(card_row(reviewer, reviewer.judgement.samples))
     return {**game, "playouts": [epsilon, sharp, seed], "cards": cards,
             "total": sum(c["cost"] for c in cards),
             "cpu": {**game["cpu"], "review": round(time.process_time() - clock, 1)},
@@ -882,7 +892,7 @@ def own_cards_summary(logs: Logs, level: str, only: set[int] | None = None, labe
     for (name, game), row in sorted(logs.games.items()):
         if name != level or (only is not None and game not in only):
             continue
-        base = _level_of({k: v for k, v in row.items() if k != "playouts"})
+        base = base_level(row)
         for card in row["cards"]:
             cost, best = rules(card)["review"]
             if cost <= 0 or best == card["card"]:
@@ -1087,11 +1097,10 @@ def play_cards(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
 
 
 def search_again(args: argparse.Namespace, rows: list[dict[str, Any]]) -> int:
-    playouts = [args.epsilon, args.sharp, args.seed]
+    playouts = (args.epsilon, args.sharp, args.seed)
     kind = "game" if args.games else "again"
-    if any(r["kind"] != kind or r.get("playouts", [r.get("epsilon"), r.get("sharp"),
-                                                   r.get("seed", "0")]) != playouts
-           for r in rows):
+    searched = [r for r in rows if r["kind"] == kind and ("playouts" in r or "epsilon" in r)]
+    if len(searched) < len(rows) or any(playouts_of(r) != playouts for r in searched):
         raise SystemExit(f"{args.log} holds searches of other playouts: use another log")
     logs = load(args.source)
     part, parts = (int(x) for x in args.part.split("/"))

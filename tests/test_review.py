@@ -282,7 +282,7 @@ class PeekingSearch(CheaterBot):
 
 
 def test_the_redeal_test_would_catch_a_peeking_review(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(review_module, "MasterBot", PeekingSearch)
+    monkeypatch.setattr(review_module.CardReviewer, "SEARCHER", PeekingSearch)
     state = game_in_progress(5, 70)
     PeekingSearch.truth = state
     expected = review_game(state, 1, budget=SMALL, seed=7).to_json()

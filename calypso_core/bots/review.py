@@ -25,7 +25,7 @@ import math
 import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from ..cards import CARDS, Card
 from ..game import GameState
@@ -327,6 +327,9 @@ class CardReviewer:
     ``lines`` the search keeps the lines of its first layouts (``lines.LineWatch``), from
     which a costly card's review says what the better card does."""
 
+    # The search the review runs: the master's (bench/review_calibration.py tries others).
+    SEARCHER: ClassVar[type[MasterBot]] = MasterBot
+
     def __init__(self, state: GameState, card: Card, play: int, *, budget: int,
                  seed: int | str, lines: bool = True) -> None:
         self.seat = seat = state.to_move
@@ -344,8 +347,9 @@ class CardReviewer:
         self._codes = [int(c) for c in self.legal]
         self._samples: Samples = []
         rng = random.Random(f"review:{seed}:{play}")
-        self._searcher = MasterBot(seat, rng, iterations=budget, time_limit=None, drops=False)
-        self.watch = LineWatch(seat & 1, COMPLETION[MasterBot.COMPLETION]) if lines else None
+        self._searcher = self.SEARCHER(seat, rng, iterations=budget, time_limit=None,
+                                       drops=False)
+        self.watch = LineWatch(seat & 1, COMPLETION[self.SEARCHER.COMPLETION]) if lines else None
         if len(self.legal) == 1:
             option = Option(card, 0.0, 0)
             self.judgement = Judgement((card,), (0.0,), card, (0.0,), (0.0,), (0,), [])
